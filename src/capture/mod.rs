@@ -1,0 +1,1 @@
+//! Capture: finds the game window by its title and grabs its pixels.

@@ -1,0 +1,68 @@
+//! The command line on top of the library: parses arguments, sets up
+//! logging, and hands each command its validated settings. The only module
+//! that sees `clap` types; `anyhow` context is added here.
+
+mod args;
+mod bench;
+mod calibrate;
+mod dry_run;
+mod live;
+mod practice;
+mod solve;
+mod windows;
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Parser;
+
+pub use args::Cli;
+use args::Command;
+
+/// Runs the `bot` command line and returns its exit code: 0 on success, 2 on
+/// bad input or any other error (after a one-line message).
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose, cli.quiet);
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn init_logging(verbose: u8, quiet: u8) {
+    let level = match i16::from(verbose) - i16::from(quiet) {
+        i16::MIN..=-2 => log::LevelFilter::Error,
+        -1 => log::LevelFilter::Warn,
+        0 => log::LevelFilter::Info,
+        1 => log::LevelFilter::Debug,
+        _ => log::LevelFilter::Trace,
+    };
+    env_logger::Builder::new()
+        .filter_level(level)
+        .parse_env("DUSTBOT_LOG")
+        .format_target(false)
+        .init();
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Some(Command::Solve(args)) => solve::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Calibrate(args)) => calibrate::run(&args),
+        Some(Command::Practice(args)) => practice::run(&args),
+        Some(Command::Windows) => windows::run(),
+        None => match (&cli.play.dry_run, &cli.play.window) {
+            (Some(images), None) => dry_run::run(images, &cli.play),
+            (_, Some(_)) => live::run(&cli.play),
+            (None, None) => {
+                anyhow::bail!(
+                    "nothing to do: give --window TEXT, --dry-run IMAGE..., or a command (see --help)"
+                )
+            }
+        },
+    }
+}

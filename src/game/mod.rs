@@ -1,0 +1,25 @@
+//! The game model that every stage shares: the board, its cells and colours,
+//! clusters, and what one move does (removal, gravity, contraction toward the
+//! centre), exactly as `RULES.md` states them. It knows nothing of screens,
+//! searches or clicks; everything above it speaks its words.
+
+mod board;
+mod cell;
+mod parse;
+mod random;
+
+pub use board::{Board, Cluster, ClusterList, MoveError, Step, replay};
+pub use cell::{Cell, CellSet, Colour};
+pub use parse::ParseError;
+pub use random::BoardRng;
+
+/// The real game's board: 8 columns.
+pub const NODIATIS_WIDTH: u8 = 8;
+/// The real game's board: 6 rows.
+pub const NODIATIS_HEIGHT: u8 = 6;
+/// The real game's number of dust colours.
+pub const NODIATIS_COLOURS: u8 = 5;
+/// The most cells a board may have: one bit each in a [`CellSet`].
+pub const MAX_CELLS: usize = 128;
+/// The most colours a board may use: one letter each in [`Colour::LETTERS`].
+pub const MAX_COLOURS: u8 = 8;

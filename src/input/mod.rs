@@ -1,0 +1,1 @@
+//! Input: moves the mouse and clicks, and notices when the user takes the mouse back.

@@ -1,0 +1,18 @@
+//! dustbot: a bot for the dust matching game of Nodiatis.
+//!
+//! Data flows one way: [`capture`] grabs the game window, [`vision`] reads the
+//! board from the image, [`solver`] finds the shortest clearing sequence,
+//! [`input`] clicks it. [`game`] is the model they all share; [`play`] is the
+//! one place that wires the four stages for live play; [`render`] draws boards
+//! in the game's look for samples and the [`practice`] window; [`cli`] turns
+//! the command line into settings for them.
+
+pub mod capture;
+pub mod cli;
+pub mod game;
+pub mod input;
+pub mod play;
+pub mod practice;
+pub mod render;
+pub mod solver;
+pub mod vision;
