@@ -167,7 +167,7 @@ mod tests {
             }
         );
         assert!(matches!("".parse::<Board>(), Err(ParseError::Size { .. })));
-        let long = vec!["GGGGGGGGGGGGGGGG"; 9].join(",");
+        let long = ["GGGGGGGGGGGGGGGG"; 9].join(",");
         assert!(matches!(
             long.parse::<Board>(),
             Err(ParseError::Size { .. })
