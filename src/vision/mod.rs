@@ -1,1 +1,302 @@
-//! Vision: finds the board in an image and reads each cell against a calibrated palette.
+//! Vision: finds the board in an image and reads each cell against a
+//! calibrated palette. [`read`] is the one entry point: it tries a known
+//! geometry first (the last read's, or the calibration's for an image of
+//! its size), searches the image when that does not fit, then reads every
+//! cell as a colour or empty with a confidence. [`Reading::board`] turns a
+//! confident, well-shaped reading into a [`Board`].
+
+mod annotate;
+mod calibration;
+mod classify;
+mod colour;
+mod geometry;
+mod learn;
+mod locate;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use image::RgbaImage;
+use thiserror::Error;
+
+pub use annotate::{annotate, storyboard};
+pub use calibration::{
+    BackgroundModel, BoardShape, Calibration, CalibrationError, ColourModel, EmptyModel, PileModel,
+    StoredGeometry, Thresholds, VERSION,
+};
+pub use geometry::{Geometry, PixelPoint};
+pub use learn::{LearnError, cluster_colours, learn};
+
+use crate::game::{Board, Cell, Colour, ParseError};
+use classify::{Judge, Scratch, Verdict};
+use colour::Balance;
+
+/// Why an image file cannot be used. Every message names the file.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    #[error("{path}: cannot read it: {cause}")]
+    Read {
+        path: PathBuf,
+        cause: std::io::Error,
+    },
+    #[error("{path}: not a PNG or JPEG image ({message})")]
+    Format { path: PathBuf, message: String },
+    #[error("{path}: broken image: {message}")]
+    Decode { path: PathBuf, message: String },
+}
+
+/// Loads a PNG or JPEG file (recognised by its contents, not its name) as
+/// RGBA, the pixel format captures come in.
+pub fn load(path: &Path) -> Result<RgbaImage, LoadError> {
+    let bytes = std::fs::read(path).map_err(|cause| LoadError::Read {
+        path: path.to_owned(),
+        cause,
+    })?;
+    let format = image::guess_format(&bytes)
+        .ok()
+        .filter(|f| matches!(f, image::ImageFormat::Png | image::ImageFormat::Jpeg))
+        .ok_or_else(|| LoadError::Format {
+            path: path.to_owned(),
+            message: "unrecognised file contents".into(),
+        })?;
+    let image = image::load_from_memory_with_format(&bytes, format).map_err(|e| {
+        let message = match e {
+            image::ImageError::IoError(cause) => format!("truncated or unreadable data ({cause})"),
+            other => other.to_string().replace('\n', " "),
+        };
+        LoadError::Decode {
+            path: path.to_owned(),
+            message,
+        }
+    })?;
+    Ok(image.to_rgba8())
+}
+
+/// Why an image gives no board.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum VisionError {
+    #[error("no board found: {0}")]
+    NoBoard(String),
+    #[error("unsure of {} cell(s): {}", .0.len(), list_cells(.0))]
+    Unsure(Vec<(Cell, f32)>),
+    #[error("the reading is not a possible board: {0}")]
+    Shape(ParseError),
+}
+
+fn list_cells(cells: &[(Cell, f32)]) -> String {
+    cells
+        .iter()
+        .map(|(cell, confidence)| format!("{cell} at {confidence:.2}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One cell as read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CellReading {
+    pub cell: Cell,
+    /// The colour read, `None` for an empty cell.
+    pub colour: Option<Colour>,
+    /// 0 (a guess) to 1 (sure).
+    pub confidence: f32,
+    /// CIEDE2000 distance from the colour's calibrated centre.
+    pub delta_e: f32,
+    /// The pile's centre of mass relative to the cell centre, in pitches.
+    pub offset: [f32; 2],
+}
+
+impl CellReading {
+    /// True when the confidence reaches `threshold` (never for NaN).
+    pub fn is_sure(&self, threshold: f32) -> bool {
+        self.confidence >= threshold
+    }
+}
+
+/// Every cell of a board as read from one image.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reading {
+    pub geometry: Geometry,
+    /// Column by column: index `x * height + y`.
+    pub cells: Vec<CellReading>,
+    /// The calibration's confidence threshold.
+    pub threshold: f32,
+}
+
+impl Reading {
+    /// The board read, if every cell is at or above the threshold and no
+    /// tile floats; the error names the unsure cells.
+    pub fn board(&self) -> Result<Board, VisionError> {
+        let unsure: Vec<(Cell, f32)> = self
+            .cells
+            .iter()
+            .filter(|c| !c.is_sure(self.threshold))
+            .map(|c| (c.cell, c.confidence))
+            .collect();
+        if !unsure.is_empty() {
+            return Err(VisionError::Unsure(unsure));
+        }
+        self.guess().map_err(VisionError::Shape)
+    }
+
+    /// The board as read, unsure cells included (for pictures and
+    /// messages); fails only on a floating tile.
+    pub fn guess(&self) -> Result<Board, ParseError> {
+        Board::from_fn(self.geometry.width, self.geometry.height, |cell| {
+            self.cell(cell).colour
+        })
+    }
+
+    /// The lowest cell confidence.
+    pub fn min_confidence(&self) -> f32 {
+        self.cells.iter().map(|c| c.confidence).fold(1.0, f32::min)
+    }
+
+    /// The reading of `cell`.
+    pub fn cell(&self, cell: Cell) -> &CellReading {
+        &self.cells[cell.x as usize * self.geometry.height as usize + cell.y as usize]
+    }
+
+    /// A grid of the cells' confidences, top row first, as `bot calibrate`
+    /// prints it.
+    pub fn confidence_grid(&self) -> ConfidenceGrid<'_> {
+        ConfidenceGrid(self)
+    }
+}
+
+/// A reading's confidences as a grid with coordinates.
+#[derive(Debug)]
+pub struct ConfidenceGrid<'a>(&'a Reading);
+
+impl fmt::Display for ConfidenceGrid<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = self.0.geometry;
+        write!(f, "  |")?;
+        for x in 0..g.width {
+            write!(f, "   {x}  ")?;
+        }
+        writeln!(f)?;
+        writeln!(f, "--+{}", "-".repeat(6 * g.width as usize))?;
+        for y in (0..g.height).rev() {
+            write!(f, "{y} |")?;
+            for x in 0..g.width {
+                let c = self.0.cell(Cell::new(x, y));
+                let letter = c.colour.map_or('.', Colour::letter);
+                write!(f, " {letter}{:.2}", c.confidence)?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads the board in `image`. Tries `hint` (the last read's geometry)
+/// first, then the calibration's stored geometry for an image of its size;
+/// searches the image when neither fits. Fails only when no board is found;
+/// unsure cells are in the reading (see [`Reading::board`]).
+pub fn read(
+    image: &RgbaImage,
+    calibration: &Calibration,
+    hint: Option<&Geometry>,
+) -> Result<Reading, VisionError> {
+    let stored = calibration.stored_geometry(image.dimensions());
+    for known in hint.into_iter().chain(stored.as_ref()) {
+        let reading = read_at(image, calibration, known);
+        if fits(image, calibration, &reading) {
+            return Ok(reading);
+        }
+        log::debug!("geometry {known:?} does not fit the image: searching");
+    }
+    let found = locate::locate(image, &search_shape(calibration), hint.or(stored.as_ref()))?;
+    Ok(read_at(image, calibration, &found.geometry))
+}
+
+fn search_shape(calibration: &Calibration) -> locate::Shape {
+    let g = &calibration.geometry;
+    locate::Shape {
+        width: calibration.board.width,
+        height: calibration.board.height,
+        aspect: g.pitch_y / g.pitch_x,
+        pile_size: calibration.piles.size,
+    }
+}
+
+/// Reads every cell at a known geometry.
+pub fn read_at(image: &RgbaImage, calibration: &Calibration, geometry: &Geometry) -> Reading {
+    let judge = judge(image, calibration, geometry);
+    let mut scratch = Scratch::default();
+    let cells = geometry
+        .cells()
+        .map(|cell| {
+            let stats = classify::measure(
+                image,
+                geometry.cell_centre(cell),
+                (geometry.pitch_x, geometry.pitch_y),
+                &judge,
+                &mut scratch,
+            );
+            let Verdict {
+                colour,
+                confidence,
+                delta_e,
+            } = classify::classify(&stats, calibration);
+            CellReading {
+                cell,
+                colour,
+                confidence,
+                delta_e,
+                offset: stats.offset,
+            }
+        })
+        .collect();
+    Reading {
+        geometry: *geometry,
+        cells,
+        threshold: calibration.thresholds.confidence,
+    }
+}
+
+/// How this capture's pixels are judged: white-balanced so that its board
+/// background matches the calibration's, then compared with that
+/// background.
+fn judge(image: &RgbaImage, calibration: &Calibration, geometry: &Geometry) -> Judge {
+    let reference = calibration.background.linear_rgb;
+    let balance = classify::background(image, geometry).map_or(Balance::NONE, |measured| {
+        Balance::between(measured, reference, calibration.thresholds.balance_limit)
+    });
+    let [_, a, b] = colour::oklab_from_linear(reference);
+    Judge {
+        balance,
+        background: [a, b],
+        threshold: calibration.thresholds.pile_distance,
+    }
+}
+
+/// True when a reading at a known geometry is the board: every cell sure,
+/// the shape possible, every pile centred in its cell, and no pile just
+/// outside the board (which a geometry shifted by a cell would leave).
+fn fits(image: &RgbaImage, calibration: &Calibration, reading: &Reading) -> bool {
+    if reading.board().is_err() {
+        return false;
+    }
+    let g = &reading.geometry;
+    let judge = judge(image, calibration, g);
+    let mut scratch = Scratch::default();
+    let pitch = (g.pitch_x, g.pitch_y);
+    let measure = |x: i32, y: i32, scratch: &mut Scratch| {
+        classify::measure(image, g.lattice_point(x, y), pitch, &judge, scratch)
+    };
+    let centred = reading
+        .cells
+        .iter()
+        .filter(|c| c.colour.is_some())
+        .all(|c| c.offset[0].abs() < 0.15 && c.offset[1].abs() < 0.15);
+    let (w, h) = (i32::from(g.width), i32::from(g.height));
+    let outside = (0..h)
+        .flat_map(|y| [(-1, y), (w, y)])
+        .chain((0..w).map(|x| (x, -1)));
+    let clear_around = outside.into_iter().all(|(x, y)| {
+        let stats = measure(x, y, &mut scratch);
+        stats.coverage < 0.5 || classify::classify(&stats, calibration).colour.is_none()
+    });
+    centred && clear_around
+}

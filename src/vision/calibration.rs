@@ -1,0 +1,458 @@
+//! The calibration: what `bot calibrate` learns from a screenshot and every
+//! read uses. A versioned TOML file (`calibration/NAME.toml`) holding the
+//! board size, the geometry relative to the screenshot, each colour's model
+//! (centre and spread in CIELAB), the empty-cell model, the background the
+//! colours were seen on, and the thresholds. Saving is atomic: the file is
+//! written beside its destination and renamed into place.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::Geometry;
+use crate::game::{Colour, MAX_CELLS, MAX_COLOURS};
+
+/// The calibration format this bot reads and writes.
+pub const VERSION: u32 = 1;
+
+/// A calibration file's contents. See `calibration/nodiatis.toml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Calibration {
+    pub version: u32,
+    pub board: BoardShape,
+    pub geometry: StoredGeometry,
+    pub background: BackgroundModel,
+    pub piles: PileModel,
+    pub empty: EmptyModel,
+    pub thresholds: Thresholds,
+    #[serde(rename = "colour")]
+    pub colours: Vec<ColourModel>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardShape {
+    pub width: u8,
+    pub height: u8,
+}
+
+/// The board's place in the screenshot the calibration came from: a live
+/// read of a window of that size tries it before searching.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredGeometry {
+    pub image_width: u32,
+    pub image_height: u32,
+    pub x: f32,
+    pub y: f32,
+    pub pitch_x: f32,
+    pub pitch_y: f32,
+}
+
+/// The board's background as seen between the piles, in linear sRGB: reads
+/// balance a capture so that its background matches this one.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackgroundModel {
+    pub linear_rgb: [f32; 3],
+}
+
+/// How a pile looks at the pixel level.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PileModel {
+    /// Typical share of a cell's central window that is pile-coloured.
+    pub fraction: f32,
+    /// A pile's larger side as a share of the pitch.
+    pub size: f32,
+}
+
+/// How an empty cell looks: some glow of the neighbours spills in.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmptyModel {
+    /// Typical share of an empty cell's central window that is
+    /// pile-coloured.
+    pub fraction: f32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Thresholds {
+    /// A cell read below this confidence (0..1) makes the read no board.
+    pub confidence: f32,
+    /// Oklab (a, b) distance from the background colour above which a
+    /// (balanced) pixel belongs to a pile.
+    pub pile_distance: f32,
+    /// CIEDE2000 distance from a colour's centre at which the confidence
+    /// reaches 0: a pile farther from every colour is a kind not seen.
+    pub max_delta_e: f32,
+    /// The most the white balance may scale a channel, either way.
+    pub balance_limit: f32,
+}
+
+/// One dust colour: the centre and spread of its piles' median colours.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColourModel {
+    pub letter: char,
+    pub name: String,
+    /// CIELAB (D65) centre.
+    pub lab: [f32; 3],
+    /// RMS CIEDE2000 distance of the calibration's piles from the centre.
+    pub spread: f32,
+}
+
+/// Why a calibration cannot be loaded or saved. Every message names the file.
+#[derive(Debug, Error)]
+pub enum CalibrationError {
+    #[error("calibration {path}: cannot read it: {cause}")]
+    Read {
+        path: PathBuf,
+        cause: std::io::Error,
+    },
+    #[error("calibration {path}: not valid TOML ({message})")]
+    Syntax { path: PathBuf, message: String },
+    #[error("calibration {path}: format version {found}, this bot reads version {VERSION}")]
+    Version { path: PathBuf, found: String },
+    #[error("calibration {path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+    #[error("calibration {path} already exists (use --force to overwrite it)")]
+    Exists { path: PathBuf },
+    #[error("calibration {path}: cannot write it: {cause}")]
+    Write {
+        path: PathBuf,
+        cause: std::io::Error,
+    },
+}
+
+impl Calibration {
+    /// Loads and checks a calibration file.
+    pub fn load(path: &Path) -> Result<Calibration, CalibrationError> {
+        let text = fs::read_to_string(path).map_err(|cause| CalibrationError::Read {
+            path: path.to_owned(),
+            cause,
+        })?;
+        Calibration::parse(&text).map_err(|e| e.at(path))
+    }
+
+    /// Parses a calibration from TOML text; errors carry an empty path.
+    pub fn parse(text: &str) -> Result<Calibration, CalibrationError> {
+        let syntax = |e: toml::de::Error| CalibrationError::Syntax {
+            path: PathBuf::new(),
+            message: one_line(text, &e),
+        };
+        let table: toml::Table = toml::from_str(text).map_err(syntax)?;
+        match table.get("version") {
+            Some(toml::Value::Integer(v)) if *v == i64::from(VERSION) => {}
+            Some(other) => {
+                return Err(CalibrationError::Version {
+                    path: PathBuf::new(),
+                    found: other.to_string(),
+                });
+            }
+            None => {
+                return Err(CalibrationError::Version {
+                    path: PathBuf::new(),
+                    found: "missing".into(),
+                });
+            }
+        }
+        let calibration: Calibration = toml::from_str(text).map_err(syntax)?;
+        calibration
+            .check()
+            .map_err(|message| CalibrationError::Invalid {
+                path: PathBuf::new(),
+                message,
+            })?;
+        Ok(calibration)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let BoardShape { width, height } = self.board;
+        if width == 0 || height == 0 || width as usize * height as usize > MAX_CELLS {
+            return Err(format!("a {width}x{height} board is not supported"));
+        }
+        if self.colours.is_empty() || self.colours.len() > MAX_COLOURS as usize {
+            return Err(format!(
+                "{} colours: expected 1 to {MAX_COLOURS}",
+                self.colours.len()
+            ));
+        }
+        for (i, model) in self.colours.iter().enumerate() {
+            let expected = Colour::new(i as u8).map(Colour::letter);
+            if Some(model.letter) != expected {
+                return Err(format!(
+                    "colour {} has letter {:?}, expected {:?} (colours go in the order {})",
+                    i + 1,
+                    model.letter,
+                    expected.unwrap_or('?'),
+                    Colour::LETTERS.iter().collect::<String>()
+                ));
+            }
+            if !model.lab.iter().all(|v| v.is_finite())
+                || model.spread.is_nan()
+                || model.spread < 0.0
+            {
+                return Err(format!(
+                    "colour {:?} has a bad centre or spread",
+                    model.letter
+                ));
+            }
+        }
+        let g = &self.geometry;
+        let positive = [
+            g.pitch_x,
+            g.pitch_y,
+            self.piles.size,
+            self.thresholds.max_delta_e,
+        ];
+        if !(positive.iter().all(|v| v.is_finite() && *v > 0.0)
+            && g.x.is_finite()
+            && g.y.is_finite())
+        {
+            return Err("geometry, pile size and max_delta_e must be positive numbers".into());
+        }
+        let t = &self.thresholds;
+        let unit = [
+            t.confidence,
+            t.pile_distance,
+            self.piles.fraction,
+            self.empty.fraction,
+        ];
+        if !unit.iter().all(|v| (0.0..=1.0).contains(v))
+            || self.empty.fraction >= self.piles.fraction
+        {
+            return Err(
+                "confidence, pile_distance and fractions must be in 0..1, empty below piles".into(),
+            );
+        }
+        if t.balance_limit.is_nan()
+            || t.balance_limit < 1.0
+            || !self
+                .background
+                .linear_rgb
+                .iter()
+                .all(|v| v.is_finite() && *v >= 0.0)
+        {
+            return Err("balance_limit must be at least 1 and the background non-negative".into());
+        }
+        Ok(())
+    }
+
+    /// The TOML text of this calibration.
+    pub fn to_toml(&self) -> String {
+        let body = toml::to_string(self).expect("a calibration always serialises");
+        format!(
+            "# dustbot calibration: written by `bot calibrate`, read by every board read.\n\
+             # Colours are CIELAB (D65) centres with their CIEDE2000 spread.\n{body}"
+        )
+    }
+
+    /// Writes the calibration to `path` atomically: to a temporary file in
+    /// the same folder, then renamed into place, so a crash leaves any old
+    /// file whole. Refuses to replace an existing file unless `overwrite`.
+    pub fn save(&self, path: &Path, overwrite: bool) -> Result<(), CalibrationError> {
+        if !overwrite && path.exists() {
+            return Err(CalibrationError::Exists {
+                path: path.to_owned(),
+            });
+        }
+        let write_error = |cause| CalibrationError::Write {
+            path: path.to_owned(),
+            cause,
+        };
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        fs::create_dir_all(&folder).map_err(write_error)?;
+        let file_name = path.file_name().map_or_else(
+            || "calibration".into(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let temporary = folder.join(format!(".{file_name}.{}.tmp", std::process::id()));
+        let written = (|| {
+            let mut file = fs::File::create(&temporary)?;
+            file.write_all(self.to_toml().as_bytes())?;
+            file.sync_all()?;
+            fs::rename(&temporary, path)
+        })();
+        if let Err(cause) = written {
+            let _ = fs::remove_file(&temporary);
+            return Err(write_error(cause));
+        }
+        Ok(())
+    }
+
+    /// Where the default calibration lives: `calibration/nodiatis.toml` in
+    /// the current folder if it is there, else in the repository the `bot`
+    /// binary was built in (found by walking up from the executable, so
+    /// `./target/release/bot` works from anywhere), else the current
+    /// folder's path (so the error names it).
+    pub fn default_path() -> PathBuf {
+        let relative = Path::new("calibration").join("nodiatis.toml");
+        if relative.is_file() {
+            return relative;
+        }
+        let beside_binary = std::env::current_exe().ok().and_then(|exe| {
+            exe.ancestors()
+                .skip(1)
+                .map(|dir| dir.join(&relative))
+                .find(|candidate| candidate.is_file())
+        });
+        beside_binary.unwrap_or(relative)
+    }
+
+    /// The geometry stored for a screenshot of `image_size`, if it is the
+    /// size the calibration came from.
+    pub fn stored_geometry(&self, image_size: (u32, u32)) -> Option<Geometry> {
+        let g = &self.geometry;
+        (image_size == (g.image_width, g.image_height)).then_some(Geometry {
+            x: g.x,
+            y: g.y,
+            pitch_x: g.pitch_x,
+            pitch_y: g.pitch_y,
+            width: self.board.width,
+            height: self.board.height,
+        })
+    }
+
+    /// The number of dust colours.
+    pub fn colour_count(&self) -> u8 {
+        self.colours.len() as u8
+    }
+}
+
+impl CalibrationError {
+    /// The same error, naming `path`.
+    fn at(self, path: &Path) -> CalibrationError {
+        let path = path.to_owned();
+        match self {
+            CalibrationError::Syntax { message, .. } => CalibrationError::Syntax { path, message },
+            CalibrationError::Version { found, .. } => CalibrationError::Version { path, found },
+            CalibrationError::Invalid { message, .. } => {
+                CalibrationError::Invalid { path, message }
+            }
+            other => other,
+        }
+    }
+}
+
+/// A TOML error on one line, with its line number.
+fn one_line(text: &str, error: &toml::de::Error) -> String {
+    let message = error.message().trim().replace('\n', " ");
+    match error.span() {
+        Some(span) => {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            format!("line {line}: {message}")
+        }
+        None => message,
+    }
+}
+
+/// Rounds for a readable file: four decimals are far below any threshold.
+pub(crate) fn round4(v: f32) -> f32 {
+    (v * 10_000.0).round() / 10_000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn sample() -> Calibration {
+        Calibration {
+            version: VERSION,
+            board: BoardShape {
+                width: 8,
+                height: 6,
+            },
+            geometry: StoredGeometry {
+                image_width: 643,
+                image_height: 470,
+                x: 1.5,
+                y: -5.0,
+                pitch_x: 80.0,
+                pitch_y: 79.5,
+            },
+            background: BackgroundModel {
+                linear_rgb: [0.1, 0.12, 0.11],
+            },
+            piles: PileModel {
+                fraction: 0.5,
+                size: 0.85,
+            },
+            empty: EmptyModel { fraction: 0.01 },
+            thresholds: Thresholds {
+                confidence: 0.5,
+                pile_distance: 0.02,
+                max_delta_e: 20.0,
+                balance_limit: 4.0,
+            },
+            colours: Colour::all(5)
+                .map(|c| ColourModel {
+                    letter: c.letter(),
+                    name: c.name().into(),
+                    lab: [50.0, f32::from(c.index()) * 10.0, 0.0],
+                    spread: 1.5,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn round_trips_through_toml() {
+        let calibration = sample();
+        let text = calibration.to_toml();
+        assert!(text.contains("[[colour]]"), "{text}");
+        assert_eq!(Calibration::parse(&text).unwrap(), calibration);
+    }
+
+    #[test]
+    fn rejects_other_versions_and_bad_files() {
+        let text = sample().to_toml().replace("version = 1", "version = 2");
+        let e = Calibration::parse(&text).unwrap_err();
+        assert!(matches!(e, CalibrationError::Version { .. }), "{e}");
+        let e = Calibration::parse("board = [").unwrap_err();
+        assert!(e.to_string().contains("line 1"), "{e}");
+        assert!(!e.to_string().contains('\n'), "{e}");
+        let text = sample()
+            .to_toml()
+            .replace("letter = \"R\"", "letter = \"Q\"");
+        let e = Calibration::parse(&text).unwrap_err();
+        assert!(e.to_string().contains("colour 3"), "{e}");
+        let text = sample()
+            .to_toml()
+            .replace("confidence = 0.5", "confidence = 1.5");
+        assert!(Calibration::parse(&text).is_err());
+    }
+
+    #[test]
+    fn saves_atomically_and_never_overwrites_unasked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("calibration").join("test.toml");
+        let calibration = sample();
+        calibration.save(&path, false).unwrap();
+        assert_eq!(Calibration::load(&path).unwrap(), calibration);
+        let mut other = sample();
+        other.thresholds.confidence = 0.7;
+        let e = other.save(&path, false).unwrap_err();
+        assert!(matches!(e, CalibrationError::Exists { .. }));
+        assert_eq!(Calibration::load(&path).unwrap(), calibration);
+        other.save(&path, true).unwrap();
+        assert_eq!(Calibration::load(&path).unwrap(), other);
+        let leftovers: Vec<_> = fs::read_dir(path.parent().unwrap()).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn stored_geometry_fits_only_its_image_size() {
+        let calibration = sample();
+        assert!(calibration.stored_geometry((643, 470)).is_some());
+        assert!(calibration.stored_geometry((644, 470)).is_none());
+    }
+}

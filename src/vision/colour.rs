@@ -1,0 +1,157 @@
+//! Perceptual colour: a fast sRGB -> Oklab conversion for the many pixels a
+//! read looks at, white balance, and the CIEDE2000 difference (via
+//! `palette`) for the few cell colours it compares with the calibration.
+
+use std::sync::OnceLock;
+
+use palette::color_difference::Ciede2000;
+use palette::white_point::D65;
+use palette::{FromColor, Lab, Oklab, Oklch};
+
+/// sRGB byte -> linear light, computed once.
+fn linear_table() -> &'static [f32; 256] {
+    static TABLE: OnceLock<[f32; 256]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|i| {
+            let v = i as f32 / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        })
+    })
+}
+
+/// Cube root to ~1e-6 relative error: a bit-level first guess and two Newton
+/// steps, several times faster than `f32::cbrt` on the hot path.
+#[inline]
+fn cbrt(x: f32) -> f32 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    let mut y = f32::from_bits(x.to_bits() / 3 + 709_921_077);
+    y = (2.0 * y + x / (y * y)) * (1.0 / 3.0);
+    (2.0 * y + x / (y * y)) * (1.0 / 3.0)
+}
+
+/// Per-channel gains in linear light that undo a global tint or darkening
+/// of a capture (von Kries adaptation on the board's background).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Balance(pub [f32; 3]);
+
+impl Balance {
+    pub const NONE: Balance = Balance([1.0; 3]);
+
+    /// Gains that map the measured background onto the reference one,
+    /// limited to a factor of `limit` either way.
+    pub fn between(measured: [f32; 3], reference: [f32; 3], limit: f32) -> Balance {
+        Balance(std::array::from_fn(|i| {
+            if measured[i] <= 1e-4 {
+                1.0
+            } else {
+                (reference[i] / measured[i]).clamp(1.0 / limit, limit)
+            }
+        }))
+    }
+
+    /// Linear light of an sRGB pixel, balanced.
+    #[inline]
+    pub fn linear(&self, rgb: [u8; 3]) -> [f32; 3] {
+        let table = linear_table();
+        [
+            table[rgb[0] as usize] * self.0[0],
+            table[rgb[1] as usize] * self.0[1],
+            table[rgb[2] as usize] * self.0[2],
+        ]
+    }
+
+    /// Oklab `[L, a, b]` of an sRGB pixel, balanced.
+    #[inline]
+    pub fn oklab(&self, rgb: [u8; 3]) -> [f32; 3] {
+        oklab_from_linear(self.linear(rgb))
+    }
+}
+
+/// Björn Ottosson's Oklab from linear sRGB.
+#[inline]
+pub(crate) fn oklab_from_linear([r, g, b]: [f32; 3]) -> [f32; 3] {
+    let l = cbrt(0.412_221_46 * r + 0.536_332_55 * g + 0.051_445_995 * b);
+    let m = cbrt(0.211_903_5 * r + 0.680_699_5 * g + 0.107_396_96 * b);
+    let s = cbrt(0.088_302_46 * r + 0.281_718_85 * g + 0.629_978_7 * b);
+    [
+        0.210_454_26 * l + 0.793_617_8 * m - 0.004_072_047 * s,
+        1.977_998_5 * l - 2.428_592_2 * m + 0.450_593_7 * s,
+        0.025_904_037 * l + 0.782_771_77 * m - 0.808_675_77 * s,
+    ]
+}
+
+/// Chroma of an Oklab colour: how far from grey it is.
+#[inline]
+pub(crate) fn chroma(lab: [f32; 3]) -> f32 {
+    (lab[1] * lab[1] + lab[2] * lab[2]).sqrt()
+}
+
+/// CIELAB (D65) of an Oklab colour, the space CIEDE2000 is defined in.
+pub(crate) fn cielab([l, a, b]: [f32; 3]) -> [f32; 3] {
+    let lab: Lab = Lab::from_color(Oklab::new(l, a, b));
+    [lab.l, lab.a, lab.b]
+}
+
+/// CIEDE2000 colour difference between two CIELAB colours.
+pub(crate) fn delta_e([l1, a1, b1]: [f32; 3], [l2, a2, b2]: [f32; 3]) -> f32 {
+    Lab::<D65, f32>::new(l1, a1, b1).difference(Lab::new(l2, a2, b2))
+}
+
+/// Hue angle of an Oklab colour in degrees, 0..360.
+pub(crate) fn hue([l, a, b]: [f32; 3]) -> f32 {
+    Oklch::from_color(Oklab::new(l, a, b))
+        .hue
+        .into_positive_degrees()
+}
+
+#[cfg(test)]
+mod tests {
+    use palette::{IntoColor, Srgb};
+
+    use super::*;
+
+    #[test]
+    fn fast_oklab_matches_palette() {
+        for rgb in [
+            [0u8, 0, 0],
+            [255, 255, 255],
+            [120, 200, 40],
+            [90, 180, 230],
+            [230, 110, 100],
+        ] {
+            let fast = Balance::NONE.oklab(rgb);
+            let exact: Oklab = Srgb::new(rgb[0], rgb[1], rgb[2])
+                .into_format::<f32>()
+                .into_color();
+            assert!((fast[0] - exact.l).abs() < 1e-4, "{rgb:?}");
+            assert!((fast[1] - exact.a).abs() < 1e-4, "{rgb:?}");
+            assert!((fast[2] - exact.b).abs() < 1e-4, "{rgb:?}");
+        }
+    }
+
+    #[test]
+    fn balance_undoes_a_tint() {
+        let tinted = [0.5, 0.4, 0.2];
+        let balance = Balance::between(tinted, [0.25, 0.4, 0.4], 4.0);
+        assert_eq!(balance.0, [0.5, 1.0, 2.0]);
+        let limited = Balance::between([1.0, 0.0, 1.0], [0.01, 0.5, 1.0], 4.0);
+        assert_eq!(limited.0, [0.25, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn cie_difference_orders_colours() {
+        let cyan = cielab(Balance::NONE.oklab([90, 180, 230]));
+        let sky = cielab(Balance::NONE.oklab([100, 190, 235]));
+        let gold = cielab(Balance::NONE.oklab([230, 190, 60]));
+        assert!(delta_e(cyan, sky) < 5.0);
+        assert!(delta_e(cyan, gold) > 30.0);
+        let h = hue(Balance::NONE.oklab([230, 190, 60]));
+        assert!((60.0..110.0).contains(&h), "{h}");
+    }
+}

@@ -1,0 +1,401 @@
+//! Learning a calibration from one screenshot: with the true board given
+//! (`bot calibrate --board`), or by grouping the pile colours into the
+//! game's colours and naming the groups by hue as `RULES.md` describes them.
+
+use image::RgbaImage;
+use thiserror::Error;
+
+use super::calibration::{
+    BackgroundModel, BoardShape, Calibration, ColourModel, EmptyModel, PileModel, StoredGeometry,
+    Thresholds, VERSION, round4,
+};
+use super::classify::{self, CellStats, Judge, Scratch};
+use super::colour::{self, Balance};
+use super::{Geometry, VisionError, locate};
+use crate::game::{Board, Cell, Colour, NODIATIS_COLOURS};
+
+/// The defaults a fresh calibration starts from.
+const CONFIDENCE: f32 = 0.5;
+const MAX_DELTA_E: f32 = 25.0;
+const BALANCE_LIMIT: f32 = 4.0;
+/// Without a true board, a cell with at least this share of pile-coloured
+/// pixels holds a pile.
+const OCCUPIED: f32 = 0.12;
+/// The pile threshold sits this far above the background's 98th
+/// percentile distance from its own median colour.
+const BACKGROUND_MARGIN: f32 = 1.25;
+/// ... and never below this Oklab distance (a flat background).
+const MIN_PILE_DISTANCE: f32 = 0.012;
+/// An empty cell's share when the screenshot shows none.
+const EMPTY_FRACTION: f32 = 0.01;
+
+/// How the game's colours look, from `RULES.md`: the sRGB of a typical
+/// lime green, salmon, magenta, gold and sky-blue pile, in colour order.
+const LOOKS: [[u8; 3]; NODIATIS_COLOURS as usize] = [
+    [110, 220, 60],
+    [240, 130, 110],
+    [200, 60, 190],
+    [230, 190, 50],
+    [90, 190, 235],
+];
+
+/// Why a screenshot gives no calibration.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum LearnError {
+    #[error(transparent)]
+    Vision(#[from] VisionError),
+    #[error("cell {cell}: the board string has {expected} there, but the screenshot shows {seen}")]
+    Mismatch {
+        cell: Cell,
+        expected: String,
+        seen: String,
+    },
+    #[error("the board string has colours {found}; the screenshot's board needs all of {letters}")]
+    MissingColours { found: String, letters: String },
+    #[error("found {found} piles, fewer than the {colours} colours to learn")]
+    TooFewPiles { found: usize, colours: u8 },
+}
+
+/// What the screenshot's cells look like before any colour is known.
+struct Survey {
+    geometry: Geometry,
+    image_size: (u32, u32),
+    pile_size: f32,
+    pile_distance: f32,
+    background: [f32; 3],
+    stats: Vec<(Cell, CellStats)>,
+}
+
+fn survey(image: &RgbaImage, width: u8, height: u8) -> Result<Survey, LearnError> {
+    let shape = locate::Shape {
+        width,
+        height,
+        aspect: 1.0,
+        pile_size: 0.85,
+    };
+    let found = locate::locate(image, &shape, None)?;
+    let geometry = found.geometry;
+    let pitch = (geometry.pitch_x, geometry.pitch_y);
+    let background = classify::background(image, &geometry)
+        .ok_or_else(|| VisionError::NoBoard("the board's corners are outside the image".into()))?;
+    let [_, a, b] = colour::oklab_from_linear(background);
+    let mut judge = Judge {
+        balance: Balance::NONE,
+        background: [a, b],
+        threshold: 0.0,
+    };
+    // A pixel is pile-coloured when it is clearly farther from the
+    // background colour than the background's own pixels are.
+    let mut spread: Vec<f32> = classify::corner_pixels(image, &geometry)
+        .into_iter()
+        .map(|rgb| judge.judge(rgb).1)
+        .collect();
+    spread.sort_by(f32::total_cmp);
+    let p98 = spread[(spread.len() - 1) * 98 / 100];
+    judge.threshold = (BACKGROUND_MARGIN * p98).max(MIN_PILE_DISTANCE);
+    let mut scratch = Scratch::default();
+    let stats = geometry
+        .cells()
+        .map(|cell| {
+            let centre = geometry.cell_centre(cell);
+            (
+                cell,
+                classify::measure(image, centre, pitch, &judge, &mut scratch),
+            )
+        })
+        .collect();
+    Ok(Survey {
+        geometry,
+        image_size: image.dimensions(),
+        pile_size: found.pile_size,
+        pile_distance: judge.threshold,
+        background,
+        stats,
+    })
+}
+
+/// Learns a calibration from a screenshot of `truth`.
+pub fn learn(image: &RgbaImage, truth: &Board) -> Result<Calibration, LearnError> {
+    let colours = truth.colour_bits();
+    if colours.count_ones() < u32::from(NODIATIS_COLOURS) || colours >> NODIATIS_COLOURS != 0 {
+        let found = Colour::all(8)
+            .filter(|c| colours >> c.index() & 1 == 1)
+            .map(Colour::letter)
+            .collect();
+        return Err(LearnError::MissingColours {
+            found,
+            letters: Colour::LETTERS[..NODIATIS_COLOURS as usize]
+                .iter()
+                .collect(),
+        });
+    }
+    let survey = survey(image, truth.width(), truth.height())?;
+    let labels: Vec<Option<Colour>> = survey
+        .stats
+        .iter()
+        .map(|(cell, _)| truth.get(*cell))
+        .collect();
+    for ((cell, stats), label) in survey.stats.iter().zip(&labels) {
+        let looks_occupied = stats.fraction >= OCCUPIED / 2.0 && stats.colour.is_some();
+        if label.is_some() != looks_occupied {
+            return Err(LearnError::Mismatch {
+                cell: *cell,
+                expected: label.map_or("an empty cell".into(), |c| {
+                    format!("{} ({})", c.letter(), c.name())
+                }),
+                seen: if looks_occupied {
+                    "a pile".into()
+                } else {
+                    "an empty cell".into()
+                },
+            });
+        }
+    }
+    Ok(build(&survey, &labels, NODIATIS_COLOURS))
+}
+
+/// Learns a calibration without the true board: groups the piles' colours
+/// into the game's five and names each group by its hue. Returns the
+/// calibration and the board it reads, for the user to confirm.
+pub fn cluster_colours(
+    image: &RgbaImage,
+    width: u8,
+    height: u8,
+) -> Result<(Calibration, Board), LearnError> {
+    let survey = survey(image, width, height)?;
+    let k = NODIATIS_COLOURS as usize;
+    let piles: Vec<(usize, [f32; 3])> = survey
+        .stats
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, s))| s.fraction >= OCCUPIED)
+        .filter_map(|(i, (_, s))| s.colour.map(|c| (i, colour::cielab(c))))
+        .collect();
+    if piles.len() < k {
+        return Err(LearnError::TooFewPiles {
+            found: piles.len(),
+            colours: NODIATIS_COLOURS,
+        });
+    }
+    let points: Vec<[f32; 3]> = piles.iter().map(|p| p.1).collect();
+    let groups = k_means(&points, k);
+    // Name the groups: the assignment of groups to colours whose hues are
+    // closest to the looks of RULES.md, over all orders.
+    let centres: Vec<[f32; 3]> = (0..k)
+        .map(|g| {
+            mean(
+                points
+                    .iter()
+                    .zip(&groups)
+                    .filter(|(_, h)| **h == g)
+                    .map(|(p, _)| *p),
+            )
+        })
+        .collect();
+    let group_hues: Vec<f32> = centres.iter().map(|&lab| lab_hue(lab)).collect();
+    let look_hues: Vec<f32> = LOOKS
+        .iter()
+        .map(|&rgb| colour::hue(Balance::NONE.oklab(rgb)))
+        .collect();
+    let names = best_assignment(&group_hues, &look_hues);
+    let mut labels: Vec<Option<Colour>> = vec![None; survey.stats.len()];
+    for ((i, _), &g) in piles.iter().zip(&groups) {
+        labels[*i] = Colour::new(names[g] as u8);
+    }
+    let board = Board::from_fn(width, height, |cell| {
+        labels[survey
+            .stats
+            .iter()
+            .position(|(c, _)| *c == cell)
+            .expect("every cell is surveyed")]
+    })
+    .map_err(|e| LearnError::Vision(VisionError::Shape(e)))?;
+    Ok((build(&survey, &labels, NODIATIS_COLOURS), board))
+}
+
+/// Hue (degrees) of a CIELAB colour.
+fn lab_hue(lab: [f32; 3]) -> f32 {
+    lab[2].atan2(lab[1]).to_degrees().rem_euclid(360.0)
+}
+
+/// For each group, the colour index whose hue it takes: the permutation
+/// with the least total hue difference.
+fn best_assignment(group_hues: &[f32], look_hues: &[f32]) -> Vec<usize> {
+    fn permutations(n: usize) -> Vec<Vec<usize>> {
+        if n == 0 {
+            return vec![Vec::new()];
+        }
+        let mut all = Vec::new();
+        for p in permutations(n - 1) {
+            for at in 0..=p.len() {
+                let mut q = p.clone();
+                q.insert(at, n - 1);
+                all.push(q);
+            }
+        }
+        all
+    }
+    let angle = |a: f32, b: f32| {
+        let d = (a - b).rem_euclid(360.0);
+        d.min(360.0 - d)
+    };
+    permutations(group_hues.len())
+        .into_iter()
+        .min_by(|p, q| {
+            let cost = |perm: &Vec<usize>| -> f32 {
+                perm.iter()
+                    .enumerate()
+                    .map(|(g, &c)| angle(group_hues[g], look_hues[c]))
+                    .sum()
+            };
+            cost(p).total_cmp(&cost(q))
+        })
+        .expect("at least one permutation")
+}
+
+fn mean(points: impl Iterator<Item = [f32; 3]>) -> [f32; 3] {
+    let (sum, n) = points.fold(([0.0f32; 3], 0usize), |(s, n), p| {
+        ([s[0] + p[0], s[1] + p[1], s[2] + p[2]], n + 1)
+    });
+    let n = n.max(1) as f32;
+    sum.map(|v| v / n)
+}
+
+/// Deterministic k-means in CIELAB: farthest-point seeding from the most
+/// colourful point, then Lloyd iterations with the CIEDE2000 difference.
+fn k_means(points: &[[f32; 3]], k: usize) -> Vec<usize> {
+    let chroma = |p: &[f32; 3]| p[1].hypot(p[2]);
+    let first = (0..points.len())
+        .max_by(|&a, &b| chroma(&points[a]).total_cmp(&chroma(&points[b])))
+        .expect("points to group");
+    let mut centres = vec![points[first]];
+    while centres.len() < k {
+        let farthest = points
+            .iter()
+            .max_by(|a, b| {
+                let da = centres
+                    .iter()
+                    .map(|c| colour::delta_e(**a, *c))
+                    .fold(f32::INFINITY, f32::min);
+                let db = centres
+                    .iter()
+                    .map(|c| colour::delta_e(**b, *c))
+                    .fold(f32::INFINITY, f32::min);
+                da.total_cmp(&db)
+            })
+            .expect("points to group");
+        centres.push(*farthest);
+    }
+    let mut groups = vec![0; points.len()];
+    for _ in 0..50 {
+        let next: Vec<usize> = points
+            .iter()
+            .map(|p| {
+                (0..k)
+                    .min_by(|&a, &b| {
+                        colour::delta_e(*p, centres[a]).total_cmp(&colour::delta_e(*p, centres[b]))
+                    })
+                    .expect("k > 0")
+            })
+            .collect();
+        let settled = next == groups;
+        groups = next;
+        for (g, centre) in centres.iter_mut().enumerate() {
+            let members: Vec<[f32; 3]> = points
+                .iter()
+                .zip(&groups)
+                .filter(|(_, h)| **h == g)
+                .map(|(p, _)| *p)
+                .collect();
+            if !members.is_empty() {
+                *centre = mean(members.into_iter());
+            }
+        }
+        if settled {
+            break;
+        }
+    }
+    groups
+}
+
+/// The calibration of a surveyed screenshot whose cells carry `labels`.
+fn build(survey: &Survey, labels: &[Option<Colour>], colours: u8) -> Calibration {
+    let median = |mut values: Vec<f32>, default: f32| {
+        if values.is_empty() {
+            return default;
+        }
+        let mid = values.len() / 2;
+        *values.select_nth_unstable_by(mid, f32::total_cmp).1
+    };
+    let pile_fractions = survey
+        .stats
+        .iter()
+        .zip(labels)
+        .filter(|(_, l)| l.is_some())
+        .map(|((_, s), _)| s.fraction)
+        .collect();
+    let empty_fractions: Vec<f32> = survey
+        .stats
+        .iter()
+        .zip(labels)
+        .filter(|(_, l)| l.is_none())
+        .map(|((_, s), _)| s.fraction)
+        .collect();
+    let models = Colour::all(colours)
+        .map(|c| {
+            let labs: Vec<[f32; 3]> = survey
+                .stats
+                .iter()
+                .zip(labels)
+                .filter(|(_, l)| **l == Some(c))
+                .filter_map(|((_, s), _)| s.colour.map(colour::cielab))
+                .collect();
+            let centre = mean(labs.iter().copied());
+            let spread = (labs
+                .iter()
+                .map(|&l| colour::delta_e(l, centre).powi(2))
+                .sum::<f32>()
+                / labs.len().max(1) as f32)
+                .sqrt();
+            ColourModel {
+                letter: c.letter(),
+                name: c.name().into(),
+                lab: centre.map(round4),
+                spread: round4(spread),
+            }
+        })
+        .collect();
+    let g = survey.geometry;
+    Calibration {
+        version: VERSION,
+        board: BoardShape {
+            width: g.width,
+            height: g.height,
+        },
+        geometry: StoredGeometry {
+            image_width: survey.image_size.0,
+            image_height: survey.image_size.1,
+            x: round4(g.x),
+            y: round4(g.y),
+            pitch_x: round4(g.pitch_x),
+            pitch_y: round4(g.pitch_y),
+        },
+        background: BackgroundModel {
+            linear_rgb: survey.background.map(round4),
+        },
+        piles: PileModel {
+            fraction: round4(median(pile_fractions, 0.5)),
+            size: round4(survey.pile_size),
+        },
+        empty: EmptyModel {
+            fraction: round4(median(empty_fractions, EMPTY_FRACTION)),
+        },
+        thresholds: Thresholds {
+            confidence: CONFIDENCE,
+            pile_distance: round4(survey.pile_distance),
+            max_delta_e: MAX_DELTA_E,
+            balance_limit: BALANCE_LIMIT,
+        },
+        colours: models,
+    }
+}

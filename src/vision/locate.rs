@@ -1,0 +1,510 @@
+//! Finding the board in an image with no coordinates given: mark the
+//! pile-coloured pixels (chroma above an Otsu threshold, on a downsampled
+//! copy), group them into blobs, keep the blobs of pile size, link blobs
+//! that sit one pitch apart in a row or a column, and take the biggest
+//! linked group as the board's piles. A least-squares fit of the lattice
+//! gives the pitch and origin; the game's rules (gravity fills the bottom
+//! row, each row's tiles touch the centre line) place the group on the
+//! board when columns are empty.
+
+use image::RgbaImage;
+
+use super::colour::{self, Balance};
+use super::{Geometry, VisionError};
+
+/// What the search needs to know about the board.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Shape {
+    pub width: u8,
+    pub height: u8,
+    /// `pitch_y / pitch_x`.
+    pub aspect: f32,
+    /// A pile's larger side as a share of the pitch.
+    pub pile_size: f32,
+}
+
+/// Blobs smaller than this (larger side, in pixels) are not piles: a
+/// pile at half the real size is about 30 pixels across.
+const MIN_PILE: f32 = 14.0;
+/// Blobs larger than this are not piles: at twice the real size a pile is
+/// about 140 pixels across.
+const MAX_PILE: f32 = 220.0;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Blob {
+    min_x: u32,
+    min_y: u32,
+    max_x: u32,
+    max_y: u32,
+    area: u32,
+    sum_x: u64,
+    sum_y: u64,
+}
+
+/// A pile-sized blob in image pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Pile {
+    x: f32,
+    y: f32,
+    size: f32,
+}
+
+/// A board found: its geometry, and the piles' mean larger side as a share
+/// of the pitch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Found {
+    pub geometry: Geometry,
+    pub pile_size: f32,
+}
+
+/// Finds the board. `near` breaks ties when the board's columns are
+/// ambiguous (the geometry of an earlier read).
+pub(crate) fn locate(
+    image: &RgbaImage,
+    shape: &Shape,
+    near: Option<&Geometry>,
+) -> Result<Found, VisionError> {
+    let piles = pile_blobs(image);
+    if piles.is_empty() {
+        return Err(VisionError::NoBoard(
+            "no pile-coloured blob of pile size".into(),
+        ));
+    }
+    let group = biggest_lattice_group(&piles);
+    let geometry = fit_board(&group, shape, near)?;
+    let mean_size = group.iter().map(|p| p.pile.size).sum::<f32>() / group.len() as f32;
+    Ok(Found {
+        geometry,
+        pile_size: mean_size / geometry.pitch_x,
+    })
+}
+
+/// The downsampling factor: cells stay at least ~18 pixels wide even at
+/// half the real size in a big window.
+fn factor(image: &RgbaImage) -> u32 {
+    (image.width().min(image.height()) / 400).clamp(1, 3)
+}
+
+fn pile_blobs(image: &RgbaImage) -> Vec<Pile> {
+    let f = factor(image);
+    let (w, h) = (image.width() / f, image.height() / f);
+    let mut chroma = vec![0.0f32; (w * h) as usize];
+    let raw = image.as_raw();
+    let stride = image.width() as usize * 4;
+    let area = f * f;
+    for y in 0..h {
+        for x in 0..w {
+            let mut sum = [0u32; 3];
+            for yy in 0..f {
+                let row = (y * f + yy) as usize * stride;
+                for xx in 0..f {
+                    let i = row + (x * f + xx) as usize * 4;
+                    sum[0] += u32::from(raw[i]);
+                    sum[1] += u32::from(raw[i + 1]);
+                    sum[2] += u32::from(raw[i + 2]);
+                }
+            }
+            let rgb = sum.map(|s| (s / area) as u8);
+            chroma[(y * w + x) as usize] = colour::chroma(Balance::NONE.oklab(rgb));
+        }
+    }
+    let threshold = otsu(&chroma);
+    let mask: Vec<bool> = chroma.iter().map(|&c| c > threshold).collect();
+    let scale = f as f32;
+    blobs(&mask, w, h)
+        .into_iter()
+        .filter_map(|b| {
+            let bw = (b.max_x - b.min_x + 1) as f32 * scale;
+            let bh = (b.max_y - b.min_y + 1) as f32 * scale;
+            let size = bw.max(bh);
+            let fill = b.area as f32 * scale * scale / (bw * bh);
+            let pile_like =
+                (MIN_PILE..=MAX_PILE).contains(&size) && bw.min(bh) / size > 0.35 && fill > 0.3;
+            pile_like.then(|| Pile {
+                x: (b.sum_x as f32 / b.area as f32 + 0.5) * scale,
+                y: (b.sum_y as f32 / b.area as f32 + 0.5) * scale,
+                size,
+            })
+        })
+        .collect()
+}
+
+/// Otsu's threshold of chroma values: the split that best separates the
+/// grey background from the piles, whatever the capture's brightness. Never
+/// below a floor, so an image of greys does not split its noise.
+pub(crate) fn otsu(values: &[f32]) -> f32 {
+    const BINS: usize = 128;
+    const TOP: f32 = 0.32;
+    let mut histogram = [0u32; BINS];
+    for &v in values {
+        histogram[((v / TOP * BINS as f32) as usize).min(BINS - 1)] += 1;
+    }
+    let total = values.len() as f64;
+    let sum_all: f64 = histogram
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| i as f64 * n as f64)
+        .sum();
+    let (mut weight_low, mut sum_low) = (0.0f64, 0.0f64);
+    let (mut best, mut best_split) = (-1.0f64, 0usize);
+    for (i, &n) in histogram.iter().enumerate() {
+        weight_low += n as f64;
+        sum_low += i as f64 * n as f64;
+        let weight_high = total - weight_low;
+        if weight_low == 0.0 || weight_high == 0.0 {
+            continue;
+        }
+        let mean_low = sum_low / weight_low;
+        let mean_high = (sum_all - sum_low) / weight_high;
+        let between = weight_low * weight_high * (mean_low - mean_high).powi(2);
+        if between > best {
+            best = between;
+            best_split = i;
+        }
+    }
+    ((best_split + 1) as f32 * TOP / BINS as f32).max(0.025)
+}
+
+/// 8-connected components of a mask.
+fn blobs(mask: &[bool], w: u32, h: u32) -> Vec<Blob> {
+    let mut seen = vec![false; mask.len()];
+    let mut stack = Vec::new();
+    let mut found = Vec::new();
+    for start in 0..mask.len() {
+        if !mask[start] || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start as u32);
+        let (sx, sy) = (start as u32 % w, start as u32 / w);
+        let mut blob = Blob {
+            min_x: sx,
+            max_x: sx,
+            min_y: sy,
+            max_y: sy,
+            ..Blob::default()
+        };
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            blob.area += 1;
+            blob.sum_x += u64::from(x);
+            blob.sum_y += u64::from(y);
+            blob.min_x = blob.min_x.min(x);
+            blob.max_x = blob.max_x.max(x);
+            blob.min_y = blob.min_y.min(y);
+            blob.max_y = blob.max_y.max(y);
+            for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                    let j = (ny * w + nx) as usize;
+                    if mask[j] && !seen[j] {
+                        seen[j] = true;
+                        stack.push(j as u32);
+                    }
+                }
+            }
+        }
+        found.push(blob);
+    }
+    found
+}
+
+/// A pile with its lattice position in the group.
+#[derive(Clone, Copy, Debug)]
+struct Placed {
+    pile: Pile,
+    column: i32,
+    row: i32,
+}
+
+/// Links piles of similar size one pitch apart in a row or a column, and
+/// returns the biggest linked group with lattice positions.
+fn biggest_lattice_group(piles: &[Pile]) -> Vec<Placed> {
+    let n = piles.len();
+    let mut links: Vec<Vec<(usize, i32, i32)>> = vec![Vec::new(); n];
+    for i in 0..n {
+        for j in i + 1..n {
+            let (a, b) = (piles[i], piles[j]);
+            if a.size.max(b.size) / a.size.min(b.size) > 1.6 {
+                continue;
+            }
+            let s = 0.5 * (a.size + b.size);
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let one_step = |d: f32| (0.9 * s..=1.9 * s).contains(&d.abs());
+            let step = if dy.abs() < 0.3 * s && one_step(dx) {
+                (dx.signum() as i32, 0)
+            } else if dx.abs() < 0.3 * s && one_step(dy) {
+                (0, dy.signum() as i32)
+            } else {
+                continue;
+            };
+            links[i].push((j, step.0, step.1));
+            links[j].push((i, -step.0, -step.1));
+        }
+    }
+    let mut placed: Vec<Option<(i32, i32)>> = vec![None; n];
+    let mut best: Vec<Placed> = Vec::new();
+    for root in 0..n {
+        if placed[root].is_some() {
+            continue;
+        }
+        placed[root] = Some((0, 0));
+        let mut group = vec![root];
+        let mut k = 0;
+        while k < group.len() {
+            let i = group[k];
+            let (c, r) = placed[i].expect("grouped piles are placed");
+            for &(j, dc, dr) in &links[i] {
+                if placed[j].is_none() {
+                    placed[j] = Some((c + dc, r + dr));
+                    group.push(j);
+                }
+            }
+            k += 1;
+        }
+        if group.len() > best.len() {
+            best = group
+                .iter()
+                .map(|&i| {
+                    let (column, row) = placed[i].expect("grouped piles are placed");
+                    Placed {
+                        pile: piles[i],
+                        column,
+                        row,
+                    }
+                })
+                .collect();
+        }
+    }
+    best
+}
+
+/// Least-squares line `v = origin + index * pitch`; `None` with one index.
+fn fit_line(points: impl Iterator<Item = (i32, f32)> + Clone) -> Option<(f32, f32)> {
+    let n = points.clone().count() as f32;
+    let (si, sv, sii, siv) = points.fold((0.0f32, 0.0f32, 0.0f32, 0.0f32), |acc, (i, v)| {
+        let i = i as f32;
+        (acc.0 + i, acc.1 + v, acc.2 + i * i, acc.3 + i * v)
+    });
+    let denominator = n * sii - si * si;
+    if denominator.abs() < 1e-3 {
+        return None;
+    }
+    let pitch = (n * siv - si * sv) / denominator;
+    Some(((sv - pitch * si) / n, pitch))
+}
+
+/// Places the group on the board: pitch, origin, and which board column
+/// the group's first column is.
+fn fit_board(
+    group: &[Placed],
+    shape: &Shape,
+    near: Option<&Geometry>,
+) -> Result<Geometry, VisionError> {
+    let columns = group.iter().map(|p| (p.column, p.pile.x));
+    let rows = group.iter().map(|p| (p.row, p.pile.y));
+    let mean_size = group.iter().map(|p| p.pile.size).sum::<f32>() / group.len() as f32;
+    let (pitch_x, pitch_y) = match (fit_line(columns.clone()), fit_line(rows.clone())) {
+        (Some((_, px)), Some((_, py))) => (px, py),
+        (Some((_, px)), None) => (px, px * shape.aspect),
+        (None, Some((_, py))) => (py / shape.aspect, py),
+        (None, None) => {
+            let px = mean_size / shape.pile_size;
+            (px, px * shape.aspect)
+        }
+    };
+    if !(pitch_x > 0.0 && pitch_y > 0.0) {
+        return Err(VisionError::NoBoard(
+            "the piles found do not form a grid".into(),
+        ));
+    }
+    // Origins from the means, with the fitted (or assumed) pitches.
+    let n = group.len() as f32;
+    let centre_x = group
+        .iter()
+        .map(|p| p.pile.x - p.column as f32 * pitch_x)
+        .sum::<f32>()
+        / n;
+    let centre_y = group
+        .iter()
+        .map(|p| p.pile.y - p.row as f32 * pitch_y)
+        .sum::<f32>()
+        / n;
+    let (first_column, last_column) = min_max(group.iter().map(|p| p.column));
+    let (first_row, last_row) = min_max(group.iter().map(|p| p.row));
+    let span_x = last_column - first_column + 1;
+    let span_y = last_row - first_row + 1;
+    let (width, height) = (i32::from(shape.width), i32::from(shape.height));
+    if span_x > width || span_y > height {
+        return Err(VisionError::NoBoard(format!(
+            "the piles form a {span_x}x{span_y} grid, larger than the {width}x{height} board"
+        )));
+    }
+    // Which board column holds the group's first column: each row's tiles
+    // touch the centre line (contraction), so try every placement.
+    let centre = width / 2;
+    let mut candidates = Vec::new();
+    for shift in 0..=width - span_x {
+        let fits = (first_row..=last_row).all(|row| {
+            let occupied = group
+                .iter()
+                .filter(|p| p.row == row)
+                .map(|p| p.column - first_column + shift);
+            let (a, b) = min_max(occupied);
+            a > b || (a < centre && b >= centre) || b == centre - 1 || a == centre
+        });
+        if fits {
+            candidates.push(shift);
+        }
+    }
+    let geometry_for = |shift: i32| {
+        let left_centre = centre_x + (first_column - shift) as f32 * pitch_x;
+        // The bottom row (largest y) is board row 0.
+        let top_centre = centre_y + (last_row - (height - 1)) as f32 * pitch_y;
+        Geometry {
+            x: left_centre - 0.5 * pitch_x,
+            y: top_centre - 0.5 * pitch_y,
+            pitch_x,
+            pitch_y,
+            width: shape.width,
+            height: shape.height,
+        }
+    };
+    let chosen = match (candidates.as_slice(), near) {
+        ([], _) if span_x == width => 0,
+        ([], _) => {
+            return Err(VisionError::NoBoard(
+                "the piles found break the game's shape (rows off the centre)".into(),
+            ));
+        }
+        ([only], _) => *only,
+        (several, Some(near)) => *several
+            .iter()
+            .min_by(|&&a, &&b| {
+                let da = (geometry_for(a).x - near.x).abs();
+                let db = (geometry_for(b).x - near.x).abs();
+                da.total_cmp(&db)
+            })
+            .expect("several candidates"),
+        (_, None) => {
+            return Err(VisionError::NoBoard(format!(
+                "only {span_x} columns hold piles: cannot tell which board columns they are"
+            )));
+        }
+    };
+    Ok(geometry_for(chosen))
+}
+
+fn min_max(values: impl Iterator<Item = i32>) -> (i32, i32) {
+    values.fold((i32::MAX, i32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)))
+}
+
+#[cfg(test)]
+mod tests {
+    use image::Rgba;
+
+    use super::*;
+
+    const SHAPE: Shape = Shape {
+        width: 8,
+        height: 6,
+        aspect: 1.0,
+        pile_size: 0.8,
+    };
+
+    /// A grey image with discs of `colour` at the cells of `rows` (top
+    /// row first, `#` a pile) on a lattice at `origin` with `pitch`.
+    fn lattice(rows: &[&str], origin: (f32, f32), pitch: f32) -> RgbaImage {
+        let mut image = RgbaImage::from_pixel(900, 700, Rgba([70, 84, 82, 255]));
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                if ch != '#' {
+                    continue;
+                }
+                let cx = origin.0 + (c as f32 + 0.5) * pitch;
+                let cy = origin.1 + (r as f32 + 0.5) * pitch;
+                let radius = 0.38 * pitch;
+                for y in (cy - radius) as u32..=(cy + radius) as u32 {
+                    for x in (cx - radius) as u32..=(cx + radius) as u32 {
+                        if (x as f32 - cx).hypot(y as f32 - cy) <= radius {
+                            image.put_pixel(x, y, Rgba([130, 220, 60, 255]));
+                        }
+                    }
+                }
+            }
+        }
+        image
+    }
+
+    #[test]
+    fn finds_a_full_board_and_ignores_a_stray_icon() {
+        let full = ["########"; 6];
+        let mut image = lattice(&full, (100.0, 150.0), 60.0);
+        for y in 10..30 {
+            for x in 10..30 {
+                image.put_pixel(x, y, Rgba([240, 60, 200, 255]));
+            }
+        }
+        let found = locate(&image, &SHAPE, None).unwrap();
+        let g = found.geometry;
+        assert!(
+            (g.pitch_x - 60.0).abs() < 1.0 && (g.pitch_y - 60.0).abs() < 1.0,
+            "{g:?}"
+        );
+        assert!(
+            (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
+            "{g:?}"
+        );
+    }
+
+    #[test]
+    fn places_a_mid_game_board_by_the_centre_line() {
+        // A full bottom row fixes the columns; the top rows are empty.
+        let rows = [
+            "........", "........", "...##...", "..####..", "..#####.", "########",
+        ];
+        let image = lattice(&rows, (100.0, 150.0), 60.0);
+        let g = locate(&image, &SHAPE, None).unwrap().geometry;
+        assert!(
+            (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
+            "{g:?}"
+        );
+    }
+
+    #[test]
+    fn one_sided_board_is_ambiguous_without_a_hint() {
+        // Tiles only left of the centre: x 2..3 or x 4..5 both obey the rules.
+        let rows = [
+            "........", "........", "........", "........", "...#....", "..##....",
+        ];
+        let image = lattice(&rows, (100.0, 150.0), 60.0);
+        let error = locate(&image, &SHAPE, None).unwrap_err();
+        assert!(error.to_string().contains("cannot tell"), "{error}");
+        let near = Geometry {
+            x: 100.0,
+            y: 150.0,
+            pitch_x: 60.0,
+            pitch_y: 60.0,
+            width: 8,
+            height: 6,
+        };
+        let g = locate(&image, &SHAPE, Some(&near)).unwrap().geometry;
+        assert!((g.x - 100.0).abs() < 2.0, "{g:?}");
+    }
+
+    #[test]
+    fn no_piles_no_board() {
+        let image = RgbaImage::from_pixel(300, 200, Rgba([70, 84, 82, 255]));
+        assert!(matches!(
+            locate(&image, &SHAPE, None),
+            Err(VisionError::NoBoard(_))
+        ));
+    }
+
+    #[test]
+    fn otsu_splits_two_groups() {
+        let mut values = vec![0.02f32; 500];
+        values.extend(std::iter::repeat_n(0.1f32, 200));
+        let t = otsu(&values);
+        assert!(t > 0.02 && t < 0.1, "{t}");
+    }
+}

@@ -1,0 +1,121 @@
+//! `bot calibrate` through the real binary: learns from the real screenshot,
+//! never overwrites without `--force`, and rejects bad input with a
+//! one-line error, exit 2, and nothing written.
+
+mod vision_support;
+
+use vision_support::*;
+
+fn truth() -> String {
+    real_board().to_string()
+}
+
+#[test]
+fn learns_from_the_true_board_and_reads_it_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bot(dir.path(), &["calibrate", &real_png(), "--board", &truth()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("wrote calibration/nodiatis.toml"),
+        "{stdout}"
+    );
+    // The confidence grid: six rows of eight cells.
+    let rows = stdout
+        .lines()
+        .filter(|l| l.len() > 3 && l.as_bytes()[2] == b'|' && l.contains('.'));
+    assert_eq!(rows.count(), 6, "{stdout}");
+    let written = dir.path().join("calibration/nodiatis.toml");
+    let calibration = dustbot::vision::Calibration::load(&written).unwrap();
+    let (image, board) = real();
+    let reading = dustbot::vision::read(&image, &calibration, None).unwrap();
+    assert_eq!(reading.board().unwrap(), board);
+}
+
+#[test]
+fn never_overwrites_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("calibration/mine.toml");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, "precious").unwrap();
+    let args = [
+        "calibrate",
+        &real_png(),
+        "--board",
+        &truth(),
+        "--name",
+        "mine",
+    ]
+    .map(String::from);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = bot(dir.path(), &args);
+    assert_one_line_error(&out, "calibration/mine.toml");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
+    let out = bot(dir.path(), &[args.as_slice(), &["--force"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("version = 1")
+    );
+}
+
+#[test]
+fn groups_colours_itself_with_yes_and_asks_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bot(dir.path(), &["calibrate", &real_png(), "--yes"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains(&truth()), "{stdout}");
+    // Without --yes it asks on stdin; no answer is no, and nothing is written.
+    let out = bot(dir.path(), &["calibrate", &real_png(), "--name", "asked"]);
+    assert_one_line_error(&out, "not confirmed");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("[y/N]"));
+    assert!(!dir.path().join("calibration/asked.toml").exists());
+}
+
+#[test]
+fn bad_input_is_one_line_exit_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_bad_images(d);
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["calibrate", "missing.png", "--board", &truth()],
+            "missing.png",
+        ),
+        (
+            &["calibrate", "notes.png", "--board", &truth()],
+            "notes.png",
+        ),
+        (
+            &["calibrate", "truncated.png", "--board", &truth()],
+            "truncated.png",
+        ),
+        (
+            &["calibrate", "grey.png", "--board", &truth()],
+            "grey.png: no board found",
+        ),
+        (&["calibrate", &real_png(), "--board", "GGGG"], "--board"),
+        (
+            &["calibrate", &real_png(), "--name", "../escape", "--yes"],
+            "--name",
+        ),
+    ];
+    for (args, what) in cases {
+        assert_one_line_error(&bot(d, args), what);
+    }
+    assert!(!d.join("calibration").exists(), "nothing written");
+}

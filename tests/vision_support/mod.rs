@@ -1,0 +1,173 @@
+//! Shared by the vision tests: the real screenshot (read from `../shared`,
+//! never copied), and the image transforms the tests put it through: a
+//! game-like window around it, scaling, darkening, warm tints.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use dustbot::game::Board;
+use image::imageops::{self, FilterType};
+use image::{Rgba, RgbaImage};
+
+pub fn shared(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(path)
+}
+
+pub fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+pub fn real() -> (RgbaImage, Board) {
+    let image = image::open(shared("real/dust-game.png"))
+        .unwrap()
+        .to_rgba8();
+    (image, real_board())
+}
+
+pub fn real_board() -> Board {
+    let truth = std::fs::read_to_string(shared("real/dust-game.board")).unwrap();
+    truth.trim_end().parse().unwrap()
+}
+
+/// `board` scaled by `scale`, pasted at `at` in a `size` window drawn with
+/// a title bar, a menu, text lines, buttons and small saturated icons.
+pub fn in_window(board: &RgbaImage, scale: f32, size: (u32, u32), at: (i64, i64)) -> RgbaImage {
+    let (w, h) = board.dimensions();
+    let scaled = imageops::resize(
+        board,
+        ((w as f32 * scale).round() as u32).max(1),
+        ((h as f32 * scale).round() as u32).max(1),
+        FilterType::Triangle,
+    );
+    let mut window = RgbaImage::from_pixel(size.0, size.1, Rgba([38, 34, 30, 255]));
+    let fill = |img: &mut RgbaImage, x: u32, y: u32, w: u32, h: u32, c: [u8; 3]| {
+        for yy in y..(y + h).min(img.height()) {
+            for xx in x..(x + w).min(img.width()) {
+                img.put_pixel(xx, yy, Rgba([c[0], c[1], c[2], 255]));
+            }
+        }
+    };
+    // Title bar, menu, a column of text, buttons, icons in every dust hue.
+    fill(&mut window, 0, 0, size.0, 24, [60, 70, 110]);
+    fill(&mut window, 0, 24, size.0, 20, [200, 200, 200]);
+    for line in 0..20 {
+        for word in 0..6 {
+            fill(
+                &mut window,
+                8 + word * 30,
+                60 + line * 14,
+                22,
+                3,
+                [220, 210, 180],
+            );
+        }
+    }
+    let icons = [
+        [120, 230, 60],
+        [240, 130, 110],
+        [210, 50, 200],
+        [240, 200, 40],
+        [80, 200, 240],
+    ];
+    for (i, c) in icons.iter().enumerate() {
+        let x = size.0 - 40 - 30 * i as u32;
+        fill(&mut window, x, 60, 18, 18, *c);
+        fill(&mut window, x, size.1 - 40, 22, 22, *c);
+    }
+    for b in 0..4 {
+        fill(
+            &mut window,
+            20 + 110 * b,
+            size.1 - 70,
+            90,
+            28,
+            [90, 110, 160],
+        );
+        fill(
+            &mut window,
+            30 + 110 * b,
+            size.1 - 60,
+            60,
+            4,
+            [250, 250, 250],
+        );
+    }
+    imageops::overlay(&mut window, &scaled, at.0, at.1);
+    window
+}
+
+/// Every channel multiplied by `factor` (a darker capture), in sRGB.
+pub fn darken(image: &RgbaImage, factor: f32) -> RgbaImage {
+    tint(image, [factor; 3])
+}
+
+/// Per-channel sRGB gains, e.g. `[1.0, 0.9, 0.7]` for a warm cast.
+pub fn tint(image: &RgbaImage, gains: [f32; 3]) -> RgbaImage {
+    let mut out = image.clone();
+    for p in out.pixels_mut() {
+        for (c, g) in p.0.iter_mut().zip(gains) {
+            *c = (f32::from(*c) * g).round().clamp(0.0, 255.0) as u8;
+        }
+    }
+    out
+}
+
+/// A warm overlay: every pixel mixed with orange by `alpha` (0..1).
+pub fn warm_overlay(image: &RgbaImage, alpha: f32) -> RgbaImage {
+    let orange = [255.0, 150.0, 40.0];
+    let mut out = image.clone();
+    for p in out.pixels_mut() {
+        for (c, o) in p.0.iter_mut().zip(orange) {
+            *c = (f32::from(*c) * (1.0 - alpha) + o * alpha).round() as u8;
+        }
+    }
+    out
+}
+
+/// The image saved as JPEG at `quality` and decoded again.
+pub fn jpeg(image: &RgbaImage, quality: u8) -> RgbaImage {
+    let rgb = image::DynamicImage::ImageRgba8(image.clone()).to_rgb8();
+    let mut bytes = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, quality)
+        .encode_image(&rgb)
+        .unwrap();
+    image::load_from_memory(&bytes).unwrap().to_rgba8()
+}
+
+/// Runs the real `bot` binary in `dir` with no input on stdin.
+pub fn bot(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bot"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+pub fn real_png() -> String {
+    shared("real/dust-game.png").display().to_string()
+}
+
+/// Exit 2, one `error:` line on stderr naming `what`.
+pub fn assert_one_line_error(out: &Output, what: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains(what), "{stderr:?} should name {what:?}");
+}
+
+/// Writes `notes.png` (text), `truncated.png` (a third of the real PNG) and
+/// `grey.png` (an image with no board) into `dir`.
+pub fn write_bad_images(dir: &Path) {
+    std::fs::write(dir.join("notes.png"), "not an image at all").unwrap();
+    let png = std::fs::read(shared("real/dust-game.png")).unwrap();
+    std::fs::write(dir.join("truncated.png"), &png[..png.len() / 3]).unwrap();
+    RgbaImage::from_pixel(400, 300, Rgba([90, 100, 100, 255]))
+        .save(dir.join("grey.png"))
+        .unwrap();
+}
