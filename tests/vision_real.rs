@@ -96,3 +96,26 @@ fn a_wrong_hint_is_not_trusted() {
     assert_eq!(reading.board().unwrap(), truth);
     assert!((reading.geometry.x - good.x).abs() < 1.0);
 }
+
+#[test]
+fn reads_every_board_of_the_seed_game_mid_game_in_a_window() {
+    let calibration = default_calibration();
+    let boards = seed_boards();
+    assert!(boards.len() >= 11);
+    for board in boards.iter().filter(|b| !b.is_cleared()) {
+        let image = mid_game(board);
+        for (scale, at) in [(1.0, (300, 120)), (0.6, (500, 300))] {
+            let window = in_window(&image, scale, (1280, 800), at);
+            let reading = vision::read(&window, &calibration, None)
+                .unwrap_or_else(|e| panic!("{board:?} at {scale}: {e}"));
+            assert_eq!(
+                reading.board().unwrap_or_else(|e| panic!(
+                    "{board:?} at {scale}: {e}\n{}",
+                    reading.confidence_grid()
+                )),
+                *board,
+                "scale {scale}"
+            );
+        }
+    }
+}

@@ -17,7 +17,7 @@ use crate::game::{Board, Cell, Colour, NODIATIS_COLOURS};
 /// The defaults a fresh calibration starts from.
 const CONFIDENCE: f32 = 0.5;
 const MAX_DELTA_E: f32 = 25.0;
-const BALANCE_LIMIT: f32 = 4.0;
+const BALANCE_LIMIT: f32 = 12.0;
 /// Without a true board, a cell with at least this share of pile-coloured
 /// pixels holds a pile.
 const OCCUPIED: f32 = 0.12;

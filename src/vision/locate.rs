@@ -24,8 +24,9 @@ pub(crate) struct Shape {
 }
 
 /// Blobs smaller than this (larger side, in pixels) are not piles: a
-/// pile at half the real size is about 30 pixels across.
-const MIN_PILE: f32 = 14.0;
+/// pile at half the real size is about 35 pixels across; toolbar icons are
+/// usually smaller.
+const MIN_PILE: f32 = 24.0;
 /// Blobs larger than this are not piles: at twice the real size a pile is
 /// about 140 pixels across.
 const MAX_PILE: f32 = 220.0;
@@ -71,7 +72,7 @@ pub(crate) fn locate(
         ));
     }
     let group = biggest_lattice_group(&piles);
-    let geometry = fit_board(&group, shape, near)?;
+    let geometry = fit_board(image, &group, shape, near)?;
     let mean_size = group.iter().map(|p| p.pile.size).sum::<f32>() / group.len() as f32;
     Ok(Found {
         geometry,
@@ -217,7 +218,8 @@ struct Placed {
 }
 
 /// Links piles of similar size one pitch apart in a row or a column, and
-/// returns the biggest linked group with lattice positions.
+/// returns the biggest linked group (by the piles' total area, so a few big
+/// piles outweigh a row of small icons) with lattice positions.
 fn biggest_lattice_group(piles: &[Pile]) -> Vec<Placed> {
     let n = piles.len();
     let mut links: Vec<Vec<(usize, i32, i32)>> = vec![Vec::new(); n];
@@ -261,7 +263,12 @@ fn biggest_lattice_group(piles: &[Pile]) -> Vec<Placed> {
             }
             k += 1;
         }
-        if group.len() > best.len() {
+        let weight = |members: &mut dyn Iterator<Item = Pile>| -> f32 {
+            members.map(|p| p.size * p.size).sum()
+        };
+        let heavier =
+            weight(&mut group.iter().map(|&i| piles[i])) > weight(&mut best.iter().map(|p| p.pile));
+        if heavier {
             best = group
                 .iter()
                 .map(|&i| {
@@ -296,6 +303,7 @@ fn fit_line(points: impl Iterator<Item = (i32, f32)> + Clone) -> Option<(f32, f3
 /// Places the group on the board: pitch, origin, and which board column
 /// the group's first column is.
 fn fit_board(
+    image: &RgbaImage,
     group: &[Placed],
     shape: &Shape,
     near: Option<&Geometry>,
@@ -385,14 +393,96 @@ fn fit_board(
                 da.total_cmp(&db)
             })
             .expect("several candidates"),
-        (_, None) => {
-            return Err(VisionError::NoBoard(format!(
-                "only {span_x} columns hold piles: cannot tell which board columns they are"
-            )));
+        (several, None) => {
+            let lattice = Lattice {
+                centre_x,
+                bottom_y: centre_y + last_row as f32 * pitch_y,
+                pitch_x,
+                pitch_y,
+                height: shape.height,
+            };
+            by_edges(image, &lattice, several, first_column, width).ok_or_else(|| {
+                VisionError::NoBoard(format!(
+                    "only {span_x} columns hold piles and the board's edges do not show: cannot tell which board columns they are"
+                ))
+            })?
         }
     };
     Ok(geometry_for(chosen))
 }
+
+/// The group's lattice in pixels: column `c` is at `centre_x + c *
+/// pitch_x`, board row `r` at `bottom_y - r * pitch_y`.
+struct Lattice {
+    centre_x: f32,
+    bottom_y: f32,
+    pitch_x: f32,
+    pitch_y: f32,
+    height: u8,
+}
+
+/// Picks the placement whose board rectangle has the clearest left and
+/// right edges: the board's background picture ends there, so the colour
+/// changes along the whole height of the board, while a line inside the
+/// board runs through gaps between piles and a line outside through the
+/// window. `None` when no placement stands out (e.g. the picture goes on
+/// beyond the board).
+fn by_edges(
+    image: &RgbaImage,
+    lattice: &Lattice,
+    candidates: &[i32],
+    first_column: i32,
+    width: i32,
+) -> Option<i32> {
+    let oklab = |x: f32, y: f32| -> Option<[f32; 3]> {
+        let (x, y) = (x.floor(), y.floor());
+        if x < 0.0 || y < 0.0 || x >= image.width() as f32 || y >= image.height() as f32 {
+            return None;
+        }
+        let p = image.get_pixel(x as u32, y as u32).0;
+        Some(Balance::NONE.oklab([p[0], p[1], p[2]]))
+    };
+    let top = lattice.bottom_y - (f32::from(lattice.height) - 0.5) * lattice.pitch_y;
+    let bottom = lattice.bottom_y + 0.5 * lattice.pitch_y;
+    let reach = (0.06 * lattice.pitch_x).max(2.0);
+    // Median colour change across the vertical line at `x`, over the
+    // board's height; `None` when the line is off the image.
+    let edge = |x: f32| -> Option<f32> {
+        let step = (lattice.pitch_y / 10.0).max(1.0);
+        let mut changes = Vec::new();
+        let mut y = top + 0.5 * step;
+        while y < bottom {
+            if let (Some(a), Some(b)) = (oklab(x - reach, y), oklab(x + reach, y)) {
+                changes.push((a[0] - b[0]).hypot((a[1] - b[1]).hypot(a[2] - b[2])));
+            }
+            y += step;
+        }
+        if changes.len() < 4 {
+            return None;
+        }
+        let mid = changes.len() / 2;
+        Some(*changes.select_nth_unstable_by(mid, f32::total_cmp).1)
+    };
+    let score = |shift: i32| -> f32 {
+        let left = lattice.centre_x + (first_column - shift) as f32 * lattice.pitch_x
+            - 0.5 * lattice.pitch_x;
+        let sides: Vec<f32> = [edge(left), edge(left + width as f32 * lattice.pitch_x)]
+            .into_iter()
+            .flatten()
+            .collect();
+        sides.iter().sum::<f32>() / sides.len().max(1) as f32
+    };
+    let mut scored: Vec<(i32, f32)> = candidates.iter().map(|&k| (k, score(k))).collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+    log::debug!("board placements by their edges: {scored:?}");
+    match scored.as_slice() {
+        [best, second, ..] if best.1 >= EDGE && best.1 >= 2.0 * second.1 => Some(best.0),
+        _ => None,
+    }
+}
+
+/// The least Oklab colour change that counts as the board's edge.
+const EDGE: f32 = 0.04;
 
 fn min_max(values: impl Iterator<Item = i32>) -> (i32, i32) {
     values.fold((i32::MAX, i32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)))
@@ -489,6 +579,26 @@ mod tests {
         };
         let g = locate(&image, &SHAPE, Some(&near)).unwrap().geometry;
         assert!((g.x - 100.0).abs() < 2.0, "{g:?}");
+    }
+
+    #[test]
+    fn the_board_panel_edges_place_a_one_sided_board() {
+        let rows = [
+            "........", "........", "........", "........", "...#....", "..##....",
+        ];
+        let mut image = lattice(&rows, (100.0, 150.0), 60.0);
+        // The window around the board's panel is another colour.
+        for (x, y, p) in image.enumerate_pixels_mut() {
+            let inside = (100..580).contains(&x) && (150..510).contains(&y);
+            if !inside {
+                *p = Rgba([40, 34, 30, 255]);
+            }
+        }
+        let g = locate(&image, &SHAPE, None).unwrap().geometry;
+        assert!(
+            (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
+            "{g:?}"
+        );
     }
 
     #[test]

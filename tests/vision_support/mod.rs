@@ -171,3 +171,107 @@ pub fn write_bad_images(dir: &Path) {
         .save(dir.join("grey.png"))
         .unwrap();
 }
+
+/// Every sample screenshot in `samples/` with its true board (`NAME.board`).
+pub fn samples() -> Vec<(PathBuf, RgbaImage, Board)> {
+    let Ok(listing) = std::fs::read_dir(repo("samples")) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = listing
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "png" || e == "jpg"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let truth = std::fs::read_to_string(path.with_extension("board"))
+                .unwrap_or_else(|e| panic!("{}: no .board beside it: {e}", path.display()));
+            let image = image::open(&path).unwrap().to_rgba8();
+            (
+                path,
+                image,
+                truth.trim_end_matches(['\n', '\r']).parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A mid-game board in the real look: the pile pixels (and their glow) of
+/// each colour of the real screenshot moved onto the cells of `board`, over
+/// a background of the calibration's background colour with a little noise.
+pub fn mid_game(board: &Board) -> RgbaImage {
+    let (image, truth) = real();
+    let calibration =
+        dustbot::vision::Calibration::load(&repo("calibration/nodiatis.toml")).unwrap();
+    let g = calibration.stored_geometry(image.dimensions()).unwrap();
+    let srgb = |v: f32| {
+        let s = if v <= 0.003_130_8 {
+            12.92 * v
+        } else {
+            1.055 * v.powf(1.0 / 2.4) - 0.055
+        };
+        (s * 255.0).round() as u8
+    };
+    let background = calibration.background.linear_rgb.map(srgb);
+    let mut out = RgbaImage::from_fn(image.width(), image.height(), |x, y| {
+        let noise = ((x * 7 + y * 13) % 11) as i16 - 5;
+        let c = |v: u8| (i16::from(v) + noise).clamp(0, 255) as u8;
+        Rgba(
+            background
+                .map(c)
+                .into_iter()
+                .chain([255])
+                .collect::<Vec<_>>()
+                .try_into()
+                .unwrap(),
+        )
+    });
+    // A pile pixel differs from the background's colour in hue, not only
+    // in lightness (trees and fog are the background's hue).
+    let hue_distance = |p: &Rgba<u8>| {
+        let [r, g, b] = [p[0], p[1], p[2]].map(i16::from);
+        let [br, bg, bb] = background.map(i16::from);
+        let (dr, dg, db) = (r - br, g - bg, b - bb);
+        let mean = (dr + dg + db) / 3;
+        (dr - mean).abs() + (dg - mean).abs() + (db - mean).abs()
+    };
+    let cells: Vec<_> = g.cells().collect();
+    for &cell in &cells {
+        let Some(colour) = board.get(cell) else {
+            continue;
+        };
+        let source = *cells
+            .iter()
+            .find(|c| truth.get(**c) == Some(colour))
+            .unwrap();
+        let (from, to) = (g.cell_centre(source), g.cell_centre(cell));
+        let half = (0.5 * g.pitch_x) as i64;
+        let inside = |x: i64, y: i64| {
+            x >= 0 && y >= 0 && x < image.width() as i64 && y < image.height() as i64
+        };
+        for dy in -half..half {
+            for dx in -half..half {
+                let (fx, fy) = (from.x as i64 + dx, from.y as i64 + dy);
+                let (tx, ty) = (to.x as i64 + dx, to.y as i64 + dy);
+                if inside(fx, fy) && inside(tx, ty) {
+                    let p = *image.get_pixel(fx as u32, fy as u32);
+                    if hue_distance(&p) > 30 {
+                        out.put_pixel(tx as u32, ty as u32, p);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The boards of the article's 11-move solution (`real/seed-solution.tsv`).
+pub fn seed_boards() -> Vec<Board> {
+    let text = std::fs::read_to_string(shared("real/seed-solution.tsv")).unwrap();
+    text.lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').nth(5))
+        .filter_map(|b| b.parse().ok())
+        .collect()
+}
