@@ -40,11 +40,10 @@ fn margin(
     last
 }
 
-/// The guaranteed levels, and the range searched beyond them for the
-/// printed margin.
-const DARKEN: [f32; 8] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.25];
-const WARM_GAINS: [f32; 7] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
-const WARM_OVERLAY: [f32; 7] = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35];
+/// The levels tried, mildest first; the checks below say which must read.
+const DARKEN: [f32; 11] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1];
+const WARM_GAINS: [f32; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+const WARM_OVERLAY: [f32; 10] = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5];
 
 fn warm(image: &RgbaImage, level: f32) -> RgbaImage {
     // Red kept, green a little lower, blue much lower: a warm cast.

@@ -174,6 +174,66 @@ pub(crate) fn background(image: &RgbaImage, geometry: &Geometry) -> Option<[f32;
     Some(median)
 }
 
+/// A balance refined on the piles read surely: per channel, the affine map
+/// in linear light that best takes each colour's mean measured colour (and
+/// the background) to its calibrated centre. `None` with fewer than three
+/// colours to fit on.
+pub(crate) fn refine(
+    judge: &Judge,
+    reading: &super::Reading,
+    stats: &[CellStats],
+    calibration: &Calibration,
+) -> Option<Judge> {
+    let mut sums = vec![([0.0f32; 3], 0u32); calibration.colours.len()];
+    for (cell, s) in reading.cells.iter().zip(stats) {
+        if let (Some(c), Some(lab), true) = (cell.colour, s.colour, cell.is_sure(reading.threshold))
+        {
+            let linear = colour::linear_from_oklab(lab);
+            let (sum, n) = &mut sums[c.index() as usize];
+            for k in 0..3 {
+                sum[k] += linear[k];
+            }
+            *n += 1;
+        }
+    }
+    let background = calibration.background.linear_rgb;
+    let mut anchors: Vec<([f32; 3], [f32; 3])> = vec![(background, background)];
+    for ((sum, n), model) in sums.iter().zip(&calibration.colours) {
+        if *n > 0 {
+            let mean = sum.map(|v| v / *n as f32);
+            anchors.push((mean, colour::linear_from_cielab(model.lab)));
+        }
+    }
+    if anchors.len() < 4 {
+        return None;
+    }
+    let limit = calibration.thresholds.balance_limit;
+    let mut gains = [1.0f32; 3];
+    let mut offsets = [0.0f32; 3];
+    for k in 0..3 {
+        let n = anchors.len() as f32;
+        let mean_x = anchors.iter().map(|a| a.0[k]).sum::<f32>() / n;
+        let mean_y = anchors.iter().map(|a| a.1[k]).sum::<f32>() / n;
+        let var = anchors
+            .iter()
+            .map(|a| (a.0[k] - mean_x).powi(2))
+            .sum::<f32>();
+        let cov = anchors
+            .iter()
+            .map(|a| (a.0[k] - mean_x) * (a.1[k] - mean_y))
+            .sum::<f32>();
+        if var <= 1e-8 {
+            return None;
+        }
+        gains[k] = (cov / var).clamp(1.0 / limit, limit);
+        offsets[k] = mean_y - gains[k] * mean_x;
+    }
+    Some(Judge {
+        balance: judge.balance.then(gains, offsets),
+        ..*judge
+    })
+}
+
 /// A cell's verdict: its colour (or empty) and how sure the read is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Verdict {

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use palette::color_difference::Ciede2000;
 use palette::white_point::D65;
-use palette::{FromColor, Lab, Oklab, Oklch};
+use palette::{FromColor, Lab, LinSrgb, Oklab, Oklch};
 
 /// sRGB byte -> linear light, computed once.
 fn linear_table() -> &'static [f32; 256] {
@@ -35,35 +35,50 @@ fn cbrt(x: f32) -> f32 {
     (2.0 * y + x / (y * y)) * (1.0 / 3.0)
 }
 
-/// Per-channel gains in linear light that undo a global tint or darkening
-/// of a capture (von Kries adaptation on the board's background).
+/// A per-channel affine map in linear light that undoes a global tint,
+/// darkening or coloured haze of a capture: gains from the board's
+/// background (von Kries adaptation), refined with offsets fitted to the
+/// piles' colours when the gains alone leave cells unsure.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Balance(pub [f32; 3]);
+pub(crate) struct Balance {
+    pub gains: [f32; 3],
+    pub offsets: [f32; 3],
+}
 
 impl Balance {
-    pub const NONE: Balance = Balance([1.0; 3]);
+    pub const NONE: Balance = Balance {
+        gains: [1.0; 3],
+        offsets: [0.0; 3],
+    };
 
     /// Gains that map the measured background onto the reference one,
     /// limited to a factor of `limit` either way.
     pub fn between(measured: [f32; 3], reference: [f32; 3], limit: f32) -> Balance {
-        Balance(std::array::from_fn(|i| {
-            if measured[i] <= 1e-4 {
-                1.0
-            } else {
-                (reference[i] / measured[i]).clamp(1.0 / limit, limit)
-            }
-        }))
+        Balance {
+            gains: std::array::from_fn(|i| {
+                if measured[i] <= 1e-4 {
+                    1.0
+                } else {
+                    (reference[i] / measured[i]).clamp(1.0 / limit, limit)
+                }
+            }),
+            offsets: [0.0; 3],
+        }
+    }
+
+    /// This balance followed by `linear -> gain * linear + offset`.
+    pub fn then(&self, gains: [f32; 3], offsets: [f32; 3]) -> Balance {
+        Balance {
+            gains: std::array::from_fn(|i| self.gains[i] * gains[i]),
+            offsets: std::array::from_fn(|i| self.offsets[i] * gains[i] + offsets[i]),
+        }
     }
 
     /// Linear light of an sRGB pixel, balanced.
     #[inline]
     pub fn linear(&self, rgb: [u8; 3]) -> [f32; 3] {
         let table = linear_table();
-        [
-            table[rgb[0] as usize] * self.0[0],
-            table[rgb[1] as usize] * self.0[1],
-            table[rgb[2] as usize] * self.0[2],
-        ]
+        std::array::from_fn(|i| (table[rgb[i] as usize] * self.gains[i] + self.offsets[i]).max(0.0))
     }
 
     /// Oklab `[L, a, b]` of an sRGB pixel, balanced.
@@ -84,6 +99,24 @@ pub(crate) fn oklab_from_linear([r, g, b]: [f32; 3]) -> [f32; 3] {
         1.977_998_5 * l - 2.428_592_2 * m + 0.450_593_7 * s,
         0.025_904_037 * l + 0.782_771_77 * m - 0.808_675_77 * s,
     ]
+}
+
+/// Linear sRGB of an Oklab colour (the inverse of [`oklab_from_linear`]).
+pub(crate) fn linear_from_oklab([l, a, b]: [f32; 3]) -> [f32; 3] {
+    let l_ = (l + 0.396_337_78 * a + 0.215_803_76 * b).powi(3);
+    let m_ = (l - 0.105_561_346 * a - 0.063_854_17 * b).powi(3);
+    let s_ = (l - 0.089_484_18 * a - 1.291_485_5 * b).powi(3);
+    [
+        4.076_741_7 * l_ - 3.307_711_6 * m_ + 0.230_969_94 * s_,
+        -1.268_438 * l_ + 2.609_757_4 * m_ - 0.341_319_38 * s_,
+        -0.004_196_086_3 * l_ - 0.703_418_6 * m_ + 1.707_614_7 * s_,
+    ]
+}
+
+/// Linear sRGB of a CIELAB colour.
+pub(crate) fn linear_from_cielab([l, a, b]: [f32; 3]) -> [f32; 3] {
+    let rgb: LinSrgb = LinSrgb::from_color(Lab::<D65, f32>::new(l, a, b));
+    [rgb.red, rgb.green, rgb.blue]
 }
 
 /// Chroma of an Oklab colour: how far from grey it is.
@@ -139,9 +172,26 @@ mod tests {
     fn balance_undoes_a_tint() {
         let tinted = [0.5, 0.4, 0.2];
         let balance = Balance::between(tinted, [0.25, 0.4, 0.4], 4.0);
-        assert_eq!(balance.0, [0.5, 1.0, 2.0]);
+        assert_eq!(balance.gains, [0.5, 1.0, 2.0]);
         let limited = Balance::between([1.0, 0.0, 1.0], [0.01, 0.5, 1.0], 4.0);
-        assert_eq!(limited.0, [0.25, 1.0, 1.0]);
+        assert_eq!(limited.gains, [0.25, 1.0, 1.0]);
+        let haze = balance.then([2.0, 1.0, 1.0], [-0.1, 0.0, 0.0]);
+        assert_eq!(haze.gains, [1.0, 1.0, 2.0]);
+        assert_eq!(haze.offsets, [-0.1, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn oklab_and_cielab_invert_to_linear() {
+        let linear = Balance::NONE.linear([90, 180, 230]);
+        let back = linear_from_oklab(oklab_from_linear(linear));
+        let via_lab = linear_from_cielab(cielab(oklab_from_linear(linear)));
+        for i in 0..3 {
+            assert!((back[i] - linear[i]).abs() < 1e-4, "{back:?} {linear:?}");
+            assert!(
+                (via_lab[i] - linear[i]).abs() < 1e-3,
+                "{via_lab:?} {linear:?}"
+            );
+        }
     }
 
     #[test]

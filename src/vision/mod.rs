@@ -200,8 +200,8 @@ pub fn read(
 ) -> Result<Reading, VisionError> {
     let stored = calibration.stored_geometry(image.dimensions());
     for known in hint.into_iter().chain(stored.as_ref()) {
-        let reading = read_at(image, calibration, known);
-        if fits(image, calibration, &reading) {
+        let (reading, judge) = read_with(image, calibration, known);
+        if fits(image, calibration, &reading, &judge) {
             return Ok(reading);
         }
         log::debug!("geometry {known:?} does not fit the image: searching");
@@ -222,16 +222,49 @@ fn search_shape(calibration: &Calibration) -> locate::Shape {
 
 /// Reads every cell at a known geometry.
 pub fn read_at(image: &RgbaImage, calibration: &Calibration, geometry: &Geometry) -> Reading {
+    read_with(image, calibration, geometry).0
+}
+
+/// Reads every cell with the background's white balance; when that leaves
+/// cells unsure (a coloured haze over the capture, not only a tint), fits
+/// the balance to the colours of the sure piles and reads again. Returns
+/// the better reading and the judge it used.
+fn read_with(
+    image: &RgbaImage,
+    calibration: &Calibration,
+    geometry: &Geometry,
+) -> (Reading, Judge) {
     let judge = judge(image, calibration, geometry);
+    let (reading, stats) = read_cells(image, calibration, geometry, &judge);
+    if reading.min_confidence() >= reading.threshold {
+        return (reading, judge);
+    }
+    let Some(refined) = classify::refine(&judge, &reading, &stats, calibration) else {
+        return (reading, judge);
+    };
+    let (second, _) = read_cells(image, calibration, geometry, &refined);
+    if second.min_confidence() > reading.min_confidence() {
+        (second, refined)
+    } else {
+        (reading, judge)
+    }
+}
+
+fn read_cells(
+    image: &RgbaImage,
+    calibration: &Calibration,
+    geometry: &Geometry,
+    judge: &Judge,
+) -> (Reading, Vec<classify::CellStats>) {
     let mut scratch = Scratch::default();
-    let cells = geometry
+    let (cells, stats) = geometry
         .cells()
         .map(|cell| {
             let stats = classify::measure(
                 image,
                 geometry.cell_centre(cell),
                 (geometry.pitch_x, geometry.pitch_y),
-                &judge,
+                judge,
                 &mut scratch,
             );
             let Verdict {
@@ -239,20 +272,22 @@ pub fn read_at(image: &RgbaImage, calibration: &Calibration, geometry: &Geometry
                 confidence,
                 delta_e,
             } = classify::classify(&stats, calibration);
-            CellReading {
+            let reading = CellReading {
                 cell,
                 colour,
                 confidence,
                 delta_e,
                 offset: stats.offset,
-            }
+            };
+            (reading, stats)
         })
-        .collect();
-    Reading {
+        .unzip();
+    let reading = Reading {
         geometry: *geometry,
         cells,
         threshold: calibration.thresholds.confidence,
-    }
+    };
+    (reading, stats)
 }
 
 /// How this capture's pixels are judged: white-balanced so that its board
@@ -274,16 +309,15 @@ fn judge(image: &RgbaImage, calibration: &Calibration, geometry: &Geometry) -> J
 /// True when a reading at a known geometry is the board: every cell sure,
 /// the shape possible, every pile centred in its cell, and no pile just
 /// outside the board (which a geometry shifted by a cell would leave).
-fn fits(image: &RgbaImage, calibration: &Calibration, reading: &Reading) -> bool {
+fn fits(image: &RgbaImage, calibration: &Calibration, reading: &Reading, judge: &Judge) -> bool {
     if reading.board().is_err() {
         return false;
     }
     let g = &reading.geometry;
-    let judge = judge(image, calibration, g);
     let mut scratch = Scratch::default();
     let pitch = (g.pitch_x, g.pitch_y);
     let measure = |x: i32, y: i32, scratch: &mut Scratch| {
-        classify::measure(image, g.lattice_point(x, y), pitch, &judge, scratch)
+        classify::measure(image, g.lattice_point(x, y), pitch, judge, scratch)
     };
     let centred = reading
         .cells
@@ -294,9 +328,13 @@ fn fits(image: &RgbaImage, calibration: &Calibration, reading: &Reading) -> bool
     let outside = (0..h)
         .flat_map(|y| [(-1, y), (w, y)])
         .chain((0..w).map(|x| (x, -1)));
+    // A pile next to the board is read as surely as the board's own and sits
+    // centred on the lattice; window decorations there are neither.
     let clear_around = outside.into_iter().all(|(x, y)| {
         let stats = measure(x, y, &mut scratch);
-        stats.coverage < 0.5 || classify::classify(&stats, calibration).colour.is_none()
+        let verdict = classify::classify(&stats, calibration);
+        let centred = stats.offset[0].abs() < 0.15 && stats.offset[1].abs() < 0.15;
+        verdict.colour.is_none() || verdict.confidence < reading.threshold || !centred
     });
     centred && clear_around
 }
