@@ -119,3 +119,31 @@ fn reads_every_board_of_the_seed_game_mid_game_in_a_window() {
         }
     }
 }
+
+#[test]
+fn reads_mid_game_boards_at_other_scales_and_as_jpeg() {
+    let calibration = default_calibration();
+    let boards = seed_boards();
+    // Boards with cyan piles at the edges of their rows (the hardest to
+    // find) and with empty columns on either side.
+    for index in [2, 5, 7, 9] {
+        let board = &boards[index];
+        let image = mid_game(board);
+        for (scale, quality) in [(0.5, 85), (1.25, 0), (2.0, 60)] {
+            let size = ((643.0 * scale) as u32 + 300, (470.0 * scale) as u32 + 250);
+            let mut window = in_window(&image, scale, size, (150, 100));
+            if quality > 0 {
+                window = jpeg(&window, quality);
+            }
+            let reading = vision::read(&window, &calibration, None)
+                .unwrap_or_else(|e| panic!("board {index} at {scale}, q {quality}: {e}"));
+            let read = reading.board().unwrap_or_else(|e| {
+                panic!(
+                    "board {index} at {scale}, q {quality}: {e}\n{}",
+                    reading.confidence_grid()
+                )
+            });
+            assert_eq!(read, *board, "board {index} at {scale}, q {quality}");
+        }
+    }
+}

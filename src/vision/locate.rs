@@ -10,7 +10,7 @@
 use image::RgbaImage;
 
 use super::colour::{self, Balance};
-use super::{Geometry, VisionError};
+use super::{Geometry, PixelPoint, VisionError};
 
 /// What the search needs to know about the board.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,26 +58,106 @@ pub(crate) struct Found {
     pub pile_size: f32,
 }
 
-/// Finds the board. `near` breaks ties when the board's columns are
-/// ambiguous (the geometry of an earlier read).
+/// Finds the board from the pile blobs alone. `near` breaks ties when the
+/// board's columns are ambiguous (the geometry of an earlier read).
 pub(crate) fn locate(
     image: &RgbaImage,
     shape: &Shape,
     near: Option<&Geometry>,
 ) -> Result<Found, VisionError> {
+    let grid = find_grid(image, shape)?;
+    let geometry = place(image, &grid, shape, near)?;
+    Ok(Found {
+        geometry,
+        pile_size: grid.pile_size / geometry.pitch_x,
+    })
+}
+
+/// The lattice of the piles found: column `c`, row `r` (rows grow
+/// downwards, as in the image) is centred at `(centre_x + c * pitch_x,
+/// centre_y + r * pitch_y)`; `cells` are the lattice cells known to hold a
+/// pile.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Grid {
+    pub centre_x: f32,
+    pub centre_y: f32,
+    pub pitch_x: f32,
+    pub pitch_y: f32,
+    pub cells: Vec<(i32, i32)>,
+    /// The piles' mean larger side, in pixels.
+    pub pile_size: f32,
+}
+
+impl Grid {
+    pub fn point(&self, column: i32, row: i32) -> PixelPoint {
+        PixelPoint::new(
+            self.centre_x + column as f32 * self.pitch_x,
+            self.centre_y + row as f32 * self.pitch_y,
+        )
+    }
+
+    /// The board placed with the lowest row of piles as row 0 and the
+    /// leftmost column as column 0: good enough to sample its background.
+    pub fn provisional(&self, shape: &Shape) -> Geometry {
+        let (first_column, _) = min_max(self.cells.iter().map(|c| c.0));
+        let (_, last_row) = min_max(self.cells.iter().map(|c| c.1));
+        self.geometry(shape, first_column, last_row)
+    }
+
+    /// The board whose column 0 is lattice column `left` and whose row 0 is
+    /// lattice row `bottom`.
+    fn geometry(&self, shape: &Shape, left: i32, bottom: i32) -> Geometry {
+        let top = bottom - (i32::from(shape.height) - 1);
+        let corner = self.point(left, top);
+        Geometry {
+            x: corner.x - 0.5 * self.pitch_x,
+            y: corner.y - 0.5 * self.pitch_y,
+            pitch_x: self.pitch_x,
+            pitch_y: self.pitch_y,
+            width: shape.width,
+            height: shape.height,
+        }
+    }
+}
+
+/// Finds the piles' lattice: blobs of pile size linked one pitch apart.
+pub(crate) fn find_grid(image: &RgbaImage, shape: &Shape) -> Result<Grid, VisionError> {
     let piles = pile_blobs(image);
     if piles.is_empty() {
         return Err(VisionError::NoBoard(
             "no pile-coloured blob of pile size".into(),
         ));
     }
-    let group = biggest_lattice_group(&piles);
-    let geometry = fit_board(image, &group, shape, near)?;
-    let mean_size = group.iter().map(|p| p.pile.size).sum::<f32>() / group.len() as f32;
-    Ok(Found {
-        geometry,
-        pile_size: mean_size / geometry.pitch_x,
-    })
+    fit_grid(&biggest_lattice_group(&piles), shape)
+}
+
+/// Adds to the grid's cells every lattice cell that `occupied` says holds
+/// a pile and that joins the cells found (4-connected, as a board's tiles
+/// are) while the whole stays within the board's size. The blob search
+/// misses piles whose colour is close to the background's (cyan on teal);
+/// the cell reader does not.
+pub(crate) fn grow(grid: &mut Grid, shape: &Shape, mut occupied: impl FnMut(PixelPoint) -> bool) {
+    let (width, height) = (i32::from(shape.width), i32::from(shape.height));
+    let mut known: std::collections::HashSet<(i32, i32)> = grid.cells.iter().copied().collect();
+    let mut refused = std::collections::HashSet::new();
+    let mut queue: Vec<(i32, i32)> = grid.cells.clone();
+    while let Some((c, r)) = queue.pop() {
+        for next in [(c - 1, r), (c + 1, r), (c, r - 1), (c, r + 1)] {
+            if known.contains(&next) || refused.contains(&next) {
+                continue;
+            }
+            let (lo_c, hi_c) = min_max(known.iter().map(|k| k.0).chain([next.0]));
+            let (lo_r, hi_r) = min_max(known.iter().map(|k| k.1).chain([next.1]));
+            let fits = hi_c - lo_c < width && hi_r - lo_r < height;
+            if fits && occupied(grid.point(next.0, next.1)) {
+                known.insert(next);
+                grid.cells.push(next);
+                queue.push(next);
+            } else {
+                refused.insert(next);
+            }
+        }
+    }
 }
 
 /// The downsampling factor: cells stay at least ~18 pixels wide even at
@@ -300,14 +380,8 @@ fn fit_line(points: impl Iterator<Item = (i32, f32)> + Clone) -> Option<(f32, f3
     Some(((sv - pitch * si) / n, pitch))
 }
 
-/// Places the group on the board: pitch, origin, and which board column
-/// the group's first column is.
-fn fit_board(
-    image: &RgbaImage,
-    group: &[Placed],
-    shape: &Shape,
-    near: Option<&Geometry>,
-) -> Result<Geometry, VisionError> {
+/// The lattice through the group's piles: least-squares pitch and origin.
+fn fit_grid(group: &[Placed], shape: &Shape) -> Result<Grid, VisionError> {
     let columns = group.iter().map(|p| (p.column, p.pile.x));
     let rows = group.iter().map(|p| (p.row, p.pile.y));
     let mean_size = group.iter().map(|p| p.pile.size).sum::<f32>() / group.len() as f32;
@@ -337,8 +411,29 @@ fn fit_board(
         .map(|p| p.pile.y - p.row as f32 * pitch_y)
         .sum::<f32>()
         / n;
-    let (first_column, last_column) = min_max(group.iter().map(|p| p.column));
-    let (first_row, last_row) = min_max(group.iter().map(|p| p.row));
+    Ok(Grid {
+        centre_x,
+        centre_y,
+        pitch_x,
+        pitch_y,
+        cells: group.iter().map(|p| (p.column, p.row)).collect(),
+        pile_size: mean_size,
+    })
+}
+
+/// Places the grid's cells on the board: the lowest row is row 0 (gravity),
+/// and the columns are those where every row's tiles touch the centre line
+/// (contraction); when several placements obey the rules, the board's
+/// visible edges or `near` decide.
+pub(crate) fn place(
+    image: &RgbaImage,
+    grid: &Grid,
+    shape: &Shape,
+    near: Option<&Geometry>,
+) -> Result<Geometry, VisionError> {
+    let cells = &grid.cells;
+    let (first_column, last_column) = min_max(cells.iter().map(|c| c.0));
+    let (first_row, last_row) = min_max(cells.iter().map(|c| c.1));
     let span_x = last_column - first_column + 1;
     let span_y = last_row - first_row + 1;
     let (width, height) = (i32::from(shape.width), i32::from(shape.height));
@@ -347,43 +442,32 @@ fn fit_board(
             "the piles form a {span_x}x{span_y} grid, larger than the {width}x{height} board"
         )));
     }
-    // Which board column holds the group's first column: each row's tiles
-    // touch the centre line (contraction), so try every placement.
     let centre = width / 2;
-    let mut candidates = Vec::new();
-    for shift in 0..=width - span_x {
-        let fits = (first_row..=last_row).all(|row| {
-            let occupied = group
+    let obeys_rules = |shift: i32| {
+        (first_row..=last_row).all(|row| {
+            let occupied = cells
                 .iter()
-                .filter(|p| p.row == row)
-                .map(|p| p.column - first_column + shift);
+                .filter(|c| c.1 == row)
+                .map(|c| c.0 - first_column + shift);
             let (a, b) = min_max(occupied);
             a > b || (a < centre && b >= centre) || b == centre - 1 || a == centre
-        });
-        if fits {
-            candidates.push(shift);
-        }
-    }
-    let geometry_for = |shift: i32| {
-        let left_centre = centre_x + (first_column - shift) as f32 * pitch_x;
-        // The bottom row (largest y) is board row 0.
-        let top_centre = centre_y + (last_row - (height - 1)) as f32 * pitch_y;
-        Geometry {
-            x: left_centre - 0.5 * pitch_x,
-            y: top_centre - 0.5 * pitch_y,
-            pitch_x,
-            pitch_y,
-            width: shape.width,
-            height: shape.height,
-        }
+        })
     };
+    let every_shift: Vec<i32> = (0..=width - span_x).collect();
+    let lawful: Vec<i32> = every_shift
+        .iter()
+        .copied()
+        .filter(|&s| obeys_rules(s))
+        .collect();
+    // A pile the reader missed can make the true placement look unlawful:
+    // then let the edges choose among all placements.
+    let candidates = if lawful.is_empty() {
+        &every_shift
+    } else {
+        &lawful
+    };
+    let geometry_for = |shift: i32| grid.geometry(shape, first_column - shift, last_row);
     let chosen = match (candidates.as_slice(), near) {
-        ([], _) if span_x == width => 0,
-        ([], _) => {
-            return Err(VisionError::NoBoard(
-                "the piles found break the game's shape (rows off the centre)".into(),
-            ));
-        }
         ([only], _) => *only,
         (several, Some(near)) => *several
             .iter()
@@ -395,10 +479,10 @@ fn fit_board(
             .expect("several candidates"),
         (several, None) => {
             let lattice = Lattice {
-                centre_x,
-                bottom_y: centre_y + last_row as f32 * pitch_y,
-                pitch_x,
-                pitch_y,
+                centre_x: grid.centre_x,
+                bottom_y: grid.centre_y + last_row as f32 * grid.pitch_y,
+                pitch_x: grid.pitch_x,
+                pitch_y: grid.pitch_y,
                 height: shape.height,
             };
             by_edges(image, &lattice, several, first_column, width).ok_or_else(|| {

@@ -206,8 +206,24 @@ pub fn read(
         }
         log::debug!("geometry {known:?} does not fit the image: searching");
     }
-    let found = locate::locate(image, &search_shape(calibration), hint.or(stored.as_ref()))?;
-    Ok(read_at(image, calibration, &found.geometry))
+    let shape = search_shape(calibration);
+    let mut grid = locate::find_grid(image, &shape)?;
+    // Let the cell reader complete the piles the blob search missed, then
+    // place the board.
+    let provisional = grid.provisional(&shape);
+    let judge = judge(image, calibration, &provisional);
+    let pitch = (grid.pitch_x, grid.pitch_y);
+    let mut scratch = Scratch::default();
+    locate::grow(&mut grid, &shape, |centre| {
+        let stats = classify::measure(image, centre, pitch, &judge, &mut scratch);
+        let verdict = classify::classify(&stats, calibration);
+        let centred = stats.offset[0].abs() < 0.15 && stats.offset[1].abs() < 0.15;
+        verdict.colour.is_some()
+            && verdict.confidence >= 0.5 * calibration.thresholds.confidence
+            && centred
+    });
+    let geometry = locate::place(image, &grid, &shape, hint.or(stored.as_ref()))?;
+    Ok(read_at(image, calibration, &geometry))
 }
 
 fn search_shape(calibration: &Calibration) -> locate::Shape {
