@@ -73,6 +73,16 @@ impl Geometry {
         )
     }
 
+    /// The same board seen in an image whose origin is at `(dx, dy)` of
+    /// this one's (e.g. a capture of the board region only).
+    pub fn translated(&self, dx: f32, dy: f32) -> Geometry {
+        Geometry {
+            x: self.x - dx,
+            y: self.y - dy,
+            ..*self
+        }
+    }
+
     /// Every cell, column by column.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + use<> {
         let (width, height) = (self.width, self.height);
@@ -124,6 +134,15 @@ mod tests {
         assert!(bottom.y > top.y);
         assert_eq!(top, PixelPoint::new(42.0, 33.5));
         assert_eq!(g.lattice_point(0, 5), top);
+    }
+
+    #[test]
+    fn a_region_capture_keeps_the_cells() {
+        let g = real();
+        let region = g.translated(100.0, 50.0);
+        let cell = Cell::new(3, 2);
+        let (a, b) = (g.cell_centre(cell), region.cell_centre(cell));
+        assert_eq!((a.x - b.x, a.y - b.y), (100.0, 50.0));
     }
 
     #[test]

@@ -399,3 +399,49 @@ fn build(survey: &Survey, labels: &[Option<Colour>], colours: u8) -> Calibration
         colours: models,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_are_named_by_the_nearest_hues() {
+        // Hues of the looks: green, orange, red, yellow, blue.
+        let looks = [140.0, 30.0, 330.0, 90.0, 230.0];
+        // Groups found in another order, a little off.
+        let groups = [225.0, 95.0, 25.0, 340.0, 150.0];
+        assert_eq!(best_assignment(&groups, &looks), vec![4, 3, 1, 2, 0]);
+    }
+
+    #[test]
+    fn k_means_separates_clear_groups() {
+        let points = [
+            [50.0, 40.0, 10.0],
+            [52.0, 41.0, 9.0],
+            [60.0, -30.0, 40.0],
+            [61.0, -29.0, 41.0],
+            [55.0, -10.0, -30.0],
+        ];
+        let groups = k_means(&points, 3);
+        assert_eq!(groups[0], groups[1]);
+        assert_eq!(groups[2], groups[3]);
+        let distinct: std::collections::HashSet<_> = groups.iter().collect();
+        assert_eq!(distinct.len(), 3);
+    }
+
+    #[test]
+    fn learning_needs_every_colour_and_a_board() {
+        let image = RgbaImage::from_pixel(200, 200, image::Rgba([80, 90, 90, 255]));
+        let two_colours: Board = "GGGGOOOO,GGGGOOOO,GGGGOOOO,GGGGOOOO,GGGGOOOO,GGGGOOOO"
+            .parse()
+            .unwrap();
+        assert!(matches!(
+            learn(&image, &two_colours),
+            Err(LearnError::MissingColours { .. })
+        ));
+        let all: Board = "GORYBGOR,GORYBGOR,GORYBGOR,GORYBGOR,GORYBGOR,GORYBGOR"
+            .parse()
+            .unwrap();
+        assert!(matches!(learn(&image, &all), Err(LearnError::Vision(_))));
+    }
+}

@@ -354,3 +354,83 @@ fn fits(image: &RgbaImage, calibration: &Calibration, reading: &Reading, judge: 
     });
     centred && clear_around
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reading(confidences: &[(Cell, Option<char>, f32)]) -> Reading {
+        let geometry = Geometry {
+            x: 0.0,
+            y: 0.0,
+            pitch_x: 10.0,
+            pitch_y: 10.0,
+            width: 2,
+            height: 2,
+        };
+        let cells = geometry
+            .cells()
+            .map(|cell| {
+                let (_, letter, confidence) = confidences
+                    .iter()
+                    .find(|c| c.0 == cell)
+                    .copied()
+                    .unwrap_or((cell, None, 1.0));
+                CellReading {
+                    cell,
+                    colour: letter.and_then(Colour::from_letter),
+                    confidence,
+                    delta_e: 0.0,
+                    offset: [0.0; 2],
+                }
+            })
+            .collect();
+        Reading {
+            geometry,
+            cells,
+            threshold: 0.5,
+        }
+    }
+
+    #[test]
+    fn a_sure_reading_is_a_board() {
+        let r = reading(&[
+            (Cell::new(0, 0), Some('G'), 0.9),
+            (Cell::new(1, 0), Some('B'), 0.6),
+        ]);
+        assert_eq!(r.board().unwrap().to_string(), "  ,GB");
+        assert_eq!(r.min_confidence(), 0.6);
+    }
+
+    #[test]
+    fn unsure_cells_are_named() {
+        let r = reading(&[
+            (Cell::new(0, 0), Some('G'), 0.3),
+            (Cell::new(1, 1), None, 0.1),
+        ]);
+        let error = r.board().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "unsure of 2 cell(s): (0,0) at 0.30, (1,1) at 0.10"
+        );
+        assert_eq!(r.guess().unwrap().to_string(), "  ,G ");
+    }
+
+    #[test]
+    fn a_floating_tile_is_no_board() {
+        let r = reading(&[(Cell::new(0, 1), Some('G'), 0.9)]);
+        assert!(matches!(r.board(), Err(VisionError::Shape(_))));
+    }
+
+    #[test]
+    fn the_confidence_grid_has_the_top_row_first() {
+        let r = reading(&[
+            (Cell::new(0, 1), Some('G'), 0.9),
+            (Cell::new(0, 0), Some('R'), 0.8),
+        ]);
+        let grid = r.confidence_grid().to_string();
+        let rows: Vec<&str> = grid.lines().collect();
+        assert!(rows[2].starts_with("1 | G0.90"), "{grid}");
+        assert!(rows[3].starts_with("0 | R0.80"), "{grid}");
+    }
+}
