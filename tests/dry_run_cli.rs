@@ -61,7 +61,12 @@ fn bad_images_and_calibrations_are_one_line_errors() {
     )
     .unwrap();
     std::fs::write(d.join("broken.toml"), &calibration[..calibration.len() / 2]).unwrap();
-    let cases: [(&[&str], &str); 7] = [
+    std::fs::create_dir(d.join("empty")).unwrap();
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["--dry-run", "empty"],
+            "empty: no PNG or JPEG image in the folder",
+        ),
         (&["--dry-run", "missing.png"], "missing.png: cannot read it"),
         (&["--dry-run", "notes.png"], "notes.png: not a PNG or JPEG"),
         (

@@ -24,8 +24,8 @@ pub fn run(images: &[PathBuf], args: &PlayArgs) -> Result<ExitCode> {
         .unwrap_or_else(Calibration::default_path);
     let calibration = Calibration::load(&calibration_path)?;
     let mut failed = false;
-    for image in expand(images) {
-        match dry_run(&image, &calibration, args) {
+    for (image, listed) in expand(images) {
+        match listed.and_then(|()| dry_run(&image, &calibration, args)) {
             Ok(report) => {
                 if args.json {
                     println!("{}", report.json);
@@ -54,18 +54,22 @@ pub fn run(images: &[PathBuf], args: &PlayArgs) -> Result<ExitCode> {
 }
 
 /// The images named: files as given, folders as their PNG and JPEG files
-/// in name order. A folder that cannot be listed stays as given, so that
-/// its error is reported with the rest.
-fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
+/// in name order. A folder that cannot be listed or holds no image stays as
+/// an error, reported with the rest.
+fn expand(paths: &[PathBuf]) -> Vec<(PathBuf, Result<()>)> {
     let mut images = Vec::new();
     for path in paths {
-        let listing = path
-            .is_dir()
-            .then(|| fs::read_dir(path))
-            .and_then(|r| r.ok());
-        let Some(listing) = listing else {
-            images.push(path.clone());
+        if !path.is_dir() {
+            images.push((path.clone(), Ok(())));
             continue;
+        }
+        let listing = match fs::read_dir(path) {
+            Ok(listing) => listing,
+            Err(e) => {
+                let error = anyhow::anyhow!("{}: cannot list the folder: {e}", path.display());
+                images.push((path.clone(), Err(error)));
+                continue;
+            }
         };
         let mut found: Vec<PathBuf> = listing
             .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -77,7 +81,11 @@ fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
             })
             .collect();
         found.sort();
-        images.extend(found);
+        if found.is_empty() {
+            let error = anyhow::anyhow!("{}: no PNG or JPEG image in the folder", path.display());
+            images.push((path.clone(), Err(error)));
+        }
+        images.extend(found.into_iter().map(|p| (p, Ok(()))));
     }
     images
 }

@@ -321,11 +321,6 @@ impl Calibration {
             height: self.board.height,
         })
     }
-
-    /// The number of dust colours.
-    pub fn colour_count(&self) -> u8 {
-        self.colours.len() as u8
-    }
 }
 
 impl CalibrationError {
