@@ -104,6 +104,13 @@ fn reads_every_board_of_the_seed_game_mid_game_in_a_window() {
     assert!(boards.len() >= 11);
     for board in boards.iter().filter(|b| !b.is_cleared()) {
         let image = mid_game(board);
+        // Crops of the board alone, and the board in a window.
+        let crop = vision::read(&image, &calibration, None).and_then(|r| r.board());
+        assert_eq!(crop, Ok(*board));
+        let small =
+            image::imageops::resize(&image, 386, 282, image::imageops::FilterType::Triangle);
+        let small_crop = vision::read(&small, &calibration, None).and_then(|r| r.board());
+        assert_eq!(small_crop, Ok(*board), "a 0.6 crop");
         for (scale, at) in [(1.0, (300, 120)), (0.6, (500, 300))] {
             let window = in_window(&image, scale, (1280, 800), at);
             let reading = vision::read(&window, &calibration, None)

@@ -547,14 +547,26 @@ fn by_edges(
         let mid = changes.len() / 2;
         Some(*changes.select_nth_unstable_by(mid, f32::total_cmp).1)
     };
+    // The board is always whole in the image; where it meets the image's
+    // border (a capture or crop of the board alone), the border is its edge.
+    let image_width = image.width() as f32;
+    let slack = 0.3 * lattice.pitch_x;
+    let side = |x: f32| -> Option<f32> {
+        if x < -slack || x > image_width + slack {
+            None
+        } else if x < reach || x > image_width - reach {
+            Some(BORDER)
+        } else {
+            Some(edge(x).unwrap_or(0.0))
+        }
+    };
     let score = |shift: i32| -> f32 {
         let left = lattice.centre_x + (first_column - shift) as f32 * lattice.pitch_x
             - 0.5 * lattice.pitch_x;
-        let sides: Vec<f32> = [edge(left), edge(left + width as f32 * lattice.pitch_x)]
-            .into_iter()
-            .flatten()
-            .collect();
-        sides.iter().sum::<f32>() / sides.len().max(1) as f32
+        match (side(left), side(left + width as f32 * lattice.pitch_x)) {
+            (Some(a), Some(b)) => 0.5 * (a + b),
+            _ => -1.0,
+        }
     };
     let mut scored: Vec<(i32, f32)> = candidates.iter().map(|&k| (k, score(k))).collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -567,6 +579,8 @@ fn by_edges(
 
 /// The least Oklab colour change that counts as the board's edge.
 const EDGE: f32 = 0.04;
+/// What the image's border counts for as an edge of the board.
+const BORDER: f32 = 0.15;
 
 fn min_max(values: impl Iterator<Item = i32>) -> (i32, i32) {
     values.fold((i32::MAX, i32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)))
