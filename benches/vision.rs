@@ -14,7 +14,7 @@ use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
 use vision_support::*;
 
-const RUNS: usize = 60;
+const RUNS: usize = 200;
 
 fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();

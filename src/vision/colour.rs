@@ -119,12 +119,6 @@ pub(crate) fn linear_from_cielab([l, a, b]: [f32; 3]) -> [f32; 3] {
     [rgb.red, rgb.green, rgb.blue]
 }
 
-/// Chroma of an Oklab colour: how far from grey it is.
-#[inline]
-pub(crate) fn chroma(lab: [f32; 3]) -> f32 {
-    (lab[1] * lab[1] + lab[2] * lab[2]).sqrt()
-}
-
 /// CIELAB (D65) of an Oklab colour, the space CIEDE2000 is defined in.
 pub(crate) fn cielab([l, a, b]: [f32; 3]) -> [f32; 3] {
     let lab: Lab = Lab::from_color(Oklab::new(l, a, b));

@@ -1,5 +1,5 @@
 //! Finding the board in an image with no coordinates given: mark the
-//! pile-coloured pixels (chroma above an Otsu threshold, on a downsampled
+//! pile-coloured pixels (colourfulness above an Otsu threshold, on a downsampled
 //! copy), group them into blobs, keep the blobs of pile size, link blobs
 //! that sit one pitch apart in a row or a column, and take the biggest
 //! linked group as the board's piles. A least-squares fit of the lattice
@@ -9,7 +9,7 @@
 
 use image::RgbaImage;
 
-use super::colour::{self, Balance};
+use super::colour::Balance;
 use super::{Geometry, PixelPoint, VisionError};
 
 /// What the search needs to know about the board.
@@ -169,7 +169,7 @@ fn factor(image: &RgbaImage) -> u32 {
 fn pile_blobs(image: &RgbaImage) -> Vec<Pile> {
     let f = factor(image);
     let (w, h) = (image.width() / f, image.height() / f);
-    let mut chroma = vec![0.0f32; (w * h) as usize];
+    let mut colourful = vec![0.0f32; (w * h) as usize];
     let raw = image.as_raw();
     let stride = image.width() as usize * 4;
     let area = f * f;
@@ -185,12 +185,14 @@ fn pile_blobs(image: &RgbaImage) -> Vec<Pile> {
                     sum[2] += u32::from(raw[i + 2]);
                 }
             }
-            let rgb = sum.map(|s| (s / area) as u8);
-            chroma[(y * w + x) as usize] = colour::chroma(Balance::NONE.oklab(rgb));
+            // Colourfulness as the spread of the channels: far cheaper than
+            // Oklab chroma here, and Otsu's split adapts to its scale.
+            let spread = sum.iter().max().unwrap_or(&0) - sum.iter().min().unwrap_or(&0);
+            colourful[(y * w + x) as usize] = spread as f32 / (255 * area) as f32;
         }
     }
-    let threshold = otsu(&chroma);
-    let mask: Vec<bool> = chroma.iter().map(|&c| c > threshold).collect();
+    let threshold = otsu(&colourful);
+    let mask: Vec<bool> = colourful.iter().map(|&c| c > threshold).collect();
     let scale = f as f32;
     blobs(&mask, w, h)
         .into_iter()
@@ -210,12 +212,12 @@ fn pile_blobs(image: &RgbaImage) -> Vec<Pile> {
         .collect()
 }
 
-/// Otsu's threshold of chroma values: the split that best separates the
+/// Otsu's threshold of colourfulness values: the split that best separates the
 /// grey background from the piles, whatever the capture's brightness. Never
 /// below a floor, so an image of greys does not split its noise.
-pub(crate) fn otsu(values: &[f32]) -> f32 {
+fn otsu(values: &[f32]) -> f32 {
     const BINS: usize = 128;
-    const TOP: f32 = 0.32;
+    const TOP: f32 = 1.0;
     let mut histogram = [0u32; BINS];
     for &v in values {
         histogram[((v / TOP * BINS as f32) as usize).min(BINS - 1)] += 1;
@@ -243,7 +245,7 @@ pub(crate) fn otsu(values: &[f32]) -> f32 {
             best_split = i;
         }
     }
-    ((best_split + 1) as f32 * TOP / BINS as f32).max(0.025)
+    ((best_split + 1) as f32 * TOP / BINS as f32).max(0.06)
 }
 
 /// 8-connected components of a mask.
@@ -710,9 +712,9 @@ mod tests {
 
     #[test]
     fn otsu_splits_two_groups() {
-        let mut values = vec![0.02f32; 500];
-        values.extend(std::iter::repeat_n(0.1f32, 200));
+        let mut values = vec![0.1f32; 500];
+        values.extend(std::iter::repeat_n(0.5f32, 200));
         let t = otsu(&values);
-        assert!(t > 0.02 && t < 0.1, "{t}");
+        assert!(t > 0.1 && t < 0.5, "{t}");
     }
 }
