@@ -1,9 +1,28 @@
-//! `bot windows`.
+//! `bot windows`: the visible windows, as `--window` chooses among them.
 
 use std::process::ExitCode;
 
 use anyhow::Result;
 
+use crate::capture;
+
 pub fn run() -> Result<ExitCode> {
-    anyhow::bail!("`bot windows` is not built yet")
+    let windows = capture::visible_windows()?;
+    println!(
+        "{:<40} {:<20} {:>12} {:>10}",
+        "TITLE", "APPLICATION", "POSITION", "SIZE"
+    );
+    for w in &windows {
+        println!(
+            "{:<40} {:<20} {:>12} {:>10}",
+            w.title,
+            w.app,
+            format!("{},{}", w.x, w.y),
+            format!("{}x{}", w.width, w.height)
+        );
+    }
+    if windows.is_empty() {
+        println!("(no visible window)");
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -410,6 +410,38 @@ impl Board {
         next
     }
 
+    /// Where every tile that `remove(cells)` keeps goes: `(from, to)` pairs,
+    /// for drawing the fall and the contraction as movement (the practice
+    /// window). Agrees with [`Board::remove`] (tested).
+    pub fn tile_moves(&self, cells: CellSet) -> Vec<(Cell, Cell)> {
+        let removed = cells.0 & self.all_mask();
+        let centre = self.width / 2;
+        // After gravity, (from, to-row) per kept tile, grouped by row.
+        let mut rows: Vec<Vec<(Cell, u8)>> = vec![Vec::new(); self.height as usize];
+        for x in 0..self.width {
+            let mut row = 0;
+            for y in 0..self.height {
+                let cell = Cell::new(x, y);
+                if self.get(cell).is_some() && removed >> self.index(cell) & 1 == 0 {
+                    rows[row as usize].push((cell, x));
+                    row += 1;
+                }
+            }
+        }
+        let mut moves = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            let (left, right): (Vec<_>, Vec<_>) = row.iter().partition(|(_, x)| *x < centre);
+            let start = centre - left.len() as u8;
+            for (i, (from, _)) in left.iter().enumerate() {
+                moves.push((*from, Cell::new(start + i as u8, y as u8)));
+            }
+            for (i, (from, _)) in right.iter().enumerate() {
+                moves.push((*from, Cell::new(centre + i as u8, y as u8)));
+            }
+        }
+        moves
+    }
+
     /// The board seen in a mirror (`x -> width-1-x`): a game of the same
     /// length.
     pub fn mirrored(&self) -> Board {
@@ -499,6 +531,28 @@ mod tests {
 
     fn board(s: &str) -> Board {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn tile_moves_agree_with_remove() {
+        let mut rng = crate::game::BoardRng::new(7);
+        for _ in 0..50 {
+            let mut b = rng.board(8, 6, 5).unwrap();
+            while !b.is_cleared() {
+                for cluster in b.clusters().iter() {
+                    let after = b.remove(cluster.cells);
+                    let moves = b.tile_moves(cluster.cells);
+                    assert_eq!(moves.len(), after.tile_count());
+                    let moved = Board::from_fn(8, 6, |c| {
+                        moves.iter().find(|m| m.1 == c).and_then(|m| b.get(m.0))
+                    })
+                    .unwrap();
+                    assert_eq!(moved, after, "{b} minus {cluster:?}");
+                }
+                let first = b.clusters()[0];
+                b = b.remove(first.cells);
+            }
+        }
     }
 
     #[test]

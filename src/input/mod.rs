@@ -1,1 +1,156 @@
-//! Input: moves the mouse and clicks, and notices when the user takes the mouse back.
+//! Input: clicks at screen pixels with `enigo`, and the two ways a user
+//! stops the bot: moving the mouse away from where the bot left it (the
+//! fail-safe, checked before every click) and Ctrl-C. It knows nothing of
+//! boards; live play decides where to click.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::sleep;
+use std::time::Duration;
+
+use enigo::{Button, Coordinate, Direction, Enigo, Mouse as _, Settings};
+use thiserror::Error;
+
+/// How long a click holds the button down: the game misses shorter presses.
+pub const HOLD: Duration = Duration::from_millis(40);
+
+/// A position on the screen, in pixels (x to the right, y down).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScreenPoint {
+    pub x: i32,
+    pub y: i32,
+}
+
+impl ScreenPoint {
+    pub const fn new(x: i32, y: i32) -> ScreenPoint {
+        ScreenPoint { x, y }
+    }
+}
+
+impl std::fmt::Display for ScreenPoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
+/// Why no click.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum InputError {
+    #[error("cannot reach the mouse: {0}")]
+    Device(String),
+    #[error("the mouse moved to {found} (the bot left it at {expected}): stopped for the user")]
+    UserMoved {
+        expected: ScreenPoint,
+        found: ScreenPoint,
+    },
+    #[error("stopped by Ctrl-C")]
+    Interrupted,
+}
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Makes Ctrl-C set the stop flag instead of killing the process in the
+/// middle of a press (the button is always released).
+pub fn stop_on_ctrl_c() -> Result<(), InputError> {
+    ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst))
+        .map_err(|e| InputError::Device(format!("cannot catch Ctrl-C: {e}")))
+}
+
+/// `Err(Interrupted)` once Ctrl-C was pressed.
+pub fn check_interrupt() -> Result<(), InputError> {
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        Err(InputError::Interrupted)
+    } else {
+        Ok(())
+    }
+}
+
+/// The mouse, and where the bot last left it.
+#[derive(Debug)]
+pub struct Mouse {
+    enigo: Enigo,
+    left_at: ScreenPoint,
+}
+
+impl Mouse {
+    /// Takes the mouse where it is now: the user must not move it from here
+    /// while the bot plays.
+    pub fn new() -> Result<Mouse, InputError> {
+        let enigo =
+            Enigo::new(&Settings::default()).map_err(|e| InputError::Device(e.to_string()))?;
+        let mut mouse = Mouse {
+            enigo,
+            left_at: ScreenPoint::new(0, 0),
+        };
+        mouse.left_at = mouse.location()?;
+        Ok(mouse)
+    }
+
+    /// Where the mouse is.
+    pub fn location(&self) -> Result<ScreenPoint, InputError> {
+        let (x, y) = self
+            .enigo
+            .location()
+            .map_err(|e| InputError::Device(e.to_string()))?;
+        Ok(ScreenPoint::new(x, y))
+    }
+
+    /// `Ok` when the mouse is still where the bot left it and Ctrl-C was
+    /// not pressed.
+    pub fn check(&self) -> Result<(), InputError> {
+        check_interrupt()?;
+        let found = self.location()?;
+        if found != self.left_at {
+            return Err(InputError::UserMoved {
+                expected: self.left_at,
+                found,
+            });
+        }
+        Ok(())
+    }
+
+    /// Clicks the left button at `at` (move, press, hold [`HOLD`], release),
+    /// then moves the mouse to `rest`, where it must stay until the next
+    /// click. Checks first that the user has not taken the mouse.
+    pub fn click(&mut self, at: ScreenPoint, rest: ScreenPoint) -> Result<(), InputError> {
+        self.check()?;
+        let device = |e: enigo::InputError| InputError::Device(e.to_string());
+        self.enigo
+            .move_mouse(at.x, at.y, Coordinate::Abs)
+            .map_err(device)?;
+        self.enigo
+            .button(Button::Left, Direction::Press)
+            .map_err(device)?;
+        sleep(HOLD);
+        self.enigo
+            .button(Button::Left, Direction::Release)
+            .map_err(device)?;
+        self.enigo
+            .move_mouse(rest.x, rest.y, Coordinate::Abs)
+            .map_err(device)?;
+        self.left_at = rest;
+        log::debug!("clicked at {at}, mouse left at {rest}");
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_print_as_pairs() {
+        assert_eq!(ScreenPoint::new(412, -3).to_string(), "(412, -3)");
+    }
+
+    #[test]
+    fn the_user_moving_the_mouse_names_both_places() {
+        let error = InputError::UserMoved {
+            expected: ScreenPoint::new(1, 2),
+            found: ScreenPoint::new(3, 4),
+        };
+        assert_eq!(
+            error.to_string(),
+            "the mouse moved to (3, 4) (the bot left it at (1, 2)): stopped for the user"
+        );
+    }
+}
