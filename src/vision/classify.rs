@@ -129,25 +129,36 @@ pub(crate) fn measure(
 /// The pixels of small patches at the inner cell corners, where no pile
 /// reaches (the outer corners may show the window around the board).
 pub(crate) fn corner_pixels(image: &RgbaImage, geometry: &Geometry) -> Vec<[u8; 3]> {
-    let mut pixels = Vec::new();
-    let offsets = [-0.06f32, 0.0, 0.06];
-    for i in 1..geometry.width {
-        for j in 1..geometry.height {
-            let corner = PixelPoint::new(
+    let corners: Vec<PixelPoint> = (1..geometry.width)
+        .flat_map(|i| (1..geometry.height).map(move |j| (i, j)))
+        .map(|(i, j)| {
+            PixelPoint::new(
                 geometry.x + f32::from(i) * geometry.pitch_x,
                 geometry.y + f32::from(j) * geometry.pitch_y,
-            );
-            for ox in offsets {
-                for oy in offsets {
-                    let x = (corner.x + ox * geometry.pitch_x).floor();
-                    let y = (corner.y + oy * geometry.pitch_y).floor();
-                    if x < 0.0 || y < 0.0 || x >= image.width() as f32 || y >= image.height() as f32
-                    {
-                        continue;
-                    }
-                    let p = image.get_pixel(x as u32, y as u32).0;
-                    pixels.push([p[0], p[1], p[2]]);
+            )
+        })
+        .collect();
+    patch_pixels(image, &corners, (geometry.pitch_x, geometry.pitch_y))
+}
+
+/// The pixels of a small patch around each of `corners`.
+pub(crate) fn patch_pixels(
+    image: &RgbaImage,
+    corners: &[PixelPoint],
+    pitch: (f32, f32),
+) -> Vec<[u8; 3]> {
+    let mut pixels = Vec::new();
+    let offsets = [-0.06f32, 0.0, 0.06];
+    for corner in corners {
+        for ox in offsets {
+            for oy in offsets {
+                let x = (corner.x + ox * pitch.0).floor();
+                let y = (corner.y + oy * pitch.1).floor();
+                if x < 0.0 || y < 0.0 || x >= image.width() as f32 || y >= image.height() as f32 {
+                    continue;
                 }
+                let p = image.get_pixel(x as u32, y as u32).0;
+                pixels.push([p[0], p[1], p[2]]);
             }
         }
     }
@@ -157,8 +168,13 @@ pub(crate) fn corner_pixels(image: &RgbaImage, geometry: &Geometry) -> Vec<[u8; 
 /// The board's background in linear light: the median of the corner
 /// patches. `None` when no corner is in the image.
 pub(crate) fn background(image: &RgbaImage, geometry: &Geometry) -> Option<[f32; 3]> {
+    median_linear(corner_pixels(image, geometry))
+}
+
+/// The per-channel median, in linear light, of some pixels.
+pub(crate) fn median_linear(pixels: Vec<[u8; 3]>) -> Option<[f32; 3]> {
     let mut channels: [Vec<f32>; 3] = Default::default();
-    for rgb in corner_pixels(image, geometry) {
+    for rgb in pixels {
         for (channel, v) in channels.iter_mut().zip(Balance::NONE.linear(rgb)) {
             channel.push(v);
         }

@@ -27,7 +27,7 @@ const BACKGROUND_MARGIN: f32 = 1.25;
 /// ... and never below this Oklab distance (a flat background).
 const MIN_PILE_DISTANCE: f32 = 0.012;
 /// An empty cell's share when the screenshot shows none.
-const EMPTY_FRACTION: f32 = 0.01;
+const EMPTY_FRACTION: f32 = 0.05;
 
 /// How the game's colours look, from `RULES.md`: the sRGB of a typical
 /// lime green, salmon, magenta, gold and sky-blue pile, in colour order.

@@ -96,12 +96,41 @@ impl Grid {
         )
     }
 
-    /// The board placed with the lowest row of piles as row 0 and the
-    /// leftmost column as column 0: good enough to sample its background.
-    pub fn provisional(&self, shape: &Shape) -> Geometry {
-        let (first_column, _) = min_max(self.cells.iter().map(|c| c.0));
-        let (_, last_row) = min_max(self.cells.iter().map(|c| c.1));
-        self.geometry(shape, first_column, last_row)
+    /// The corners between the cells found, where the board's background
+    /// shows (corners shared by at least two of them, so inside the board
+    /// whatever its placement); all their corners when there are none.
+    pub fn inner_corners(&self) -> Vec<PixelPoint> {
+        let cells: std::collections::HashSet<(i32, i32)> = self.cells.iter().copied().collect();
+        let corner = |c: i32, r: i32| {
+            PixelPoint::new(
+                self.centre_x + (c as f32 - 0.5) * self.pitch_x,
+                self.centre_y + (r as f32 - 0.5) * self.pitch_y,
+            )
+        };
+        // Corner (c, r) is the top-left corner of cell (c, r).
+        let mut all: Vec<(i32, i32)> = self
+            .cells
+            .iter()
+            .flat_map(|&(c, r)| [(c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1)])
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        let shared: Vec<PixelPoint> = all
+            .iter()
+            .filter(|&&(c, r)| {
+                [(c - 1, r - 1), (c, r - 1), (c - 1, r), (c, r)]
+                    .iter()
+                    .filter(|k| cells.contains(k))
+                    .count()
+                    >= 2
+            })
+            .map(|&(c, r)| corner(c, r))
+            .collect();
+        if shared.is_empty() {
+            all.iter().map(|&(c, r)| corner(c, r)).collect()
+        } else {
+            shared
+        }
     }
 
     /// The board whose column 0 is lattice column `left` and whose row 0 is
@@ -530,10 +559,10 @@ fn by_edges(
     };
     let top = lattice.bottom_y - (f32::from(lattice.height) - 0.5) * lattice.pitch_y;
     let bottom = lattice.bottom_y + 0.5 * lattice.pitch_y;
-    let reach = (0.06 * lattice.pitch_x).max(2.0);
+    let reach = (0.03 * lattice.pitch_x).max(2.0);
     // Median colour change across the vertical line at `x`, over the
     // board's height; `None` when the line is off the image.
-    let edge = |x: f32| -> Option<f32> {
+    let across = |x: f32| -> Option<f32> {
         let step = (lattice.pitch_y / 10.0).max(1.0);
         let mut changes = Vec::new();
         let mut y = top + 0.5 * step;
@@ -549,6 +578,14 @@ fn by_edges(
         let mid = changes.len() / 2;
         Some(*changes.select_nth_unstable_by(mid, f32::total_cmp).1)
     };
+    // The board's picture may end a little off the cell boundary (the
+    // lattice comes from the piles' centres): the strongest line near it.
+    let edge = |x: f32| -> Option<f32> {
+        [-0.1f32, -0.05, 0.0, 0.05, 0.1]
+            .iter()
+            .filter_map(|o| across(x + o * lattice.pitch_x))
+            .max_by(f32::total_cmp)
+    };
     // The board is always whole in the image; where it meets the image's
     // border (a capture or crop of the board alone), the border is its edge.
     let image_width = image.width() as f32;
@@ -556,7 +593,9 @@ fn by_edges(
     let side = |x: f32| -> Option<f32> {
         if x < -slack || x > image_width + slack {
             None
-        } else if x < reach || x > image_width - reach {
+        } else if x < slack.min(reach + 0.1 * lattice.pitch_x)
+            || x > image_width - slack.min(reach + 0.1 * lattice.pitch_x)
+        {
             Some(BORDER)
         } else {
             Some(edge(x).unwrap_or(0.0))
@@ -565,8 +604,9 @@ fn by_edges(
     let score = |shift: i32| -> f32 {
         let left = lattice.centre_x + (first_column - shift) as f32 * lattice.pitch_x
             - 0.5 * lattice.pitch_x;
+        // Both edges must show: a wrong placement has one inside the board.
         match (side(left), side(left + width as f32 * lattice.pitch_x)) {
-            (Some(a), Some(b)) => 0.5 * (a + b),
+            (Some(a), Some(b)) => a.min(b),
             _ => -1.0,
         }
     };

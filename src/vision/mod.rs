@@ -210,8 +210,14 @@ pub fn read(
     let mut grid = locate::find_grid(image, &shape)?;
     // Let the cell reader complete the piles the blob search missed, then
     // place the board.
-    let provisional = grid.provisional(&shape);
-    let judge = judge(image, calibration, &provisional);
+    let judge = judge_from(
+        classify::median_linear(classify::patch_pixels(
+            image,
+            &grid.inner_corners(),
+            (grid.pitch_x, grid.pitch_y),
+        )),
+        calibration,
+    );
     let pitch = (grid.pitch_x, grid.pitch_y);
     let mut scratch = Scratch::default();
     locate::grow(&mut grid, &shape, |centre| {
@@ -310,8 +316,13 @@ fn read_cells(
 /// background matches the calibration's, then compared with that
 /// background.
 fn judge(image: &RgbaImage, calibration: &Calibration, geometry: &Geometry) -> Judge {
+    judge_from(classify::background(image, geometry), calibration)
+}
+
+/// The judge for a capture whose board background measures `measured`.
+fn judge_from(measured: Option<[f32; 3]>, calibration: &Calibration) -> Judge {
     let reference = calibration.background.linear_rgb;
-    let balance = classify::background(image, geometry).map_or(Balance::NONE, |measured| {
+    let balance = measured.map_or(Balance::NONE, |measured| {
         Balance::between(measured, reference, calibration.thresholds.balance_limit)
     });
     let [_, a, b] = colour::oklab_from_linear(reference);
