@@ -18,11 +18,15 @@ const WINDOW: f32 = 0.4;
 /// At most this many samples along each side of the window: plenty for a
 /// median, and it keeps a read of big boards as fast as small ones.
 const SAMPLES_PER_SIDE: f32 = 20.0;
+/// Half the side of the window's central part, in pitches.
+const CORE: f32 = 0.25;
 
 /// What a cell's window looks like.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct CellStats {
-    /// Share of the window's samples that are pile-coloured.
+    /// Share of the window's central part (within [`CORE`] of the centre)
+    /// that is pile-coloured: a pile fills it, while the glow of the
+    /// neighbours, which reaches the window's rim, does not.
     pub fraction: f32,
     /// Median Oklab `[L, a, b]` of the pile-coloured samples.
     pub colour: Option<[f32; 3]>,
@@ -74,6 +78,8 @@ pub(crate) fn measure(
     let step_x = (2.0 * half.0 / SAMPLES_PER_SIDE).max(1.0);
     let step_y = (2.0 * half.1 / SAMPLES_PER_SIDE).max(1.0);
     let (mut total, mut inside, mut sum_x, mut sum_y) = (0u32, 0u32, 0.0f32, 0.0f32);
+    let (mut core, mut core_piles) = (0u32, 0u32);
+    let core_half = (CORE * pitch.0, CORE * pitch.1);
     for channel in &mut scratch.channels {
         channel.clear();
     }
@@ -86,9 +92,12 @@ pub(crate) fn measure(
             total += 1;
             if (0..width).contains(&px) && (0..height).contains(&py) {
                 inside += 1;
+                let in_core = dx.abs() < core_half.0 && dy.abs() < core_half.1;
+                core += u32::from(in_core);
                 let p = image.get_pixel(px as u32, py as u32).0;
                 let (lab, distance) = judge.judge([p[0], p[1], p[2]]);
                 if distance > judge.threshold {
+                    core_piles += u32::from(in_core);
                     for (channel, v) in scratch.channels.iter_mut().zip(lab) {
                         channel.push(v);
                     }
@@ -111,10 +120,10 @@ pub(crate) fn measure(
     });
     let n = piles.max(1) as f32;
     CellStats {
-        fraction: if inside == 0 {
+        fraction: if core == 0 {
             0.0
         } else {
-            piles as f32 / inside as f32
+            core_piles as f32 / core as f32
         },
         colour,
         offset: [sum_x / n / pitch.0, sum_y / n / pitch.1],
@@ -345,8 +354,8 @@ mod tests {
             &judge(),
             &mut Scratch::default(),
         );
-        // The window is 80x80: the pile covers 30x60 of it, less the sparkles.
-        assert!((stats.fraction - 0.24).abs() < 0.03, "{stats:?}");
+        // The core is 50x50: the pile covers 25x50 of it, less the sparkles.
+        assert!((stats.fraction - 0.43).abs() < 0.05, "{stats:?}");
         let expected = Balance::NONE.oklab([90, 190, 235]);
         let colour = stats.colour.unwrap();
         assert!((colour[1] - expected[1]).abs() < 1e-3 && (colour[2] - expected[2]).abs() < 1e-3);

@@ -18,9 +18,9 @@ use crate::game::{Board, Cell, Colour, NODIATIS_COLOURS};
 const CONFIDENCE: f32 = 0.5;
 const MAX_DELTA_E: f32 = 25.0;
 const BALANCE_LIMIT: f32 = 12.0;
-/// Without a true board, a cell with at least this share of pile-coloured
-/// pixels holds a pile.
-const OCCUPIED: f32 = 0.12;
+/// Without a true board, a cell whose central part is at least this share
+/// pile-coloured holds a pile.
+const OCCUPIED: f32 = 0.3;
 /// The pile threshold sits this far above the background's 98th
 /// percentile distance from its own median colour.
 const BACKGROUND_MARGIN: f32 = 1.25;

@@ -172,9 +172,11 @@ pub fn write_bad_images(dir: &Path) {
         .unwrap();
 }
 
-/// Every sample screenshot in `samples/` with its true board (`NAME.board`).
+/// Every sample screenshot in `samples/` (or the folder `DUSTBOT_SAMPLES`
+/// names) with its true board (`NAME.board`).
 pub fn samples() -> Vec<(PathBuf, RgbaImage, Board)> {
-    let Ok(listing) = std::fs::read_dir(repo("samples")) else {
+    let dir = std::env::var("DUSTBOT_SAMPLES").map_or_else(|_| repo("samples"), PathBuf::from);
+    let Ok(listing) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     let mut paths: Vec<PathBuf> = listing
