@@ -53,7 +53,7 @@ pub struct PlayArgs {
     pub calibration: Option<PathBuf>,
     /// Solver time budget in seconds; it stops earlier once the optimum is
     /// proven.
-    #[arg(long, value_name = "SECS", default_value = "20", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", default_value = "20", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub time: Duration,
     /// Solver threads (default: all cores).
     #[arg(long, value_name = "N")]
@@ -85,7 +85,7 @@ pub struct SolveArgs {
     #[arg(required = true, value_name = "BOARD")]
     pub boards: Vec<String>,
     /// Time budget per board in seconds.
-    #[arg(long, value_name = "SECS", default_value = "20", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", default_value = "20", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub time: Duration,
     #[arg(long, value_enum, default_value_t = StrategyArg::Optimal)]
     pub strategy: StrategyArg,
@@ -124,7 +124,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "S", default_value_t = 2021)]
     pub seed: u64,
     /// Time cap per board and strategy, in seconds.
-    #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub cap: Duration,
     /// Comma-separated strategies to compare.
     #[arg(

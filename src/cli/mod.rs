@@ -22,7 +22,10 @@ use args::Command;
 /// Runs the `bot` command line and returns its exit code: 0 on success, 2 on
 /// bad input or any other error (after a one-line message).
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
     init_logging(cli.verbose, cli.quiet);
     match run(cli) {
         Ok(code) => code,
@@ -31,6 +34,40 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Help and version go out as clap writes them; a bad argument becomes the
+/// one-line error that every other bad input gets (clap's own message spans
+/// several lines with usage and tips), exit code 2.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        // Prints to stdout and exits 0, or 2 for a bare `bot solve`.
+        error.exit();
+    }
+    let text = error.render().to_string();
+    let mut line = String::new();
+    for part in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .map(|l| l.strip_prefix("error: ").unwrap_or(l))
+    {
+        // A list announced by a colon continues the sentence.
+        if !line.is_empty() {
+            line += if line.ends_with(':') { " " } else { "; " };
+        }
+        line += part;
+    }
+    eprintln!("error: {line}");
+    ExitCode::from(2)
 }
 
 fn init_logging(verbose: u8, quiet: u8) {
