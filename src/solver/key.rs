@@ -1,0 +1,116 @@
+//! Canonical keys: one hash for every board that plays the same game up to
+//! the two exact symmetries of RULES.md, so the transposition table shares
+//! what it proved between them. Colours are relabelled in order of first
+//! appearance and the mirror image (`x -> W-1-x`) is hashed too; the
+//! smaller hash is the key.
+
+use crate::game::Board;
+
+/// A 128-bit key: 64 bits pick the table slot, the other 64 check it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) struct Key {
+    pub slot: u64,
+    pub check: u64,
+}
+
+/// The canonical key of `board`.
+#[inline]
+pub(super) fn key(board: &Board) -> Key {
+    let h = board.height() as usize;
+    let cells = board.raw();
+    let columns = board.width() as usize;
+    let ahead = hash((0..columns).map(|x| &cells[x * h..x * h + h]));
+    let mirror = hash((0..columns).rev().map(|x| &cells[x * h..x * h + h]));
+    ahead.min(mirror)
+}
+
+/// Hashes the cells, column after column, each colour replaced by its rank
+/// of first appearance (empty stays 0).
+#[inline]
+fn hash<'a>(columns: impl Iterator<Item = &'a [u8]>) -> Key {
+    let mut rank = [0u8; 16];
+    let mut next = 1u8;
+    let mut word = 0u64;
+    let mut filled = 0u32;
+    let (mut a, mut b) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
+    for column in columns {
+        for &v in column {
+            let r = if v == 0 {
+                0
+            } else {
+                if rank[v as usize] == 0 {
+                    rank[v as usize] = next;
+                    next += 1;
+                }
+                rank[v as usize]
+            };
+            word = word << 4 | u64::from(r);
+            filled += 1;
+            if filled == 16 {
+                (a, b) = mix(a, b, word);
+                word = 0;
+                filled = 0;
+            }
+        }
+    }
+    (a, b) = mix(a, b, word ^ u64::from(filled) << 60);
+    Key {
+        slot: finish(a ^ b.rotate_left(23)),
+        check: finish(b ^ a.rotate_left(41)),
+    }
+}
+
+#[inline]
+fn mix(a: u64, b: u64, word: u64) -> (u64, u64) {
+    (
+        (a ^ word)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(27),
+        (b ^ word.rotate_left(32))
+            .wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+            .rotate_left(31),
+    )
+}
+
+/// The SplitMix64 finaliser: every input bit reaches every output bit.
+#[inline]
+fn finish(mut z: u64) -> u64 {
+    z = (z ^ z >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ z >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ z >> 31
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{BoardRng, Colour};
+
+    #[test]
+    fn symmetric_boards_share_a_key_and_others_do_not() {
+        let mut rng = BoardRng::new(7);
+        let mut keys = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let board = rng.board(8, 6, 5).unwrap();
+            let map: Vec<Colour> = [3, 0, 4, 1, 2]
+                .iter()
+                .map(|&i| Colour::new(i).unwrap())
+                .collect();
+            let k = key(&board);
+            assert_eq!(key(&board.mirrored()), k);
+            assert_eq!(key(&board.relabelled(&map)), k);
+            assert_eq!(key(&board.relabelled(&map).mirrored()), k);
+            keys.insert(k);
+        }
+        assert_eq!(keys.len(), 200, "distinct random boards collided");
+    }
+
+    #[test]
+    fn a_move_changes_the_key() {
+        let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
+            .parse()
+            .unwrap();
+        for cluster in board.clusters().iter() {
+            assert_ne!(key(&board.remove(cluster.cells)), key(&board));
+        }
+    }
+}
