@@ -21,6 +21,7 @@ test: deps
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test
 
+# make bench BENCH_ARGS="--boards 20 --cap 5" for a quick run.
 bench: deps
 	$(CARGO) build --release
-	./target/release/bot bench
+	./target/release/bot bench $(BENCH_ARGS)

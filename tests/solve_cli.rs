@@ -4,6 +4,7 @@
 
 mod vision_support;
 
+use dustbot::game::{Board, BoardRng, Cell, replay};
 use vision_support::{assert_one_line_error, bot};
 
 const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
@@ -50,4 +51,306 @@ fn help_still_prints_in_full() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Usage: bot solve"), "{stdout}");
     assert!(stdout.contains("--strategy"), "{stdout}");
+}
+
+/// Runs `bot solve` with `input` on stdin.
+fn run_with_stdin(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bot"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout_of(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// Checks one `--json` line against the contract: exactly its
+/// fields, moves that replay from `board` to an empty board with the colours
+/// and sizes given, improvements that lead down to the length, and bounds
+/// that agree with the proof. Returns the length.
+fn check_json(line: &str, board: &str) -> usize {
+    let value: serde_json::Value = serde_json::from_str(line).unwrap();
+    let object = value.as_object().expect("one object per board");
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "board",
+            "elapsed_ms",
+            "improvements",
+            "length",
+            "lower_bound",
+            "moves",
+            "nodes",
+            "proven_optimal"
+        ]
+    );
+    assert_eq!(value["board"], board);
+    let start: Board = board.parse().unwrap();
+    let moves = value["moves"].as_array().unwrap();
+    let length = value["length"].as_u64().unwrap() as usize;
+    assert_eq!(moves.len(), length, "{line}");
+    let clicks: Vec<Cell> = moves
+        .iter()
+        .map(|m| {
+            let mut keys: Vec<&str> = m.as_object().unwrap().keys().map(String::as_str).collect();
+            keys.sort();
+            assert_eq!(keys, ["color", "size", "x", "y"]);
+            Cell::new(
+                m["x"].as_u64().unwrap() as u8,
+                m["y"].as_u64().unwrap() as u8,
+            )
+        })
+        .collect();
+    let steps = replay(&start, &clicks).unwrap();
+    for (m, step) in moves.iter().zip(&steps) {
+        assert_eq!(m["color"], step.colour.letter().to_string(), "{line}");
+        assert_eq!(m["size"], step.size, "{line}");
+    }
+    assert!(steps.last().is_none_or(|s| s.board_after.is_cleared()));
+    assert!(start.is_cleared() == (length == 0));
+
+    let proven = value["proven_optimal"].as_bool().unwrap();
+    let lower = value["lower_bound"].as_u64().unwrap() as usize;
+    assert!(lower <= length, "{line}");
+    assert_eq!(proven, lower == length, "{line}");
+    let elapsed = value["elapsed_ms"].as_f64().unwrap();
+    assert!(elapsed >= 0.0);
+    assert!(value["nodes"].is_u64());
+    let improvements = value["improvements"].as_array().unwrap();
+    let mut last: Option<(u64, f64)> = None;
+    for improvement in improvements {
+        let mut keys: Vec<&str> = improvement
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort();
+        assert_eq!(keys, ["length", "ms"]);
+        let length = improvement["length"].as_u64().unwrap();
+        let ms = improvement["ms"].as_f64().unwrap();
+        assert!(ms <= elapsed + 1e-6, "{line}");
+        if let Some((before, at)) = last {
+            assert!(
+                length < before && ms >= at,
+                "improvements must improve: {line}"
+            );
+        }
+        last = Some((length, ms));
+    }
+    if length > 0 {
+        assert_eq!(last.map(|l| l.0), Some(length as u64), "{line}");
+    }
+    length
+}
+
+#[test]
+fn json_follows_the_contract_and_replays() {
+    let out = run(&["solve", "--json", REAL]);
+    let stdout = stdout_of(&out);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    let length = check_json(lines[0], REAL);
+    let value: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert!(value["proven_optimal"].as_bool().unwrap());
+    assert_eq!(value["lower_bound"].as_u64(), Some(length as u64));
+    assert!(value["nodes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn dash_reads_boards_from_stdin_in_order() {
+    let mut rng = BoardRng::new(5);
+    let boards: Vec<String> = (0..3)
+        .map(|_| rng.board(5, 4, 4).unwrap().to_string())
+        .collect();
+    let input = boards.join("\n") + "\n";
+    let out = run_with_stdin(&["solve", "--json", "-"], &input);
+    let stdout = stdout_of(&out);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), boards.len(), "{stdout}");
+    for (line, board) in lines.iter().zip(&boards) {
+        check_json(line, board);
+    }
+}
+
+#[test]
+fn an_empty_board_takes_no_moves() {
+    let empty = vec![" ".repeat(8); 6].join(",");
+    let out = run(&["solve", "--json", &empty]);
+    let stdout = stdout_of(&out);
+    assert_eq!(check_json(stdout.trim_end(), &empty), 0);
+    let value: serde_json::Value = serde_json::from_str(stdout.trim_end()).unwrap();
+    assert_eq!(value["proven_optimal"], true);
+    let out = run(&["solve", &empty]);
+    assert!(out.status.success());
+}
+
+#[test]
+fn malformed_boards_name_the_row_and_column() {
+    // Row 2 from the top, column 6 (x = 5): an X.
+    let unknown = "GGGGBOYO,RORGYXBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    assert_one_line_error(&run(&["solve", unknown]), "row 2");
+    assert_one_line_error(&run(&["solve", unknown]), "column 6");
+    // Row 3 is one cell short.
+    let short = "GGGGBOYO,RORGYGBY,RRBGOOR,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    assert_one_line_error(&run(&["solve", short]), "row 3");
+    // Row 5's x = 2 is empty under row 4's tile: it floats.
+    let floating = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BR BBRGG,OYGGRORG";
+    let out = run(&["solve", floating]);
+    assert_one_line_error(&out, "float");
+    assert_one_line_error(&out, "column 3");
+    // A bad board on stdin is named by its line too.
+    let easy = "        ,        ,        ,        ,        ,  GGOO  ";
+    let out = run_with_stdin(&["solve", "-"], &format!("{easy}\n{unknown}\n"));
+    assert_one_line_error(&out, "column 6");
+}
+
+/// The moves of the text output, `  3. click (2,0) G x9`, as (cell, colour
+/// letter, size), in order.
+fn text_moves(stdout: &str) -> Vec<(Cell, char, u8)> {
+    stdout
+        .lines()
+        .filter_map(|line| line.trim_start().split_once(". click "))
+        .enumerate()
+        .map(|(i, (step, rest))| {
+            assert_eq!(step.parse::<usize>().unwrap(), i + 1, "{stdout}");
+            let (cell, rest) = rest.split_once(' ').unwrap();
+            let (x, y) = cell
+                .strip_prefix('(')
+                .and_then(|c| c.strip_suffix(')'))
+                .and_then(|c| c.split_once(','))
+                .unwrap_or_else(|| panic!("cell {cell:?} in {stdout}"));
+            let (letter, size) = rest.split_once(" x").unwrap();
+            assert_eq!(letter.chars().count(), 1, "{stdout}");
+            (
+                Cell::new(x.parse().unwrap(), y.parse().unwrap()),
+                letter.chars().next().unwrap(),
+                size.parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The moves replay from `board` to an empty board with the colours and
+/// sizes printed; returns the steps.
+fn assert_text_moves_replay(stdout: &str, board: &Board) -> Vec<dustbot::game::Step> {
+    let moves = text_moves(stdout);
+    let clicks: Vec<Cell> = moves.iter().map(|m| m.0).collect();
+    let steps = replay(board, &clicks).unwrap();
+    for ((_, letter, size), step) in moves.iter().zip(&steps) {
+        assert_eq!(*letter, step.colour.letter(), "{stdout}");
+        assert_eq!(*size, step.size, "{stdout}");
+    }
+    assert!(steps.last().is_some_and(|s| s.board_after.is_cleared()));
+    steps
+}
+
+/// The lengths of the anytime log's lines, `  0.412 ms  solution in 13 moves`.
+fn improvement_lengths(stdout: &str) -> Vec<usize> {
+    stdout
+        .lines()
+        .filter_map(|line| {
+            let (time, rest) = line.trim_start().split_once(" ms  solution in ")?;
+            assert!(time.parse::<f64>().unwrap() >= 0.0, "{line}");
+            rest.strip_suffix(" moves")?.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn text_shows_the_board_the_improvements_and_the_proven_moves() {
+    let board = vision_support::real_board();
+    let out = run(&["solve", &board.to_string()]);
+    let stdout = stdout_of(&out);
+    // The board as a grid, once: no boards after moves unless asked.
+    let grid = board.grid().to_string();
+    assert_eq!(stdout.matches(&grid).count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("--+").count(), 1, "{stdout}");
+    let lengths = improvement_lengths(&stdout);
+    assert!(!lengths.is_empty(), "{stdout}");
+    assert!(lengths.windows(2).all(|w| w[1] < w[0]), "{stdout}");
+    assert_eq!(lengths.last(), Some(&11), "{stdout}");
+    assert!(stdout.contains("11 moves, proven optimal in "), "{stdout}");
+    assert_eq!(assert_text_moves_replay(&stdout, &board).len(), 11);
+}
+
+#[test]
+fn a_search_out_of_time_says_it_is_not_proven() {
+    // The article's standard solver needs minutes to prove this board.
+    let board = vision_support::real_board();
+    let out = run(&[
+        "solve",
+        "--strategy",
+        "standard",
+        "--time",
+        "0.05",
+        &board.to_string(),
+    ]);
+    let stdout = stdout_of(&out);
+    assert!(!stdout.contains("proven optimal"), "{stdout}");
+    let verdict = stdout
+        .lines()
+        .find(|l| l.contains("not proven: no solution shorter than"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let length: usize = verdict.split(' ').next().unwrap().parse().unwrap();
+    let bound: usize = verdict
+        .rsplit("shorter than ")
+        .next()
+        .and_then(|b| b.strip_suffix(" exists"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(bound < length && bound <= 11 && length >= 11, "{verdict}");
+    assert_eq!(assert_text_moves_replay(&stdout, &board).len(), length);
+}
+
+#[test]
+fn show_boards_prints_the_board_after_each_move() {
+    let mut rng = BoardRng::new(17);
+    let board = rng.board(6, 4, 4).unwrap();
+    let out = run(&["solve", "--show-boards", &board.to_string()]);
+    let stdout = stdout_of(&out);
+    let steps = assert_text_moves_replay(&stdout, &board);
+    assert!(stdout.contains("proven optimal"), "{stdout}");
+    // The start, then after each move the board that move leaves, right
+    // below its line.
+    assert_eq!(stdout.matches("--+").count(), 1 + steps.len(), "{stdout}");
+    for (i, step) in steps.iter().enumerate() {
+        let line = stdout
+            .lines()
+            .position(|l| l.trim_start().starts_with(&format!("{}. click ", i + 1)))
+            .unwrap();
+        let below: String = stdout
+            .lines()
+            .skip(line + 1)
+            .take(2 + board.height() as usize)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(
+            step.board_after.grid().to_string().starts_with(&below),
+            "after move {}: {below}\nexpected {:?}",
+            i + 1,
+            step.board_after
+        );
+    }
 }

@@ -1,11 +1,362 @@
-//! `bot bench`.
+//! `bot bench`: solves the article's example board, then N random 8x6x5
+//! boards, with each strategy under a time cap, and prints per strategy how
+//! many boards it proved, how fast, how long its solutions are, and how
+//! `optimal` compares with `shortlook` on the same boards in the same run.
+//! Progress goes to the log (stderr), the results as tables to stdout.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use log::info;
 
 use super::args::BenchArgs;
+use crate::game::{Board, BoardRng, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH};
+use crate::solver::{Outcome, SolveOptions, Strategy, solve};
 
-pub fn run(_args: &BenchArgs) -> Result<ExitCode> {
-    anyhow::bail!("`bot bench` is not built yet")
+/// The real screenshot's board, read at run time from the shared folder
+/// beside the repository (never copied into it): the board the article
+/// gives times for.
+const EXAMPLE_FILE: &str = "../shared/real/dust-game.board";
+
+/// The bar for a good first answer: an optimal-length solution
+/// within this time.
+const GOOD_ANSWER_WITHIN: Duration = Duration::from_secs(1);
+
+pub fn run(args: &BenchArgs) -> Result<ExitCode> {
+    let mut strategies: Vec<Strategy> = Vec::new();
+    for &arg in &args.strategies {
+        let strategy = Strategy::from(arg);
+        if !strategies.contains(&strategy) {
+            strategies.push(strategy);
+        }
+    }
+    let defaults = SolveOptions::default();
+    let options = SolveOptions {
+        time_limit: args.cap,
+        threads: args.threads.map_or(defaults.threads, |n| n as usize),
+        ..defaults
+    };
+    let solve_with = |board: &Board, strategy| {
+        solve(
+            board,
+            &SolveOptions {
+                strategy,
+                ..options.clone()
+            },
+            &mut |_| {},
+        )
+    };
+    let cap = args.cap.as_secs_f64();
+    println!(
+        "bot bench: strategies {}, cap {cap} s per board and strategy, {} threads for optimal",
+        strategies
+            .iter()
+            .map(|s| s.name())
+            .collect::<Vec<_>>()
+            .join(","),
+        options.threads
+    );
+
+    println!();
+    match example_board()? {
+        None => println!("Example board: {EXAMPLE_FILE} not found, skipped"),
+        Some(example) => {
+            let mut runs = Vec::new();
+            for &strategy in &strategies {
+                info!("example board: {} ...", strategy.name());
+                let outcome = solve_with(&example, strategy);
+                info!("  {}", summary(&outcome));
+                runs.push(outcome);
+            }
+            println!("Example board {example} ({EXAMPLE_FILE})");
+            println!(
+                "{:<10} {:>6} {:>7} {:>10} {:>12} {:>10}",
+                "strategy", "length", "proven", "time", "nodes", "nodes/s"
+            );
+            for (strategy, outcome) in strategies.iter().zip(&runs) {
+                println!(
+                    "{:<10} {:>6} {:>7} {:>10} {:>12} {:>10}",
+                    strategy.name(),
+                    outcome.length(),
+                    if outcome.proven_optimal { "yes" } else { "no" },
+                    seconds(outcome.elapsed),
+                    outcome.nodes,
+                    rate(outcome.nodes, outcome.elapsed),
+                );
+            }
+            if let Some(line) = example_ratio(&strategies, &runs) {
+                println!("{line}");
+            }
+        }
+    }
+
+    let mut rng = BoardRng::new(args.seed);
+    let boards = (0..args.boards)
+        .map(|_| rng.board(NODIATIS_WIDTH, NODIATIS_HEIGHT, NODIATIS_COLOURS))
+        .collect::<Result<Vec<_>, _>>()?;
+    // runs[s][b]: strategy s on board b.
+    let mut runs: Vec<Vec<Outcome>> = strategies.iter().map(|_| Vec::new()).collect();
+    for (b, board) in boards.iter().enumerate() {
+        let mut line = format!("board {}/{} {board}:", b + 1, boards.len());
+        for (s, &strategy) in strategies.iter().enumerate() {
+            let outcome = solve_with(board, strategy);
+            line += &format!(" {} {};", strategy.name(), summary(&outcome));
+            runs[s].push(outcome);
+        }
+        info!("{line}");
+    }
+
+    println!();
+    println!(
+        "{} random {NODIATIS_WIDTH}x{NODIATIS_HEIGHT}x{NODIATIS_COLOURS} boards (uniform colours), seed {}; times to proof, unproven boards counted as over the cap",
+        boards.len(),
+        args.seed
+    );
+    println!(
+        "{:<10} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8} {:>10}",
+        "strategy", "proven", "median", "p90", "max", "mean len", "max len", "nodes/s"
+    );
+    for (strategy, outcomes) in strategies.iter().zip(&runs) {
+        // Unproven boards count as slower than any proof, so the median
+        // and p90 are over all boards, never flattered by the easy ones.
+        let mut proofs: Vec<Option<Duration>> = outcomes.iter().map(time_to_proof).collect();
+        proofs.sort_by_key(|t| t.unwrap_or(Duration::MAX));
+        let lengths: Vec<usize> = outcomes.iter().map(Outcome::length).collect();
+        let nodes: u64 = outcomes.iter().map(|o| o.nodes).sum();
+        let elapsed: Duration = outcomes.iter().map(|o| o.elapsed).sum();
+        println!(
+            "{:<10} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8} {:>10}",
+            strategy.name(),
+            format!(
+                "{}/{}",
+                proofs.iter().filter(|t| t.is_some()).count(),
+                proofs.len()
+            ),
+            proof_time(percentile(&proofs, 0.5), cap),
+            proof_time(percentile(&proofs, 0.9), cap),
+            proof_time(proofs.last().copied(), cap),
+            mean(&lengths).map_or("-".into(), |m| format!("{m:.2}")),
+            lengths.iter().max().map_or("-".into(), usize::to_string),
+            rate(nodes, elapsed),
+        );
+    }
+    if let Some(line) = pair_ratio(&strategies, &runs) {
+        println!("{line}");
+    }
+    if let Some(s) = strategies.iter().position(|&s| s == Strategy::Optimal) {
+        println!("{}", first_answers(&runs[s], &runs));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The example board, or `None` when the shared folder is not there (a
+/// clone elsewhere); a file that is there but unreadable is an error.
+fn example_board() -> Result<Option<Board>> {
+    let text = match std::fs::read_to_string(EXAMPLE_FILE) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error).with_context(|| format!("cannot read {EXAMPLE_FILE}")),
+    };
+    let board = text
+        .trim_end()
+        .parse()
+        .with_context(|| format!("the example board in {EXAMPLE_FILE}"))?;
+    Ok(Some(board))
+}
+
+/// One outcome in a few words, for the progress lines.
+fn summary(outcome: &Outcome) -> String {
+    format!(
+        "{} {} {}",
+        outcome.length(),
+        if outcome.proven_optimal {
+            "proven"
+        } else {
+            "unproven"
+        },
+        seconds(outcome.elapsed)
+    )
+}
+
+fn time_to_proof(outcome: &Outcome) -> Option<Duration> {
+    outcome.proven_optimal.then_some(outcome.elapsed)
+}
+
+/// The nearest-rank percentile `p` (0 < p <= 1) of `sorted`.
+fn percentile<T: Copy>(sorted: &[T], p: f64) -> Option<T> {
+    let rank = (p * sorted.len() as f64).ceil() as usize;
+    sorted.get(rank.max(1) - 1).copied()
+}
+
+/// The median of `values`, unsorted; the mean of the middle two for an even
+/// count.
+fn median(values: &[f64]) -> Option<f64> {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(sorted[n / 2]),
+        _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) / 2.0),
+    }
+}
+
+fn mean(values: &[usize]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<usize>() as f64 / values.len() as f64)
+}
+
+/// A time to proof; `None` is a board left unproven within the cap.
+fn proof_time(time: Option<Option<Duration>>, cap: f64) -> String {
+    match time {
+        None => "-".into(),
+        Some(None) => format!(">{cap} s"),
+        Some(Some(t)) => seconds(t),
+    }
+}
+
+fn seconds(time: Duration) -> String {
+    let secs = time.as_secs_f64();
+    if secs < 1.0 {
+        format!("{:.1} ms", secs * 1e3)
+    } else {
+        format!("{secs:.2} s")
+    }
+}
+
+fn rate(nodes: u64, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    if secs <= 0.0 {
+        return "-".into();
+    }
+    format!("{:.2}M", nodes as f64 / secs / 1e6)
+}
+
+/// The entries of `optimal` and `shortlook` in `items` (one per strategy),
+/// when both strategies ran.
+fn optimal_and_shortlook<'a, T>(strategies: &[Strategy], items: &'a [T]) -> Option<(&'a T, &'a T)> {
+    let at = |wanted| strategies.iter().position(|&s| s == wanted);
+    Some((
+        &items[at(Strategy::Optimal)?],
+        &items[at(Strategy::Shortlook)?],
+    ))
+}
+
+/// `optimal` against `shortlook` on the example board: the ratio of their
+/// times to proof, or a bound on it when `shortlook` ran out of time.
+fn example_ratio(strategies: &[Strategy], outcomes: &[Outcome]) -> Option<String> {
+    let (optimal, shortlook) = optimal_and_shortlook(strategies, outcomes)?;
+    let Some(fast) = time_to_proof(optimal) else {
+        return Some("optimal / shortlook: optimal did not prove within the cap".into());
+    };
+    let fast = fast.as_secs_f64();
+    let slow = shortlook.elapsed.as_secs_f64();
+    Some(if shortlook.proven_optimal {
+        format!(
+            "optimal / shortlook time to proof: {:.5} ({:.0}x faster)",
+            fast / slow,
+            slow / fast
+        )
+    } else {
+        format!(
+            "optimal / shortlook time to proof: < {:.5} (more than {:.0}x faster; shortlook did not prove within the cap)",
+            fast / slow,
+            slow / fast
+        )
+    })
+}
+
+/// `optimal` against `shortlook` on the boards both prove: the median of the
+/// per-board ratios of time to proof, and the ratio of the total times.
+fn pair_ratio(strategies: &[Strategy], runs: &[Vec<Outcome>]) -> Option<String> {
+    let (optimal, shortlook) = optimal_and_shortlook(strategies, runs)?;
+    let pairs: Vec<(f64, f64)> = optimal
+        .iter()
+        .zip(shortlook)
+        .filter_map(|(o, s)| Some((time_to_proof(o)?, time_to_proof(s)?)))
+        .map(|(o, s)| (o.as_secs_f64(), s.as_secs_f64()))
+        .collect();
+    let ratios: Vec<f64> = pairs.iter().map(|(o, s)| o / s).collect();
+    let Some(median) = median(&ratios) else {
+        return Some("optimal / shortlook: no board proven by both".into());
+    };
+    let (total_o, total_s) = pairs
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (o, s)| (a + o, b + s));
+    Some(format!(
+        "optimal / shortlook time to proof on the {} boards both prove: median ratio {median:.5} ({:.0}x faster), ratio of totals {:.5} ({:.0}x faster)",
+        pairs.len(),
+        1.0 / median,
+        total_o / total_s,
+        total_s / total_o
+    ))
+}
+
+/// How soon `optimal` answers: its first solution's time, and on how many
+/// boards of known optimum (proven by any strategy) it had a solution of
+/// that length within [`GOOD_ANSWER_WITHIN`].
+fn first_answers(optimal: &[Outcome], runs: &[Vec<Outcome>]) -> String {
+    let mut firsts: Vec<Duration> = optimal
+        .iter()
+        .filter_map(|o| o.improvements.first().map(|i| i.elapsed))
+        .collect();
+    firsts.sort();
+    let mut known = 0;
+    let mut good = 0;
+    for (b, outcome) in optimal.iter().enumerate() {
+        let optimum = runs
+            .iter()
+            .map(|outcomes| &outcomes[b])
+            .find(|o| o.proven_optimal)
+            .map(|o| o.length());
+        let Some(optimum) = optimum else { continue };
+        known += 1;
+        if outcome
+            .improvements
+            .iter()
+            .any(|i| i.length == optimum && i.elapsed <= GOOD_ANSWER_WITHIN)
+        {
+            good += 1;
+        }
+    }
+    format!(
+        "optimal first solution: median {}, max {} ({} of {} boards); an optimal-length solution within {} s on {good} of the {known} boards of known optimum",
+        percentile(&firsts, 0.5).map_or("-".into(), seconds),
+        firsts.last().copied().map_or("-".into(), seconds),
+        firsts.len(),
+        optimal.len(),
+        GOOD_ANSWER_WITHIN.as_secs_f64(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentile_is_nearest_rank() {
+        let values: Vec<u32> = (1..=10).collect();
+        assert_eq!(percentile(&values, 0.5), Some(5));
+        assert_eq!(percentile(&values, 0.9), Some(9));
+        assert_eq!(percentile(&values, 1.0), Some(10));
+        assert_eq!(percentile(&[7], 0.9), Some(7));
+        assert_eq!(percentile::<u32>(&[], 0.5), None);
+    }
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+        assert_eq!(median(&[]), None);
+    }
+
+    #[test]
+    fn unproven_boards_sort_last_and_show_the_cap() {
+        let secs = |s| Some(Duration::from_secs(s));
+        let mut proofs = vec![None, secs(2), secs(1)];
+        proofs.sort_by_key(|t| t.unwrap_or(Duration::MAX));
+        assert_eq!(proofs, vec![secs(1), secs(2), None]);
+        assert_eq!(proof_time(percentile(&proofs, 1.0), 10.0), ">10 s");
+        assert_eq!(proof_time(percentile(&proofs, 0.5), 10.0), "2.00 s");
+    }
 }

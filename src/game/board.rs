@@ -443,7 +443,8 @@ impl Board {
     }
 
     /// The board seen in a mirror (`x -> width-1-x`): a game of the same
-    /// length.
+    /// length when the width is even. At an odd width the middle column
+    /// belongs to the right half, so the mirror image plays another game.
     pub fn mirrored(&self) -> Board {
         let mut next = *self;
         for x in 0..self.width {
