@@ -68,6 +68,43 @@ pub enum CaptureError {
     Gone { title: String },
     #[error("cannot capture the window {title:?}: {cause}")]
     Grab { title: String, cause: String },
+    #[error("the window {title:?} is not on any screen")]
+    OffScreen { title: String },
+}
+
+/// A rectangle of a window's client area, in its pixels (x to the right,
+/// y down, from the client area's top-left).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub x: i32,
+    pub y: i32,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Region {
+    /// The part of `self` inside `other`, if any.
+    pub fn intersection(&self, other: &Region) -> Option<Region> {
+        let left = self.x.max(other.x);
+        let top = self.y.max(other.y);
+        let right = (self.x + self.width as i32).min(other.x + other.width as i32);
+        let bottom = (self.y + self.height as i32).min(other.y + other.height as i32);
+        (right > left && bottom > top).then(|| Region {
+            x: left,
+            y: top,
+            width: (right - left) as u32,
+            height: (bottom - top) as u32,
+        })
+    }
+
+    /// The same rectangle seen from an origin at `(dx, dy)`.
+    fn shifted(&self, dx: i32, dy: i32) -> Region {
+        Region {
+            x: self.x - dx,
+            y: self.y - dy,
+            ..*self
+        }
+    }
 }
 
 /// Every window the window system lists, front-most first, except the bot's
@@ -104,7 +141,11 @@ pub fn find(query: &str) -> Result<GameWindow, CaptureError> {
         .ok_or_else(|| CaptureError::Gone {
             title: info.title.clone(),
         })?;
-    Ok(GameWindow { window, info })
+    Ok(GameWindow {
+        window,
+        info,
+        screen: None,
+    })
 }
 
 /// Chooses the window `query` names among `all`: exactly one visible match,
@@ -190,6 +231,9 @@ fn parent_of(pid: u32) -> Option<u32> {
 pub struct GameWindow {
     window: xcap::Window,
     info: WindowInfo,
+    /// The monitor the last region capture used and its place on the
+    /// desktop: looking it up costs several round trips to the display.
+    screen: Option<(xcap::Monitor, Region)>,
 }
 
 impl GameWindow {
@@ -228,6 +272,77 @@ impl GameWindow {
             started.elapsed().as_secs_f64() * 1000.0
         );
         Ok(image)
+    }
+
+    /// A picture of `region` of the client area (at the window's place as
+    /// last refreshed) as the screen shows it: windows in front of it
+    /// included, because that is where a click would land. Clipped to the
+    /// monitor the region starts on; returns the part captured.
+    pub fn capture_region(&mut self, region: Region) -> Result<(RgbaImage, Region), CaptureError> {
+        let started = Instant::now();
+        let on_desktop = region.shifted(-self.info.x, -self.info.y);
+        let (monitor, bounds) = self.screen_of(&on_desktop)?;
+        let part = on_desktop
+            .intersection(&bounds)
+            .ok_or_else(|| CaptureError::OffScreen {
+                title: self.info.title.clone(),
+            })?;
+        let image = monitor
+            .capture_region(
+                (part.x - bounds.x) as u32,
+                (part.y - bounds.y) as u32,
+                part.width,
+                part.height,
+            )
+            .map_err(|e| CaptureError::Grab {
+                title: self.info.title.clone(),
+                cause: e.to_string(),
+            })?;
+        log::debug!(
+            "captured a {}x{} region in {:.1} ms",
+            image.width(),
+            image.height(),
+            started.elapsed().as_secs_f64() * 1000.0
+        );
+        Ok((image, part.shifted(self.info.x, self.info.y)))
+    }
+
+    /// The monitor holding the top-left of `area` (desktop coordinates),
+    /// cached until the area leaves it.
+    fn screen_of(&mut self, area: &Region) -> Result<(xcap::Monitor, Region), CaptureError> {
+        let inside = |r: &Region| {
+            area.x >= r.x
+                && area.y >= r.y
+                && area.x < r.x + r.width as i32
+                && area.y < r.y + r.height as i32
+        };
+        if let Some((monitor, bounds)) = &self.screen
+            && inside(bounds)
+        {
+            return Ok((monitor.clone(), *bounds));
+        }
+        let grab = |e: xcap::XCapError| CaptureError::Grab {
+            title: self.info.title.clone(),
+            cause: e.to_string(),
+        };
+        let found = xcap::Monitor::all()
+            .map_err(grab)?
+            .into_iter()
+            .filter_map(|m| {
+                let bounds = Region {
+                    x: m.x().ok()?,
+                    y: m.y().ok()?,
+                    width: m.width().ok()?,
+                    height: m.height().ok()?,
+                };
+                Some((m, bounds))
+            })
+            .find(|(_, bounds)| inside(bounds))
+            .ok_or_else(|| CaptureError::OffScreen {
+                title: self.info.title.clone(),
+            })?;
+        self.screen = Some(found.clone());
+        Ok(found)
     }
 }
 
@@ -292,6 +407,34 @@ mod tests {
             pick(&all, "nod"),
             Err(CaptureError::ZeroSize { .. })
         ));
+    }
+
+    #[test]
+    fn regions_intersect_or_not() {
+        let a = Region {
+            x: 0,
+            y: 0,
+            width: 100,
+            height: 50,
+        };
+        let b = Region {
+            x: 80,
+            y: -10,
+            width: 40,
+            height: 30,
+        };
+        assert_eq!(
+            a.intersection(&b),
+            Some(Region {
+                x: 80,
+                y: 0,
+                width: 20,
+                height: 20
+            })
+        );
+        let far = Region { x: 100, ..b };
+        assert_eq!(a.intersection(&far), None);
+        assert_eq!(b.shifted(80, -10).x, 0);
     }
 
     #[test]

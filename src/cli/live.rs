@@ -1,11 +1,164 @@
-//! `bot --window TEXT [--dry-run]`.
+//! `bot --window TEXT [--dry-run]`: live play in the game window. Turns the
+//! play arguments into live play's settings, prints what happens (the board
+//! read, the plan, every click, every mismatch) and ends with the clicks
+//! used against the plan and the total time. Every stop is a one-line
+//! error with exit code 2.
 
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
+use super::solve::describe;
+use crate::play::{self, Event, Finish, Report, Settings};
+use crate::solver::SolveOptions;
+use crate::vision::Calibration;
 
-pub fn run(_args: &PlayArgs) -> Result<ExitCode> {
-    anyhow::bail!("`bot --window` is not built yet")
+pub fn run(args: &PlayArgs) -> Result<ExitCode> {
+    let Some(query) = args.window.as_deref() else {
+        bail!("live play needs --window TEXT");
+    };
+    let dry_run = match &args.dry_run {
+        Some(images) if !images.is_empty() => {
+            bail!("--dry-run with --window reads the live window: give no images, or no --window")
+        }
+        Some(_) => true,
+        None => false,
+    };
+    if args.threads == Some(0) {
+        bail!("--threads 0: the solver needs at least one thread");
+    }
+    let calibration_path = args
+        .calibration
+        .clone()
+        .unwrap_or_else(Calibration::default_path);
+    let calibration = Calibration::load(&calibration_path)?;
+    let mut window = play::open(query)?;
+    println!("window {}", window.info());
+    let settings = Settings {
+        calibration,
+        solve: SolveOptions {
+            time_limit: args.time,
+            threads: args.threads.unwrap_or(SolveOptions::default().threads),
+            ..SolveOptions::default()
+        },
+        settle: std::time::Duration::from_millis(args.settle_ms),
+        max_replans: args.max_replans,
+        max_moves: args.max_moves,
+        debug_dir: args.debug_dir.clone(),
+        dry_run,
+    };
+    let mut planned = 0;
+    let report = play::play(&mut window, &settings, &mut |event| {
+        show(&event, &mut planned)
+    })
+    .with_context(|| {
+        format!(
+            "window {:?}, calibration {}",
+            window.info().title,
+            calibration_path.display()
+        )
+    })?;
+    println!("{}", summary(&report, args.max_moves));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints one event; `planned` keeps the current plan's length for the
+/// click lines.
+fn show(event: &Event, planned: &mut usize) {
+    match event {
+        Event::Board { board, confidence } => {
+            println!(
+                "board read (lowest confidence {confidence:.2}): {board}\n{}",
+                board.grid()
+            );
+        }
+        Event::Plan { outcome, replans } => {
+            *planned = outcome.length();
+            if *replans > 0 {
+                print!("re-plan {replans}: ");
+            }
+            print!("plan: {}", describe(outcome, false));
+        }
+        Event::Click { number, step, at } => println!(
+            "click {number}: {} {} x{} at {at} (plan {planned})",
+            step.cell,
+            step.colour.letter(),
+            step.size
+        ),
+        Event::Mismatch {
+            number,
+            expected,
+            found,
+            frames,
+        } => {
+            let frames: Vec<String> = frames.iter().map(|p| p.display().to_string()).collect();
+            println!(
+                "click {number}: the board read differs from the plan\n  expected {expected}\n  read     {found}\n  frames   {}",
+                if frames.is_empty() {
+                    "(none saved)".to_owned()
+                } else {
+                    frames.join(", ")
+                }
+            );
+        }
+    }
+}
+
+/// The last line: clicks used against the first plan, and the time.
+fn summary(report: &Report, max_moves: Option<u32>) -> String {
+    let plan = format!(
+        "plan {}{}, {} re-plan(s)",
+        report.planned,
+        if report.proven_optimal {
+            " proven optimal"
+        } else {
+            ""
+        },
+        report.replans
+    );
+    let secs = report.elapsed.as_secs_f64();
+    match report.finish {
+        Finish::Cleared => format!(
+            "cleared in {} clicks ({plan}) in {secs:.2} s",
+            report.clicks
+        ),
+        Finish::MaxMoves => format!(
+            "stopped at --max-moves {}: {} clicks ({plan}) in {secs:.2} s",
+            max_moves.unwrap_or(report.clicks),
+            report.clicks
+        ),
+        Finish::DryRun => format!("dry run, no click ({plan}) in {secs:.2} s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn report(finish: Finish, clicks: u32) -> Report {
+        Report {
+            finish,
+            clicks,
+            planned: 11,
+            proven_optimal: true,
+            replans: 0,
+            elapsed: Duration::from_millis(5250),
+        }
+    }
+
+    #[test]
+    fn the_summary_sets_clicks_against_the_plan() {
+        assert_eq!(
+            summary(&report(Finish::Cleared, 11), None),
+            "cleared in 11 clicks (plan 11 proven optimal, 0 re-plan(s)) in 5.25 s"
+        );
+        assert!(
+            summary(&report(Finish::MaxMoves, 3), Some(3))
+                .starts_with("stopped at --max-moves 3: 3 clicks")
+        );
+        assert!(summary(&report(Finish::DryRun, 0), None).starts_with("dry run, no click"));
+    }
 }

@@ -46,6 +46,18 @@ pub enum InputError {
     Interrupted,
 }
 
+/// Makes the process per-monitor DPI-aware on Windows, so that capture
+/// pixels and click coordinates are the same pixels on a scaled display.
+/// Must run before any capture or input; elsewhere there is nothing to do.
+pub fn make_dpi_aware() {
+    // Fails when the awareness was already set (e.g. by a manifest), which
+    // is as good, so a failure is only worth a note.
+    #[cfg(windows)]
+    if enigo::set_dpi_awareness().is_err() {
+        log::debug!("the process DPI awareness was already set");
+    }
+}
+
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Makes Ctrl-C set the stop flag instead of killing the process in the

@@ -1,1 +1,437 @@
-//! Live play: the one place that wires capture, vision, solver and input into the verified click loop.
+//! Live play: the one place that wires capture, vision, solver and input
+//! into the verified click loop. It reads the board from the game window,
+//! plans with the solver, and for every move checks the board is still
+//! where and what the plan assumes, clicks the cell's centre, waits for the
+//! board to settle and compares it with the plan's prediction, re-planning
+//! from the board read when they differ. Whenever it is unsure (window
+//! gone, moved while aiming, board unreadable, the user took the mouse,
+//! Ctrl-C) it stops without clicking.
+
+mod eye;
+mod place;
+mod settle;
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use image::RgbaImage;
+use thiserror::Error;
+
+use crate::capture::{self, CaptureError, GameWindow};
+use crate::game::{Board, Step};
+use crate::input::{self, InputError, Mouse, ScreenPoint};
+use crate::solver::{self, Outcome, SolveOptions};
+use crate::vision::{Calibration, VisionError};
+use eye::{Eye, Frame};
+use settle::{Settle, Verdict};
+
+/// How often the board is captured while it settles.
+const POLL: Duration = Duration::from_millis(50);
+
+/// How many times aiming looks again when the window moves in between.
+const AIM_TRIES: u32 = 5;
+
+/// What live play was asked for.
+#[derive(Debug)]
+pub struct Settings {
+    pub calibration: Calibration,
+    pub solve: SolveOptions,
+    /// How long to wait for the board to settle after a click (and to read
+    /// it steadily at the start).
+    pub settle: Duration,
+    pub max_replans: u32,
+    pub max_moves: Option<u32>,
+    /// Where frames are saved when the board read differs from the plan or
+    /// play stops on an unreadable board.
+    pub debug_dir: PathBuf,
+    /// Read and plan, never click.
+    pub dry_run: bool,
+}
+
+/// Why live play stopped (or never started).
+#[derive(Debug, Error)]
+pub enum PlayError {
+    #[error(transparent)]
+    Capture(#[from] CaptureError),
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error("the calibration does not fit the board in the window: {0}")]
+    Misfit(String),
+    #[error("the board is not inside the window any more")]
+    OffBoard,
+    #[error("the board is partly off the screen: move the window fully onto one screen")]
+    OffScreen,
+    #[error("the board is unreadable {when} (covered by another window?): {cause}")]
+    Unreadable { when: String, cause: String },
+    #[error("the board changed {when} without a click: expected {expected}, read {found}")]
+    Changed {
+        when: String,
+        expected: Box<Board>,
+        found: Box<Board>,
+    },
+    #[error("the board did not settle within {waited_ms} ms {when}: {cause}")]
+    Unsettled {
+        when: String,
+        waited_ms: u128,
+        cause: String,
+    },
+    #[error("the window kept moving while aiming {when}")]
+    Unsteady { when: String },
+    #[error("the board read differed from the plan {count} times (--max-replans {max})")]
+    TooManyReplans { count: u32, max: u32 },
+    #[error("the solver found no way to clear {0}")]
+    NoPlan(Box<Board>),
+}
+
+/// A stop, with how far play got.
+#[derive(Debug, Error)]
+#[error("{error} (stopped after {clicks} click(s))")]
+pub struct Stopped {
+    pub error: PlayError,
+    pub clicks: u32,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    Cleared,
+    MaxMoves,
+    DryRun,
+}
+
+/// A game played (or planned).
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub finish: Finish,
+    pub clicks: u32,
+    /// The first plan's length, and whether it was proven optimal.
+    pub planned: usize,
+    pub proven_optimal: bool,
+    pub replans: u32,
+    /// From the first capture to the end.
+    pub elapsed: Duration,
+}
+
+/// What happens, as it happens, for the command line to show.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// The board read at the start.
+    Board {
+        board: &'a Board,
+        confidence: f32,
+    },
+    Plan {
+        outcome: &'a Outcome,
+        replans: u32,
+    },
+    Click {
+        number: u32,
+        step: &'a Step,
+        at: ScreenPoint,
+    },
+    /// The board read after a click is not the plan's.
+    Mismatch {
+        number: u32,
+        expected: &'a Board,
+        found: &'a Board,
+        frames: &'a [PathBuf],
+    },
+}
+
+/// Finds the game window among the visible windows, after making the
+/// process DPI-aware (Windows) so that capture pixels and click points
+/// agree from the first capture on.
+pub fn open(query: &str) -> Result<GameWindow, CaptureError> {
+    input::make_dpi_aware();
+    capture::find(query)
+}
+
+/// Plays the game in `window` until the board is cleared, `--max-moves`
+/// is reached, or something makes the bot unsure.
+pub fn play(
+    window: &mut GameWindow,
+    settings: &Settings,
+    observe: &mut dyn FnMut(Event),
+) -> Result<Report, Stopped> {
+    let mut game = Game {
+        settings,
+        observe,
+        started: Instant::now(),
+        clicks: 0,
+        replans: 0,
+    };
+    let result = game.run(window);
+    let clicks = game.clicks;
+    result.map_err(|error| Stopped { error, clicks })
+}
+
+struct Game<'s, 'o> {
+    settings: &'s Settings,
+    observe: &'o mut dyn FnMut(Event),
+    started: Instant,
+    clicks: u32,
+    replans: u32,
+}
+
+impl Game<'_, '_> {
+    fn run(&mut self, window: &mut GameWindow) -> Result<Report, PlayError> {
+        let settings = self.settings;
+        let mut eye = Eye::open(window, &settings.calibration)?;
+        let (mut board, frame) =
+            self.settle(&mut eye, None, None, None)
+                .map_err(|error| match error {
+                    PlayError::Unsettled { cause, .. } => PlayError::Misfit(cause),
+                    other => other,
+                })?;
+        (self.observe)(Event::Board {
+            board: &board,
+            confidence: frame.confidence,
+        });
+        let first = self.plan(&board)?;
+        let (planned, proven_optimal) = (first.length(), first.proven_optimal);
+        let report = |game: &Game, finish| Report {
+            finish,
+            clicks: game.clicks,
+            planned,
+            proven_optimal,
+            replans: game.replans,
+            elapsed: game.started.elapsed(),
+        };
+        if settings.dry_run {
+            return Ok(report(self, Finish::DryRun));
+        }
+        let mut mouse = Mouse::new()?;
+        stop_on_ctrl_c()?;
+        let mut plan = first;
+        loop {
+            match self.follow(&mut eye, &mut mouse, &board, &plan.moves)? {
+                Followed::Cleared => return Ok(report(self, Finish::Cleared)),
+                Followed::MaxMoves => return Ok(report(self, Finish::MaxMoves)),
+                Followed::Differs(read) => {
+                    self.replans += 1;
+                    if self.replans > settings.max_replans {
+                        return Err(PlayError::TooManyReplans {
+                            count: self.replans,
+                            max: settings.max_replans,
+                        });
+                    }
+                    board = read;
+                    plan = self.plan(&board)?;
+                }
+            }
+        }
+    }
+
+    fn plan(&mut self, board: &Board) -> Result<Outcome, PlayError> {
+        let outcome = solver::solve(board, &self.settings.solve, &mut |_| {});
+        let last = outcome.moves.last().map_or(*board, |step| step.board_after);
+        if !last.is_cleared() {
+            return Err(PlayError::NoPlan(Box::new(*board)));
+        }
+        (self.observe)(Event::Plan {
+            outcome: &outcome,
+            replans: self.replans,
+        });
+        Ok(outcome)
+    }
+
+    /// Clicks the plan's moves from `board`, each verified.
+    fn follow(
+        &mut self,
+        eye: &mut Eye,
+        mouse: &mut Mouse,
+        board: &Board,
+        moves: &[Step],
+    ) -> Result<Followed, PlayError> {
+        let mut current = *board;
+        for step in moves {
+            if self
+                .settings
+                .max_moves
+                .is_some_and(|max| self.clicks >= max)
+            {
+                return Ok(Followed::MaxMoves);
+            }
+            let number = self.clicks + 1;
+            let when = format!("before click {number}");
+            mouse.check()?;
+            let (at, rest, aimed) = aim(eye, &current, step, &when, &self.settings.debug_dir)?;
+            mouse.click(at, rest)?;
+            self.clicks = number;
+            (self.observe)(Event::Click { number, step, at });
+            let (read, frame) =
+                self.settle(eye, Some(mouse), Some(current), Some(step.board_after))?;
+            if read != step.board_after {
+                let frames = save_frames(
+                    &self.settings.debug_dir,
+                    &format!("click-{number:02}"),
+                    &[("before", &aimed.image), ("after", &frame.image)],
+                );
+                log::warn!(
+                    "click {number}: the board read is not the plan's\n  expected {}\n  read     {read}",
+                    step.board_after
+                );
+                (self.observe)(Event::Mismatch {
+                    number,
+                    expected: &step.board_after,
+                    found: &read,
+                    frames: &frames,
+                });
+                return Ok(Followed::Differs(read));
+            }
+            current = read;
+        }
+        Ok(if current.is_cleared() {
+            Followed::Cleared
+        } else {
+            Followed::Differs(current)
+        })
+    }
+
+    /// Captures every [`POLL`] until the board settles (see [`Settle`]),
+    /// for at most `--settle-ms`. Checks the mouse on every capture, so the
+    /// user taking it stops the bot at once.
+    fn settle(
+        &mut self,
+        eye: &mut Eye,
+        mouse: Option<&Mouse>,
+        before: Option<Board>,
+        expected: Option<Board>,
+    ) -> Result<(Board, Frame), PlayError> {
+        let when = match self.clicks {
+            0 => "at the start".to_owned(),
+            n => format!("after click {n}"),
+        };
+        let started = Instant::now();
+        let deadline = started + self.settings.settle;
+        let mut rule = Settle::new(before, expected);
+        loop {
+            let tick = Instant::now();
+            match mouse {
+                Some(mouse) => mouse.check()?,
+                None => input::check_interrupt()?,
+            }
+            let frame = eye.look()?;
+            let board = frame.board.as_ref().ok().copied();
+            if let Verdict::Settled(board) = rule.see(board, frame.taken) {
+                log::debug!("settled {when} in {} ms", started.elapsed().as_millis());
+                return Ok((board, frame));
+            }
+            if tick >= deadline {
+                if let Some(board) = rule.timed_out() {
+                    log::warn!("no change {when} within --settle-ms: the click had no effect?");
+                    return Ok((board, frame));
+                }
+                let cause = match &frame.board {
+                    Ok(_) => "the board kept changing".to_owned(),
+                    Err(error) => describe(error),
+                };
+                save_frames(
+                    &self.settings.debug_dir,
+                    "unsettled",
+                    &[("last", &frame.image)],
+                );
+                return Err(PlayError::Unsettled {
+                    when,
+                    waited_ms: started.elapsed().as_millis(),
+                    cause,
+                });
+            }
+            sleep(POLL.saturating_sub(tick.elapsed()));
+        }
+    }
+}
+
+/// How following a plan ended.
+enum Followed {
+    Cleared,
+    MaxMoves,
+    /// The board read differs from the plan's: re-plan from it.
+    Differs(Board),
+}
+
+/// Checks the board is still where and what the plan assumes and returns
+/// where to click, where to rest the mouse, and the frame checked: a fresh
+/// read at the window's current place must be `expected`, and the window
+/// must still be there just after; if it moved in between, look again.
+fn aim(
+    eye: &mut Eye,
+    expected: &Board,
+    step: &Step,
+    when: &str,
+    debug_dir: &Path,
+) -> Result<(ScreenPoint, ScreenPoint, Frame), PlayError> {
+    for _ in 0..AIM_TRIES {
+        let frame = eye.look()?;
+        let found = match &frame.board {
+            Ok(board) => *board,
+            Err(error) => {
+                save_frames(debug_dir, "unreadable", &[("frame", &frame.image)]);
+                return Err(PlayError::Unreadable {
+                    when: when.to_owned(),
+                    cause: describe(error),
+                });
+            }
+        };
+        if found != *expected {
+            save_frames(debug_dir, "changed", &[("frame", &frame.image)]);
+            return Err(PlayError::Changed {
+                when: when.to_owned(),
+                expected: Box::new(*expected),
+                found: Box::new(found),
+            });
+        }
+        if eye.origin_now()? != frame.origin {
+            continue;
+        }
+        let at = place::click_point(&eye.geometry, eye.size, frame.origin, step.cell)
+            .ok_or(PlayError::OffBoard)?;
+        let rest = place::rest_point(&eye.geometry, eye.size, frame.origin);
+        return Ok((at, rest, frame));
+    }
+    Err(PlayError::Unsteady {
+        when: when.to_owned(),
+    })
+}
+
+/// A vision error in a few words: the list of every unsure cell is too
+/// long for a one-line message.
+fn describe(error: &VisionError) -> String {
+    match error {
+        VisionError::Unsure(cells) => format!("unsure of {} cell(s)", cells.len()),
+        other => other.to_string(),
+    }
+}
+
+/// Saves frames as `DIR/NAME-LABEL.png` for a later look; a frame that
+/// cannot be saved is worth a warning, not a stop.
+fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)]) -> Vec<PathBuf> {
+    if let Err(error) = std::fs::create_dir_all(dir) {
+        log::warn!("{}: cannot create the debug folder: {error}", dir.display());
+        return Vec::new();
+    }
+    frames
+        .iter()
+        .filter_map(|(label, image)| {
+            let path = dir.join(format!("{name}-{label}.png"));
+            match image.save(&path) {
+                Ok(()) => Some(path),
+                Err(error) => {
+                    log::warn!("{}: cannot save the frame: {error}", path.display());
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// Ctrl-C sets the stop flag the loop checks (once per process: the
+/// handler cannot be set twice).
+fn stop_on_ctrl_c() -> Result<(), InputError> {
+    static ONCE: Once = Once::new();
+    let mut result = Ok(());
+    ONCE.call_once(|| result = input::stop_on_ctrl_c());
+    result
+}
