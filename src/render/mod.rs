@@ -1,1 +1,310 @@
-//! The renderer: draws boards in the look of the real game, for samples and the practice window.
+//! The renderer: draws boards in the look of the real game, for the sample
+//! screenshots and the practice window. A [`Stage`] holds what does not
+//! change from frame to frame (the swamp picture, the window around it, one
+//! pile sprite per colour at the board's scale); [`Stage::paint`] lays
+//! piles on it at any (fractional) cell position and opacity, fast enough
+//! for animation. [`screenshot`] makes a whole picture: the board alone or
+//! inside a game window. Everything is procedural and follows a seed; the
+//! only things taken from the real game are colours measured on it.
+
+mod canvas;
+pub mod font;
+mod noise;
+mod pile;
+mod swamp;
+mod window;
+
+pub use canvas::Canvas;
+
+use crate::game::{Board, Cell, Colour};
+use crate::vision::colour::{linear_from_cielab, oklab_from_linear};
+use pile::Sprite;
+
+/// The colours the game is drawn in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Look {
+    /// The fog between the piles, in linear sRGB.
+    pub fog: [f32; 3],
+    /// Each dust colour as a reader measures a pile (the median of its
+    /// pixels), CIELAB (D65), in colour order.
+    pub piles: Vec<[f32; 3]>,
+}
+
+impl Look {
+    /// The real game's colours, as measured on its screenshot (the same
+    /// numbers as the default calibration's).
+    pub fn nodiatis() -> Look {
+        Look {
+            fog: [0.1046, 0.1683, 0.15],
+            piles: vec![
+                [55.7184, -19.5912, 27.542],
+                [47.0498, 21.3423, 15.649],
+                [36.4751, 35.1616, -14.8493],
+                [62.1943, -2.6898, 38.236],
+                [50.7939, -12.3903, -10.2088],
+            ],
+        }
+    }
+}
+
+/// The board's place in a picture: the top-left corner of the top-left
+/// cell and the cell pitch, in pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placement {
+    pub x: f32,
+    pub y: f32,
+    pub pitch: f32,
+    pub columns: u8,
+    pub rows: u8,
+}
+
+impl Placement {
+    /// The pixel at the centre of the cell at column `x`, row `y` (from the
+    /// bottom); fractional positions lie between cells.
+    pub fn centre(&self, x: f32, y: f32) -> (f32, f32) {
+        let from_top = f32::from(self.rows) - 1.0 - y;
+        (
+            self.x + (x + 0.5) * self.pitch,
+            self.y + (from_top + 0.5) * self.pitch,
+        )
+    }
+
+    /// The board's size in pixels, as the swamp picture has it.
+    pub fn size(&self) -> (usize, usize) {
+        (
+            (f32::from(self.columns) * self.pitch).round().max(1.0) as usize,
+            (f32::from(self.rows) * self.pitch).round().max(1.0) as usize,
+        )
+    }
+}
+
+/// One pile to draw: its colour, its place in cells (fractional while it
+/// moves), and its opacity (0..1, while it fades).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tile {
+    pub colour: Colour,
+    pub x: f32,
+    pub y: f32,
+    pub alpha: f32,
+}
+
+/// The tiles of a board at rest.
+pub fn tiles(board: &Board) -> Vec<Tile> {
+    (0..board.width())
+        .flat_map(|x| (0..board.height()).map(move |y| Cell::new(x, y)))
+        .filter_map(|cell| {
+            Some(Tile {
+                colour: board.get(cell)?,
+                x: f32::from(cell.x),
+                y: f32::from(cell.y),
+                alpha: 1.0,
+            })
+        })
+        .collect()
+}
+
+/// A picture ready for piles: the background with the swamp drawn at the
+/// board's place, and the sprites.
+#[derive(Clone, Debug)]
+pub struct Stage {
+    placement: Placement,
+    base: Canvas,
+    sprites: Vec<Sprite>,
+}
+
+impl Stage {
+    /// Draws the swamp onto `base` at `placement` and makes the piles of
+    /// every colour of `look` at its pitch.
+    pub fn new(look: &Look, mut base: Canvas, placement: Placement, seed: u64) -> Stage {
+        let fog = oklab_from_linear(look.fog);
+        let cells = (placement.columns, placement.rows);
+        let picture = swamp::swamp(cells, placement.pitch, fog, seed);
+        base.paste(
+            &picture,
+            placement.x.round() as i64,
+            placement.y.round() as i64,
+        );
+        let sprites = look
+            .piles
+            .iter()
+            .enumerate()
+            .map(|(i, &lab)| {
+                let centre = oklab_from_linear(linear_from_cielab(lab));
+                Sprite::new(i, centre, fog, placement.pitch, seed)
+            })
+            .collect();
+        Stage {
+            placement,
+            base,
+            sprites,
+        }
+    }
+
+    pub fn placement(&self) -> Placement {
+        self.placement
+    }
+
+    /// The picture without piles.
+    pub fn base(&self) -> &Canvas {
+        &self.base
+    }
+
+    /// Draws the picture with `tiles` into `out` (which takes the base's
+    /// size). Piles stay within the board: a tile moving in from outside
+    /// is cut at its edge, as in the game.
+    pub fn paint(&self, tiles: &[Tile], out: &mut Canvas) {
+        out.width = self.base.width;
+        out.height = self.base.height;
+        out.pixels.clear();
+        out.pixels.extend_from_slice(&self.base.pixels);
+        let p = &self.placement;
+        let (w, h) = p.size();
+        let (x0, y0) = (p.x.round() as i64, p.y.round() as i64);
+        let clip = [x0, y0, x0 + w as i64, y0 + h as i64];
+        for tile in tiles {
+            if let Some(sprite) = self.sprites.get(tile.colour.index() as usize) {
+                let (x, y) = p.centre(tile.x, tile.y);
+                sprite.draw(out, x, y, tile.alpha, clip);
+            }
+        }
+    }
+}
+
+/// What a sample screenshot shows around the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surround {
+    /// The board's picture alone, as a crop of the board.
+    Bare,
+    /// The board inside a game window with title bar, menus, chat text,
+    /// buttons and small coloured icons.
+    Window,
+}
+
+/// How to draw a screenshot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shot {
+    /// 1.0 is the real game's 80-pixel cells.
+    pub scale: f32,
+    pub surround: Surround,
+    pub seed: u64,
+}
+
+/// The real game's cell pitch in pixels at scale 1.
+pub const PITCH: f32 = 80.0;
+
+/// A screenshot of `board` in `look`, and where the board is in it.
+pub fn screenshot(board: &Board, look: &Look, shot: &Shot) -> (Canvas, Placement) {
+    let mut placement = Placement {
+        x: 0.0,
+        y: 0.0,
+        pitch: PITCH * shot.scale,
+        columns: board.width(),
+        rows: board.height(),
+    };
+    let base = match shot.surround {
+        Surround::Bare => {
+            let (w, h) = placement.size();
+            Canvas::new(w, h, [0, 0, 0])
+        }
+        Surround::Window => {
+            let (canvas, (x, y)) = window::window(placement.size(), look, shot.seed);
+            (placement.x, placement.y) = (x as f32, y as f32);
+            canvas
+        }
+    };
+    let stage = Stage::new(look, base, placement, shot.seed);
+    let mut out = Canvas::new(0, 0, [0, 0, 0]);
+    stage.paint(&tiles(board), &mut out);
+    (out, placement)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MID_GAME: &str = "        ,        ,    YB  ,  BBBYR ,  BBYRRO, OYYRORY";
+
+    #[test]
+    fn centres_count_rows_from_the_bottom() {
+        let p = Placement {
+            x: 10.0,
+            y: 20.0,
+            pitch: 40.0,
+            columns: 8,
+            rows: 6,
+        };
+        assert_eq!(p.centre(0.0, 5.0), (30.0, 40.0));
+        assert_eq!(p.centre(7.0, 0.0), (310.0, 240.0));
+        assert_eq!(p.centre(0.5, 5.0), (50.0, 40.0));
+        assert_eq!(p.size(), (320, 240));
+    }
+
+    #[test]
+    fn empty_cells_show_the_swamp_and_full_ones_a_pile() {
+        let board: Board = MID_GAME.parse().unwrap();
+        let shot = Shot {
+            scale: 0.5,
+            surround: Surround::Bare,
+            seed: 4,
+        };
+        let (picture, placement) = screenshot(&board, &Look::nodiatis(), &shot);
+        let stage = Stage::new(
+            &Look::nodiatis(),
+            Canvas::new(320, 240, [0, 0, 0]),
+            placement,
+            4,
+        );
+        let changed = |x: f32, y: f32| {
+            let (cx, cy) = placement.centre(x, y);
+            let (cx, cy) = (cx as usize, cy as usize);
+            picture.get(cx, cy) != stage.base().get(cx, cy)
+        };
+        assert!(changed(1.0, 0.0) && changed(4.0, 3.0));
+        assert!(!changed(0.0, 0.0) && !changed(3.0, 5.0));
+        assert_eq!((picture.width, picture.height), (320, 240));
+    }
+
+    #[test]
+    fn a_window_surrounds_the_board_and_the_seed_repeats_it() {
+        let board: Board = MID_GAME.parse().unwrap();
+        let shot = Shot {
+            scale: 0.75,
+            surround: Surround::Window,
+            seed: 11,
+        };
+        let (a, placement) = screenshot(&board, &Look::nodiatis(), &shot);
+        let (b, _) = screenshot(&board, &Look::nodiatis(), &shot);
+        assert_eq!(a, b);
+        let (w, h) = placement.size();
+        assert!(placement.x > 100.0 && placement.y > 50.0);
+        assert!(placement.x as usize + w < a.width && placement.y as usize + h < a.height);
+        let other = Shot { seed: 12, ..shot };
+        assert_ne!(screenshot(&board, &Look::nodiatis(), &other).0, a);
+    }
+
+    #[test]
+    fn faded_and_moving_tiles_draw_between_cells() {
+        let look = Look::nodiatis();
+        let placement = Placement {
+            x: 0.0,
+            y: 0.0,
+            pitch: 40.0,
+            columns: 8,
+            rows: 6,
+        };
+        let stage = Stage::new(&look, Canvas::new(320, 240, [0, 0, 0]), placement, 1);
+        let mut out = Canvas::new(0, 0, [0, 0, 0]);
+        let tile = |x: f32, alpha: f32| Tile {
+            colour: Colour::new(3).unwrap(),
+            x,
+            y: 0.0,
+            alpha,
+        };
+        stage.paint(&[tile(0.5, 1.0)], &mut out);
+        let between = placement.centre(0.5, 0.0);
+        let at = |c: &Canvas| c.get(between.0 as usize, between.1 as usize);
+        assert_ne!(at(&out), at(stage.base()));
+        stage.paint(&[tile(0.5, 0.0)], &mut out);
+        assert_eq!(out, *stage.base());
+    }
+}

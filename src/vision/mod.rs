@@ -8,7 +8,7 @@
 mod annotate;
 mod calibration;
 mod classify;
-mod colour;
+pub(crate) mod colour;
 mod geometry;
 mod learn;
 mod locate;

@@ -1,0 +1,188 @@
+//! The pixels the renderer draws on: 0RGB words row by row (what `minifb`
+//! shows, so a practice frame needs no conversion), with the few drawing
+//! operations the renderer needs, and the colour conversions from the
+//! Oklab space its pictures are made in.
+
+use std::sync::OnceLock;
+
+use image::{Rgba, RgbaImage};
+
+use super::font;
+use crate::vision::colour::{Balance, linear_from_oklab};
+
+/// A picture being drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Canvas {
+    pub width: usize,
+    pub height: usize,
+    /// 0RGB, row by row.
+    pub pixels: Vec<u32>,
+}
+
+pub(crate) fn pack([r, g, b]: [u8; 3]) -> u32 {
+    u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)
+}
+
+pub(crate) fn unpack(p: u32) -> [u8; 3] {
+    [(p >> 16) as u8, (p >> 8) as u8, p as u8]
+}
+
+/// Linear light (0..1) -> sRGB byte, through a table: the renderer
+/// converts every pixel of a background, and `powf` per pixel is slow in
+/// debug builds, which the tests and the practice window may run.
+fn encode(v: f32) -> u8 {
+    const STEPS: usize = 4096;
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..=STEPS)
+            .map(|i| {
+                let v = i as f32 / STEPS as f32;
+                let s = if v <= 0.003_130_8 {
+                    12.92 * v
+                } else {
+                    1.055 * v.powf(1.0 / 2.4) - 0.055
+                };
+                (s * 255.0).round() as u8
+            })
+            .collect()
+    });
+    table[(v.clamp(0.0, 1.0) * STEPS as f32).round() as usize]
+}
+
+/// The sRGB bytes of an Oklab colour, clipped to the gamut.
+pub(crate) fn srgb(oklab: [f32; 3]) -> [u8; 3] {
+    linear_from_oklab(oklab).map(encode)
+}
+
+/// The Oklab colour of sRGB bytes.
+#[cfg(test)]
+pub(crate) fn oklab(rgb: [u8; 3]) -> [f32; 3] {
+    Balance::NONE.oklab(rgb)
+}
+
+/// `over` laid on `under` with opacity `alpha` (0..=255) in sRGB bytes, as
+/// games composite their sprites.
+#[inline]
+pub(crate) fn mix(under: [u8; 3], over: [u8; 3], alpha: u32) -> [u8; 3] {
+    std::array::from_fn(|i| {
+        let (u, o) = (u32::from(under[i]), u32::from(over[i]));
+        ((u * (255 - alpha) + o * alpha + 127) / 255) as u8
+    })
+}
+
+impl Canvas {
+    pub fn new(width: usize, height: usize, rgb: [u8; 3]) -> Canvas {
+        Canvas {
+            width,
+            height,
+            pixels: vec![pack(rgb); width * height],
+        }
+    }
+
+    pub fn get(&self, x: usize, y: usize) -> [u8; 3] {
+        unpack(self.pixels[y * self.width + x])
+    }
+
+    /// Fills the rectangle, clipped to the canvas.
+    pub fn fill(&mut self, x: i64, y: i64, w: i64, h: i64, rgb: [u8; 3]) {
+        let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
+        let x1 = (x + w).clamp(0, self.width as i64) as usize;
+        let y1 = (y + h).clamp(0, self.height as i64) as usize;
+        if x0 >= x1 {
+            return;
+        }
+        for row in y0..y1 {
+            self.pixels[row * self.width + x0..row * self.width + x1].fill(pack(rgb));
+        }
+    }
+
+    /// Lays `rgb` over the rectangle with opacity `alpha` (0..=255).
+    pub fn shade(&mut self, x: i64, y: i64, w: i64, h: i64, rgb: [u8; 3], alpha: u32) {
+        for py in y.max(0)..(y + h).min(self.height as i64) {
+            for px in x.max(0)..(x + w).min(self.width as i64) {
+                let i = py as usize * self.width + px as usize;
+                self.pixels[i] = pack(mix(unpack(self.pixels[i]), rgb, alpha));
+            }
+        }
+    }
+
+    /// Writes `text` with its top-left at `(x, y)`, each font dot `dot`
+    /// pixels square.
+    pub fn text(&mut self, x: i64, y: i64, text: &str, dot: i64, rgb: [u8; 3]) {
+        for (cx, cy) in font::dots(text) {
+            self.fill(
+                x + i64::from(cx) * dot,
+                y + i64::from(cy) * dot,
+                dot,
+                dot,
+                rgb,
+            );
+        }
+    }
+
+    /// Copies `other` with its top-left at `(x, y)`, clipped.
+    pub fn paste(&mut self, other: &Canvas, x: i64, y: i64) {
+        for oy in 0..other.height {
+            let ty = y + oy as i64;
+            if !(0..self.height as i64).contains(&ty) {
+                continue;
+            }
+            let x0 = x.max(0);
+            let x1 = (x + other.width as i64).min(self.width as i64);
+            if x0 >= x1 {
+                continue;
+            }
+            let src = oy * other.width + (x0 - x) as usize;
+            let dst = ty as usize * self.width + x0 as usize;
+            let n = (x1 - x0) as usize;
+            self.pixels[dst..dst + n].copy_from_slice(&other.pixels[src..src + n]);
+        }
+    }
+
+    /// The canvas as an opaque RGBA image.
+    pub fn to_image(&self) -> RgbaImage {
+        RgbaImage::from_fn(self.width as u32, self.height as u32, |x, y| {
+            let [r, g, b] = self.get(x as usize, y as usize);
+            Rgba([r, g, b, 255])
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oklab_round_trips_through_srgb_bytes() {
+        for rgb in [[0u8, 0, 0], [255, 255, 255], [91, 115, 109], [200, 60, 190]] {
+            assert_eq!(srgb(oklab(rgb)), rgb);
+        }
+    }
+
+    #[test]
+    fn drawing_is_clipped_and_mixes_by_alpha() {
+        let mut c = Canvas::new(4, 3, [0, 0, 0]);
+        c.fill(-2, 1, 4, 9, [200, 100, 0]);
+        assert_eq!(c.get(1, 2), [200, 100, 0]);
+        assert_eq!(c.get(2, 2), [0, 0, 0]);
+        assert_eq!(c.get(0, 0), [0, 0, 0]);
+        c.shade(0, 0, 1, 1, [255, 255, 255], 255);
+        assert_eq!(c.get(0, 0), [255, 255, 255]);
+        assert_eq!(mix([0, 0, 0], [255, 255, 255], 128), [128, 128, 128]);
+        let mut big = Canvas::new(6, 6, [1, 2, 3]);
+        big.paste(&c, 4, -1);
+        assert_eq!(big.get(5, 0), c.get(1, 1));
+        assert_eq!(big.get(3, 0), [1, 2, 3]);
+        let image = big.to_image();
+        assert_eq!(image.get_pixel(5, 0).0, [200, 100, 0, 255]);
+    }
+
+    #[test]
+    fn text_lights_the_glyph_dots() {
+        let mut c = Canvas::new(20, 10, [0, 0, 0]);
+        c.text(1, 1, "1", 1, [9, 9, 9]);
+        // The top of a "1" is its stem's single dot in the middle column.
+        assert_eq!(c.get(3, 1), [9, 9, 9]);
+        assert_eq!(c.get(1, 1), [0, 0, 0]);
+    }
+}

@@ -1,0 +1,513 @@
+//! Dust piles: one glowing, textured sprite per colour, as the game draws
+//! every pile of a colour with the same picture. A pile is a mound with a
+//! bumpy top, lit from the top-left, with its colour's texture (lumps,
+//! ridges, flecks, gloss or rock), a bright rim and a soft glow around it.
+//! Its pixels are then shifted so that, measured as a reader measures a
+//! cell (the median colour of the pixels that stand out from the board's
+//! background), it has the colour measured on the real game.
+
+use super::canvas::{Canvas, mix, pack, srgb, unpack};
+use super::noise::{self, Stream};
+
+/// How a colour's piles are textured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    /// Round lumps, like a cluster of caps (the green piles).
+    Lumpy,
+    /// Streaks running down from the top (orange).
+    Ridged,
+    /// Fine grain with pale flecks (red).
+    Flecked,
+    /// Smooth, with a shine (yellow).
+    Glossy,
+    /// Faceted like crystals, with sparkles (blue).
+    Rocky,
+}
+
+/// The styles of the colours in colour order: G, O, R, Y, B; further
+/// colours reuse them.
+const STYLES: [Style; 5] = [
+    Style::Lumpy,
+    Style::Ridged,
+    Style::Flecked,
+    Style::Glossy,
+    Style::Rocky,
+];
+
+/// A sprite's side, in pitches: the pile and its glow with room to spare.
+const SIDE: f32 = 1.2;
+/// How far the glow reaches outside the pile, in pitches.
+const GLOW: f32 = 0.075;
+/// The bright rim's width inside the pile, in pitches.
+const RIM: f32 = 0.03;
+/// Half the side of the square a reader measures a cell in, in pitches.
+const WINDOW: f32 = 0.4;
+/// The Oklab (a, b) distance from the background beyond which a pixel
+/// stands out as part of a pile.
+const STANDS_OUT: f32 = 0.02;
+
+/// The outline of a pile, in pitches from the sprite's centre (v grows
+/// downwards).
+#[derive(Clone, Debug)]
+struct Outline {
+    half_width: f32,
+    base: f32,
+    height: f32,
+    /// Fullness of the dome: lower is flatter-topped.
+    dome: f32,
+    /// Where the top is, across.
+    apex: f32,
+    bumps: [(f32, f32); 3],
+    bump_size: f32,
+    /// Moves the outline so the pile's centre of mass is the sprite's
+    /// centre.
+    shift: (f32, f32),
+}
+
+impl Outline {
+    fn random(stream: &mut Stream, style: Style) -> Outline {
+        let bump_size = if style == Style::Lumpy { 0.07 } else { 0.035 };
+        Outline {
+            half_width: stream.range(0.42, 0.45),
+            base: stream.range(0.27, 0.31),
+            height: stream.range(0.58, 0.64),
+            dome: stream.range(0.38, 0.52),
+            apex: stream.range(-0.07, 0.07),
+            bumps: [2.0, 3.0, 5.0].map(|k| (k, stream.range(0.0, std::f32::consts::TAU))),
+            bump_size,
+            shift: (0.0, 0.0),
+        }
+    }
+
+    /// True when `(u, v)` is inside the pile.
+    fn contains(&self, u: f32, v: f32) -> bool {
+        let (u, v) = (u + self.shift.0, v + self.shift.1);
+        let across = u / self.half_width;
+        if across.abs() >= 1.0 {
+            return false;
+        }
+        // Measured from the apex, so the top leans to one side.
+        let side = if u < self.apex {
+            self.half_width + self.apex
+        } else {
+            self.half_width - self.apex
+        };
+        let t = ((u - self.apex) / side).clamp(-1.0, 1.0);
+        let bumps: f32 = self
+            .bumps
+            .iter()
+            .map(|&(k, phase)| (k * t * std::f32::consts::PI + phase).sin())
+            .sum();
+        let top = self.base
+            - self.height * (1.0 - t * t).powf(self.dome) * (1.0 + self.bump_size * bumps / 3.0);
+        // Rounded bottom corners.
+        let bottom = self.base - 0.12 * across.abs().powi(5);
+        (top..=bottom).contains(&v)
+    }
+
+    /// The share of the pixel at `(u, v)` (side `px` pitches) inside the
+    /// pile, from 4x4 samples.
+    fn coverage(&self, u: f32, v: f32, px: f32) -> f32 {
+        let mut n = 0;
+        for i in 0..4 {
+            for j in 0..4 {
+                let su = u + (i as f32 - 1.5) * px / 4.0;
+                let sv = v + (j as f32 - 1.5) * px / 4.0;
+                n += u32::from(self.contains(su, sv));
+            }
+        }
+        n as f32 / 16.0
+    }
+}
+
+/// A pile's picture: straight-alpha sRGB pixels, `side` x `side`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Sprite {
+    side: usize,
+    pixels: Vec<[u8; 4]>,
+}
+
+/// Chamfer distances (in pixels) from every pixel to the nearest pixel
+/// where `target` is true; far when there is none.
+fn distances(target: &[bool], side: usize) -> Vec<f32> {
+    const FAR: f32 = 1e6;
+    let mut d: Vec<f32> = target.iter().map(|&t| if t { 0.0 } else { FAR }).collect();
+    let diagonal = std::f32::consts::SQRT_2;
+    let at = |x: usize, y: usize| y * side + x;
+    for y in 0..side {
+        for x in 0..side {
+            let mut best = d[at(x, y)];
+            if x > 0 {
+                best = best.min(d[at(x - 1, y)] + 1.0);
+            }
+            if y > 0 {
+                best = best.min(d[at(x, y - 1)] + 1.0);
+                if x > 0 {
+                    best = best.min(d[at(x - 1, y - 1)] + diagonal);
+                }
+                if x + 1 < side {
+                    best = best.min(d[at(x + 1, y - 1)] + diagonal);
+                }
+            }
+            d[at(x, y)] = best;
+        }
+    }
+    for y in (0..side).rev() {
+        for x in (0..side).rev() {
+            let mut best = d[at(x, y)];
+            if x + 1 < side {
+                best = best.min(d[at(x + 1, y)] + 1.0);
+            }
+            if y + 1 < side {
+                best = best.min(d[at(x, y + 1)] + 1.0);
+                if x + 1 < side {
+                    best = best.min(d[at(x + 1, y + 1)] + diagonal);
+                }
+                if x > 0 {
+                    best = best.min(d[at(x - 1, y + 1)] + diagonal);
+                }
+            }
+            d[at(x, y)] = best;
+        }
+    }
+    d
+}
+
+/// The surface relief a style adds to the mound, in pitches.
+fn relief(style: Style, lumps: &[(f32, f32, f32)], seed: u64, u: f32, v: f32, apex: f32) -> f32 {
+    match style {
+        Style::Lumpy => {
+            lumps
+                .iter()
+                .map(|&(lu, lv, r)| {
+                    let d2 = ((u - lu).powi(2) + (v - lv).powi(2)) / (r * r);
+                    0.06 * (-d2).exp()
+                })
+                .sum::<f32>()
+                + 0.012 * noise::fbm(seed, u * 7.0, v * 7.0, 2)
+        }
+        Style::Ridged => {
+            let angle = (u - apex).atan2(v + 0.45);
+            0.014 * (angle * 18.0 + 3.0 * noise::fbm(seed, u * 4.0, v * 4.0, 2)).sin()
+        }
+        Style::Flecked => 0.025 * noise::fbm(seed, u * 9.0, v * 9.0, 3),
+        Style::Glossy => 0.02 * noise::fbm(seed, u * 3.0, v * 3.0, 2),
+        Style::Rocky => {
+            let ridge = 1.0 - (2.0 * noise::fbm(seed, u * 6.0, v * 6.0, 3) - 1.0).abs();
+            0.035 * ridge * ridge
+        }
+    }
+}
+
+/// Colour and opacity of each sprite pixel before the final shift, in
+/// Oklab.
+struct Layers {
+    colour: Vec<[f32; 3]>,
+    alpha: Vec<f32>,
+}
+
+impl Sprite {
+    /// The pile of colour number `index` in colour `centre` (Oklab) over a
+    /// background of colour `background` (Oklab), for cells `pitch` pixels
+    /// wide.
+    pub fn new(
+        index: usize,
+        centre: [f32; 3],
+        background: [f32; 3],
+        pitch: f32,
+        seed: u64,
+    ) -> Sprite {
+        let style = STYLES[index % STYLES.len()];
+        let seed = noise::hash(seed, index as i32, 0x91e);
+        let mut stream = Stream::new(seed);
+        let side = ((SIDE * pitch).ceil() as usize).max(8);
+        let px = 1.0 / pitch;
+        let position = |i: usize| ((i as f32 + 0.5) - side as f32 / 2.0) * px;
+        let mut outline = Outline::random(&mut stream, style);
+        let coverage = |outline: &Outline| -> Vec<f32> {
+            (0..side * side)
+                .map(|i| outline.coverage(position(i % side), position(i / side), px))
+                .collect()
+        };
+        // Centre the pile's mass: a reader takes the centre of mass of a
+        // cell's pile as the cell's centre.
+        let first = coverage(&outline);
+        let mass: f32 = first.iter().sum::<f32>().max(1e-6);
+        let moment = |f: &dyn Fn(usize) -> f32| {
+            first.iter().enumerate().map(|(i, c)| c * f(i)).sum::<f32>() / mass
+        };
+        outline.shift = (
+            moment(&|i| position(i % side)),
+            moment(&|i| position(i / side)),
+        );
+        let cover = coverage(&outline);
+        let inside: Vec<bool> = cover.iter().map(|&c| c >= 0.5).collect();
+        let outside: Vec<bool> = inside.iter().map(|&i| !i).collect();
+        let depth = distances(&outside, side);
+        let away = distances(&inside, side);
+        let lumps: Vec<(f32, f32, f32)> = (0..6)
+            .map(|_| {
+                (
+                    stream.range(-0.3, 0.3),
+                    stream.range(-0.15, 0.2),
+                    stream.range(0.08, 0.14),
+                )
+            })
+            .collect();
+        // A mound: steep at the rim, flat on top, with the style's relief.
+        let height: Vec<f32> = (0..side * side)
+            .map(|i| {
+                if !inside[i] {
+                    return 0.0;
+                }
+                let (u, v) = (position(i % side), position(i / side));
+                let d = (depth[i] * px).min(0.16) / 0.16;
+                0.16 * d.sqrt() + relief(style, &lumps, seed, u, v, outline.apex) * d
+            })
+            .collect();
+        let light = normalise([-0.45, -0.65, 0.6]);
+        let layers = |shift: [f32; 3]| -> Layers {
+            let [l0, a0, b0] = [
+                centre[0] + shift[0],
+                centre[1] + shift[1],
+                centre[2] + shift[2],
+            ];
+            let mut colour = vec![[0.0; 3]; side * side];
+            let mut alpha = vec![0.0; side * side];
+            let rim_colour = [l0 + 0.07, a0 * 1.2, b0 * 1.2];
+            let glow_colour = [l0 + 0.08, a0 * 1.3, b0 * 1.3];
+            for i in 0..side * side {
+                let (x, y) = (i % side, i / side);
+                let glow = if inside[i] {
+                    0.0
+                } else {
+                    let d = away[i] * px / GLOW;
+                    if d >= 1.0 {
+                        0.0
+                    } else {
+                        0.85 * (1.0 - d).powi(2)
+                    }
+                };
+                let pile = if inside[i] {
+                    let h = |x: usize, y: usize| height[y.min(side - 1) * side + x.min(side - 1)];
+                    let du = (h(x + 1, y) - h(x.saturating_sub(1), y)) / (2.0 * px);
+                    let dv = (h(x, y + 1) - h(x, y.saturating_sub(1))) / (2.0 * px);
+                    let normal = normalise([-du, -dv, 1.0]);
+                    let lambert = dot(normal, light).max(0.0);
+                    let mut l = l0 + 0.2 * (lambert - 0.75);
+                    if style == Style::Glossy {
+                        let half = normalise([light[0], light[1], light[2] + 1.0]);
+                        l += 0.12 * dot(normal, half).max(0.0).powi(24);
+                    }
+                    let mut chroma = 1.0 + 1.5 * (l - l0);
+                    let fleck_rate = match style {
+                        Style::Flecked => 0.06,
+                        Style::Rocky => 0.03,
+                        _ => 0.0,
+                    };
+                    if noise::unit(seed, x as i32, y as i32) < fleck_rate {
+                        l += 0.16;
+                        chroma *= 0.4;
+                    }
+                    let rim = depth[i] * px / RIM;
+                    if rim < 1.0 {
+                        l += 0.07 * (1.0 - rim);
+                        chroma *= 1.0 + 0.2 * (1.0 - rim);
+                    }
+                    [l, a0 * chroma, b0 * chroma]
+                } else {
+                    rim_colour
+                };
+                // The pile's edge pixels over its own glow.
+                let c = cover[i];
+                let a = c + (1.0 - c) * glow;
+                if a > 0.0 {
+                    let w = c / a;
+                    colour[i] = std::array::from_fn(|k| pile[k] * w + glow_colour[k] * (1.0 - w));
+                }
+                alpha[i] = a;
+            }
+            Layers { colour, alpha }
+        };
+        // Shift the colours until the pile measures as the centre.
+        let mut shift = [0.0f32; 3];
+        for _ in 0..3 {
+            let measured = measure(&layers(shift), background, side, pitch);
+            for k in 0..3 {
+                shift[k] += centre[k] - measured[k];
+            }
+        }
+        let final_layers = layers(shift);
+        let pixels = final_layers
+            .colour
+            .iter()
+            .zip(&final_layers.alpha)
+            .map(|(&c, &a)| {
+                let [r, g, b] = srgb(c);
+                [r, g, b, (a.clamp(0.0, 1.0) * 255.0).round() as u8]
+            })
+            .collect();
+        Sprite { side, pixels }
+    }
+
+    /// Lays the sprite on `canvas` centred at `(x, y)` with opacity
+    /// `alpha` (0..1), clipped to `clip` (x0, y0, x1, y1).
+    pub fn draw(&self, canvas: &mut Canvas, x: f32, y: f32, alpha: f32, clip: [i64; 4]) {
+        let opacity = (alpha.clamp(0.0, 1.0) * 256.0) as u32;
+        if opacity == 0 {
+            return;
+        }
+        let left = (x - self.side as f32 / 2.0).round() as i64;
+        let top = (y - self.side as f32 / 2.0).round() as i64;
+        let x0 = left.max(clip[0]).max(0);
+        let y0 = top.max(clip[1]).max(0);
+        let x1 = (left + self.side as i64)
+            .min(clip[2])
+            .min(canvas.width as i64);
+        let y1 = (top + self.side as i64)
+            .min(clip[3])
+            .min(canvas.height as i64);
+        for py in y0..y1 {
+            let row = (py - top) as usize * self.side;
+            for px in x0..x1 {
+                let [r, g, b, a] = self.pixels[row + (px - left) as usize];
+                if a == 0 {
+                    continue;
+                }
+                let i = py as usize * canvas.width + px as usize;
+                let a = (u32::from(a) * opacity) >> 8;
+                canvas.pixels[i] = pack(mix(unpack(canvas.pixels[i]), [r, g, b], a));
+            }
+        }
+    }
+}
+
+/// The pile's colour as a reader measures it: composited over the
+/// background, the per-channel median Oklab of the pixels of the cell's
+/// window that stand out from the background.
+fn measure(layers: &Layers, background: [f32; 3], side: usize, pitch: f32) -> [f32; 3] {
+    let half = WINDOW * pitch;
+    let centre = side as f32 / 2.0;
+    let mut channels: [Vec<f32>; 3] = Default::default();
+    for (i, (&c, &a)) in layers.colour.iter().zip(&layers.alpha).enumerate() {
+        let (x, y) = ((i % side) as f32 + 0.5, (i / side) as f32 + 0.5);
+        if (x - centre).abs() > half || (y - centre).abs() > half {
+            continue;
+        }
+        let lab: [f32; 3] = std::array::from_fn(|k| c[k] * a + background[k] * (1.0 - a));
+        if (lab[1] - background[1]).hypot(lab[2] - background[2]) > STANDS_OUT {
+            for (channel, v) in channels.iter_mut().zip(lab) {
+                channel.push(v);
+            }
+        }
+    }
+    std::array::from_fn(|k| {
+        let channel = &mut channels[k];
+        if channel.is_empty() {
+            return background[k];
+        }
+        let mid = channel.len() / 2;
+        *channel.select_nth_unstable_by(mid, f32::total_cmp).1
+    })
+}
+
+fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn normalise(v: [f32; 3]) -> [f32; 3] {
+    let n = dot(v, v).sqrt().max(1e-9);
+    v.map(|c| c / n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::canvas::oklab;
+
+    const BACKGROUND: [u8; 3] = [91, 115, 109];
+    const CYAN: [u8; 3] = [90, 180, 230];
+
+    fn sprite(pitch: f32) -> Sprite {
+        Sprite::new(4, oklab(CYAN), oklab(BACKGROUND), pitch, 7)
+    }
+
+    #[test]
+    fn a_pile_is_centred_and_measures_as_its_colour() {
+        let pitch = 80.0;
+        let s = sprite(pitch);
+        let mut canvas = Canvas::new(200, 200, BACKGROUND);
+        s.draw(&mut canvas, 100.0, 100.0, 1.0, [0, 0, 200, 200]);
+        let (mut n, mut sx, mut sy) = (0.0, 0.0, 0.0);
+        let mut labs = Vec::new();
+        let bg = oklab(BACKGROUND);
+        for y in 0..200 {
+            for x in 0..200 {
+                let lab = oklab(canvas.get(x, y));
+                if (lab[1] - bg[1]).hypot(lab[2] - bg[2]) > STANDS_OUT {
+                    n += 1.0;
+                    sx += x as f32 + 0.5;
+                    sy += y as f32 + 0.5;
+                    labs.push(lab);
+                }
+            }
+        }
+        assert!((sx / n - 100.0).abs() < 3.0 && (sy / n - 100.0).abs() < 3.0);
+        // Most of the central half of the cell is pile.
+        let core = (80..120)
+            .flat_map(|y| (80..120).map(move |x| (x, y)))
+            .filter(|&(x, y)| canvas.get(x, y) != BACKGROUND)
+            .count();
+        assert!(core > 1400, "{core} of 1600");
+        labs.sort_by(|a, b| a[0].total_cmp(&b[0]));
+        let median_l = labs[labs.len() / 2][0];
+        assert!((median_l - oklab(CYAN)[0]).abs() < 0.02, "{median_l}");
+        // Textured: the pile is not one flat colour.
+        assert!(labs[labs.len() * 9 / 10][0] - labs[labs.len() / 10][0] > 0.05);
+    }
+
+    #[test]
+    fn sprites_follow_the_seed_and_the_scale() {
+        assert_eq!(sprite(40.0), sprite(40.0));
+        assert_ne!(
+            sprite(40.0),
+            Sprite::new(4, oklab(CYAN), oklab(BACKGROUND), 40.0, 8)
+        );
+        assert_eq!(sprite(40.0).side, 48);
+        assert_eq!(sprite(160.0).side, 192);
+    }
+
+    #[test]
+    fn drawing_fades_with_alpha_and_stays_in_the_clip() {
+        let s = sprite(40.0);
+        let mut faint = Canvas::new(60, 60, BACKGROUND);
+        let mut full = faint.clone();
+        s.draw(&mut faint, 30.0, 30.0, 0.3, [0, 0, 60, 60]);
+        s.draw(&mut full, 30.0, 30.0, 1.0, [0, 0, 60, 60]);
+        let change = |c: &Canvas| -> i32 {
+            let p = c.get(30, 30);
+            (0..3)
+                .map(|k| (i32::from(p[k]) - i32::from(BACKGROUND[k])).abs())
+                .sum()
+        };
+        assert!(change(&faint) > 0 && change(&faint) < change(&full));
+        let mut clipped = Canvas::new(60, 60, BACKGROUND);
+        s.draw(&mut clipped, 30.0, 30.0, 1.0, [0, 0, 30, 60]);
+        assert_eq!(clipped.get(35, 30), BACKGROUND);
+        assert_eq!(clipped.get(25, 30), full.get(25, 30));
+        let mut none = Canvas::new(60, 60, BACKGROUND);
+        s.draw(&mut none, 30.0, 30.0, 0.0, [0, 0, 60, 60]);
+        assert_eq!(none, Canvas::new(60, 60, BACKGROUND));
+    }
+
+    #[test]
+    fn distances_count_steps_to_the_target() {
+        let mut target = vec![false; 25];
+        target[12] = true;
+        let d = distances(&target, 5);
+        assert_eq!(d[12], 0.0);
+        assert_eq!(d[13], 1.0);
+        assert!((d[18] - std::f32::consts::SQRT_2).abs() < 1e-6);
+        assert_eq!(d[14], 2.0);
+    }
+}

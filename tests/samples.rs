@@ -1,0 +1,197 @@
+//! The bundled sample screenshots (`samples/`): each is read exactly by the
+//! default calibration, and each is still what the renderer draws from its
+//! recipe below. `DUSTBOT_REGENERATE_SAMPLES=1 cargo test --release --test
+//! samples` draws them again (boards, pictures and truths) instead of
+//! comparing; `DUSTBOT_SAMPLES=DIR` points both at another folder.
+
+mod vision_support;
+
+use std::path::PathBuf;
+
+use dustbot::game::{Board, BoardRng};
+use dustbot::render::{self, Look, Placement, Shot, Surround};
+use dustbot::vision::{self, Calibration};
+use image::RgbaImage;
+use vision_support::*;
+
+/// How a sample is made: a random board from `seed`, with `moves` random
+/// clicks played on it, drawn at `scale` with the `surround`.
+struct Recipe {
+    name: &'static str,
+    seed: u64,
+    moves: u32,
+    scale: f32,
+    surround: Surround,
+    jpeg: bool,
+}
+
+const fn recipe(
+    name: &'static str,
+    seed: u64,
+    moves: u32,
+    scale: f32,
+    surround: Surround,
+    jpeg: bool,
+) -> Recipe {
+    Recipe {
+        name,
+        seed,
+        moves,
+        scale,
+        surround,
+        jpeg,
+    }
+}
+
+use Surround::{Bare, Window};
+
+const RECIPES: [Recipe; 10] = [
+    recipe("full-1x-window", 1, 0, 1.0, Window, false),
+    recipe("full-1x-bare", 2, 0, 1.0, Bare, false),
+    recipe("full-0.5x-window", 3, 0, 0.5, Window, false),
+    recipe("full-0.75x-bare", 4, 0, 0.75, Bare, true),
+    recipe("full-2x-bare", 5, 0, 2.0, Bare, true),
+    recipe("mid-1x-window", 6, 4, 1.0, Window, false),
+    recipe("mid-0.6x-bare", 7, 6, 0.6, Bare, false),
+    recipe("mid-1.25x-window", 8, 8, 1.25, Window, true),
+    recipe("late-0.5x-window", 9, 11, 0.5, Window, false),
+    recipe("late-1.5x-bare", 10, 12, 1.5, Bare, false),
+];
+
+/// JPEG quality of the JPEG samples: what a screenshot tool might save.
+const QUALITY: u8 = 85;
+
+fn folder() -> PathBuf {
+    std::env::var("DUSTBOT_SAMPLES").map_or_else(|_| repo("samples"), PathBuf::from)
+}
+
+impl Recipe {
+    fn path(&self) -> PathBuf {
+        folder().join(format!(
+            "{}.{}",
+            self.name,
+            if self.jpeg { "jpg" } else { "png" }
+        ))
+    }
+
+    /// The board: random, then `moves` clicks on random clusters (fewer
+    /// when it clears first, which no recipe does).
+    fn board(&self) -> Board {
+        let mut rng = BoardRng::new(self.seed);
+        let mut board = rng.board(8, 6, 5).unwrap();
+        for _ in 0..self.moves {
+            let clusters = board.clusters();
+            if clusters.is_empty() {
+                break;
+            }
+            let pick = clusters[rng.below(clusters.len() as u64) as usize];
+            board = board.play(pick.cell).unwrap().0;
+        }
+        board
+    }
+
+    fn draw(&self, board: &Board) -> (RgbaImage, Placement) {
+        let shot = Shot {
+            scale: self.scale,
+            surround: self.surround,
+            seed: self.seed,
+        };
+        let (canvas, placement) = render::screenshot(board, &Look::nodiatis(), &shot);
+        (canvas.to_image(), placement)
+    }
+}
+
+fn write(recipe: &Recipe) {
+    let board = recipe.board();
+    let (image, _) = recipe.draw(&board);
+    std::fs::create_dir_all(folder()).unwrap();
+    let path = recipe.path();
+    if recipe.jpeg {
+        let rgb = image::DynamicImage::ImageRgba8(image).to_rgb8();
+        let file = std::fs::File::create(&path).unwrap();
+        image::codecs::jpeg::JpegEncoder::new_with_quality(file, QUALITY)
+            .encode_image(&rgb)
+            .unwrap();
+    } else {
+        image::DynamicImage::ImageRgba8(image)
+            .to_rgb8()
+            .save(&path)
+            .unwrap();
+    }
+    std::fs::write(path.with_extension("board"), format!("{board}\n")).unwrap();
+}
+
+/// Draws the samples again when asked to, once, before either test looks
+/// at them.
+fn regenerate_if_asked() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    if std::env::var_os("DUSTBOT_REGENERATE_SAMPLES").is_some_and(|v| v == "1") {
+        ONCE.call_once(|| RECIPES.iter().for_each(write));
+    }
+}
+
+/// Mean absolute difference per channel between two images of one size.
+fn mean_difference(a: &RgbaImage, b: &RgbaImage) -> f64 {
+    assert_eq!(a.dimensions(), b.dimensions());
+    let sum: u64 = a
+        .pixels()
+        .zip(b.pixels())
+        .map(|(p, q)| (0..3).map(|k| u64::from(p[k].abs_diff(q[k]))).sum::<u64>())
+        .sum();
+    sum as f64 / (3 * a.width() * a.height()) as f64
+}
+
+#[test]
+fn the_samples_are_what_the_renderer_draws() {
+    regenerate_if_asked();
+    for recipe in &RECIPES {
+        let path = recipe.path();
+        let truth = std::fs::read_to_string(path.with_extension("board"))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let board: Board = truth.trim_end_matches('\n').parse().unwrap();
+        assert_eq!(board, recipe.board(), "{}: the recipe's board", recipe.name);
+        let committed = image::open(&path).unwrap().to_rgba8();
+        let (drawn, placement) = recipe.draw(&board);
+        // PNGs are exact up to floating-point differences between
+        // machines; JPEGs also carry their compression.
+        let tolerance = if recipe.jpeg { 3.0 } else { 0.5 };
+        let difference = mean_difference(&committed, &drawn);
+        assert!(
+            difference <= tolerance,
+            "{}: differs from the renderer by {difference:.2} per channel",
+            recipe.name
+        );
+        // The reader finds the board where the renderer put it.
+        let calibration = Calibration::load(&repo("calibration/nodiatis.toml")).unwrap();
+        let g = vision::read(&committed, &calibration, None)
+            .unwrap()
+            .geometry;
+        let slack = 0.05 * placement.pitch;
+        assert!(
+            (g.x - placement.x).abs() < slack
+                && (g.y - placement.y).abs() < slack
+                && (g.pitch_x - placement.pitch).abs() < slack,
+            "{}: read at {g:?}, drawn at {placement:?}",
+            recipe.name
+        );
+    }
+}
+
+#[test]
+fn every_sample_reads_exactly_with_the_default_calibration() {
+    regenerate_if_asked();
+    let calibration = Calibration::load(&repo("calibration/nodiatis.toml")).unwrap();
+    let samples = samples();
+    assert_eq!(samples.len(), RECIPES.len(), "one sample per recipe");
+    let mut mid_game = 0;
+    for (path, image, truth) in samples {
+        let reading = vision::read(&image, &calibration, None)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let board = reading
+            .board()
+            .unwrap_or_else(|e| panic!("{}: {e}\n{}", path.display(), reading.confidence_grid()));
+        assert_eq!(board, truth, "{}", path.display());
+        mid_game += usize::from(truth.tile_count() < 48);
+    }
+    assert!(mid_game >= 4, "mid-game samples: {mid_game}");
+}
