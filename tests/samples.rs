@@ -45,7 +45,7 @@ const fn recipe(
 
 use Surround::{Bare, Window};
 
-const RECIPES: [Recipe; 10] = [
+const RECIPES: [Recipe; 11] = [
     recipe("full-1x-window", 1, 0, 1.0, Window, false),
     recipe("full-1x-bare", 2, 0, 1.0, Bare, false),
     recipe("full-0.5x-window", 3, 0, 0.5, Window, false),
@@ -53,6 +53,7 @@ const RECIPES: [Recipe; 10] = [
     recipe("full-2x-bare", 5, 0, 2.0, Bare, true),
     recipe("mid-1x-window", 6, 4, 1.0, Window, false),
     recipe("mid-0.6x-bare", 7, 6, 0.6, Bare, false),
+    recipe("mid-0.75x-window", 11, 5, 0.75, Window, false),
     recipe("mid-1.25x-window", 8, 8, 1.25, Window, true),
     recipe("late-0.5x-window", 9, 11, 0.5, Window, false),
     recipe("late-1.5x-bare", 10, 12, 1.5, Bare, false),
@@ -113,10 +114,15 @@ fn write(recipe: &Recipe) {
             .encode_image(&rgb)
             .unwrap();
     } else {
-        image::DynamicImage::ImageRgba8(image)
-            .to_rgb8()
-            .save(&path)
-            .unwrap();
+        // The best compression: the samples live in the repository.
+        let rgb = image::DynamicImage::ImageRgba8(image).to_rgb8();
+        let file = std::fs::File::create(&path).unwrap();
+        let encoder = image::codecs::png::PngEncoder::new_with_quality(
+            file,
+            image::codecs::png::CompressionType::Best,
+            image::codecs::png::FilterType::Adaptive,
+        );
+        rgb.write_with_encoder(encoder).unwrap();
     }
     std::fs::write(path.with_extension("board"), format!("{board}\n")).unwrap();
 }

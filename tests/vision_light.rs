@@ -69,7 +69,9 @@ fn check(name: &str, image: &RgbaImage, truth: &Board) {
     assert!(overlay.is_some(), "{name}: orange overlay: {overlay:?}");
     // Both at once, in a window.
     let both = warm(&darken(image, 0.6), 0.3);
-    let window = in_window(&both, 1.0, (1280, 900), (200, 100));
+    // Big enough for the biggest sample (a 2x board) with room around it.
+    let size = (both.width().max(1000) + 280, both.height().max(700) + 200);
+    let window = in_window(&both, 1.0, size, (200, 100));
     assert!(
         reads_exactly(&window, truth, &calibration()),
         "{name}: darkened, warm, in a window"

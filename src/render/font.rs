@@ -112,8 +112,8 @@ mod tests {
     #[test]
     fn draws_digits_side_by_side() {
         let rows = picture("10");
-        assert_eq!(rows[0], "..#...###.");
-        assert_eq!(rows[6], ".###..###.");
+        assert_eq!(rows[0], "..#....###.");
+        assert_eq!(rows[6], ".###...###.");
         assert_eq!(text_size("10"), (11, 7));
         assert_eq!(text_size(""), (0, 7));
     }

@@ -157,7 +157,45 @@ pub(crate) fn find_grid(image: &RgbaImage, shape: &Shape) -> Result<Grid, Vision
             "no pile-coloured blob of pile size".into(),
         ));
     }
-    fit_grid(&biggest_lattice_group(&piles), shape)
+    fit_grid(&trim_to_board(biggest_lattice_group(&piles), shape), shape)
+}
+
+/// When the linked blobs span more than the board (a button or a picture
+/// about a pitch from the board's edge links to its piles), keeps the
+/// board-sized window of them that best obeys gravity (fewest blobs with
+/// nothing under them inside the window), then the one with the most
+/// blobs. A row of buttons under the board leaves the real bottom row
+/// hanging over gaps; the board's own rows never do, bar missed piles.
+fn trim_to_board(group: Vec<Placed>, shape: &Shape) -> Vec<Placed> {
+    let (first_column, last_column) = min_max(group.iter().map(|p| p.column));
+    let (first_row, last_row) = min_max(group.iter().map(|p| p.row));
+    let (width, height) = (i32::from(shape.width), i32::from(shape.height));
+    if last_column - first_column < width && last_row - first_row < height {
+        return group;
+    }
+    let occupied: std::collections::HashSet<(i32, i32)> =
+        group.iter().map(|p| (p.column, p.row)).collect();
+    let inside = |left: i32, top: i32, p: &Placed| {
+        (left..left + width).contains(&p.column) && (top..top + height).contains(&p.row)
+    };
+    let lefts = first_column..=(last_column - width + 1).max(first_column);
+    let tops = first_row..=(last_row - height + 1).max(first_row);
+    let best = lefts
+        .flat_map(|left| tops.clone().map(move |top| (left, top)))
+        .min_by_key(|&(left, top)| {
+            let bottom = (top + height - 1).min(last_row);
+            let members = group.iter().filter(|p| inside(left, top, p));
+            let hanging = members
+                .clone()
+                .filter(|p| p.row < bottom && !occupied.contains(&(p.column, p.row + 1)))
+                .count();
+            (hanging, std::cmp::Reverse(members.count()))
+        });
+    let Some((left, top)) = best else {
+        return group;
+    };
+    log::debug!("the piles span more than the board: kept columns from {left}, rows from {top}");
+    group.into_iter().filter(|p| inside(left, top, p)).collect()
 }
 
 /// Adds to the grid's cells every lattice cell that `occupied` says holds
@@ -739,6 +777,35 @@ mod tests {
             (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
             "{g:?}"
         );
+    }
+
+    /// Fills a rectangle of `image` with a button's blue.
+    fn button(image: &mut RgbaImage, x: u32, y: u32, w: u32, h: u32) {
+        for yy in y..y + h {
+            for xx in x..x + w {
+                image.put_pixel(xx, yy, Rgba([70, 84, 160, 255]));
+            }
+        }
+    }
+
+    #[test]
+    fn buttons_a_pitch_under_the_board_are_not_a_row() {
+        for rows in [
+            ["########"; 6],
+            [
+                "....#...", "..####..", ".######.", "########", "########", "########",
+            ],
+        ] {
+            let mut image = lattice(&rows, (100.0, 150.0), 60.0);
+            // Under the bottom row's centres, as a game's buttons might be.
+            button(&mut image, 164, 530, 52, 34);
+            button(&mut image, 224, 530, 52, 34);
+            let g = locate(&image, &SHAPE, None).unwrap().geometry;
+            assert!(
+                (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
+                "{rows:?}: {g:?}"
+            );
+        }
     }
 
     #[test]
