@@ -1,5 +1,5 @@
 //! `bot practice`: the practice window on a given, seeded or random board,
-//! drawn in the default calibration's colours.
+//! drawn by the renderer in the default calibration's colours.
 
 use std::process::ExitCode;
 

@@ -15,10 +15,12 @@ use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::game::{Board, Cell, CellSet, Colour};
+use crate::game::{Board, Cell, CellSet};
+use crate::render::{self, Canvas};
 use crate::vision::{Geometry, PixelPoint};
 
-pub use paint::{Look, Painter, Scene, Tile, to_image};
+pub use crate::render::{Look, Tile};
+pub use paint::{Painter, Scene};
 
 /// What `bot practice` was asked for.
 #[derive(Debug)]
@@ -69,8 +71,6 @@ pub struct ClickLog {
     pub board_after: String,
 }
 
-/// The real game's cell pitch in pixels at scale 1.
-const PITCH: f32 = 80.0;
 /// Room around the board, in pitches.
 const MARGIN: f32 = 0.5;
 /// Share of the animation spent fading the removed cluster; the rest is
@@ -79,7 +79,7 @@ const FADE: f32 = 0.4;
 
 /// The board's place in a practice window at `scale`, and the window size.
 pub fn layout(board: &Board, scale: f32) -> (Geometry, (usize, usize)) {
-    let pitch = (PITCH * scale).round();
+    let pitch = (render::PITCH * scale).round();
     let margin = (MARGIN * pitch).round();
     let geometry = Geometry {
         x: margin,
@@ -137,7 +137,7 @@ impl Game {
             self.animation = None;
         }
         let Some(a) = &self.animation else {
-            return tiles_of(&self.board);
+            return render::tiles(&self.board);
         };
         let t = now.duration_since(a.started).as_secs_f32() / anim.as_secs_f32();
         let fade = (t / FADE).min(1.0);
@@ -170,21 +170,6 @@ impl Game {
     }
 }
 
-fn tiles_of(board: &Board) -> Vec<Tile> {
-    (0..board.width())
-        .flat_map(|x| (0..board.height()).map(move |y| Cell::new(x, y)))
-        .filter_map(|cell| {
-            let colour: Colour = board.get(cell)?;
-            Some(Tile {
-                colour,
-                x: f32::from(cell.x),
-                y: f32::from(cell.y),
-                alpha: 1.0,
-            })
-        })
-        .collect()
-}
-
 /// Opens the window and plays until it is closed (or Escape).
 pub fn run(settings: &Settings) -> Result<Summary, PracticeError> {
     if !(0.25..=4.0).contains(&settings.scale) {
@@ -211,8 +196,8 @@ pub fn run(settings: &Settings) -> Result<Summary, PracticeError> {
         clicks: 0,
         animation: None,
     };
-    let painter = Painter::new(geometry, (width, height), settings.look.clone());
-    let mut buffer = vec![0u32; width * height];
+    let painter = Painter::new(&geometry, (width, height), &settings.look);
+    let mut frame = Canvas::new(width, height, [0, 0, 0]);
     let mut painted = false;
     let mut was_down = false;
     let mut shown_clicks = None;
@@ -260,10 +245,10 @@ pub fn run(settings: &Settings) -> Result<Summary, PracticeError> {
                 clicks: game.clicks,
                 cleared: game.board.is_cleared() && game.animation.is_none(),
             };
-            painter.paint(&scene, &mut buffer);
+            painter.paint(&scene, &mut frame);
             painted = game.animation.is_none();
             window
-                .update_with_buffer(&buffer, width, height)
+                .update_with_buffer(&frame.pixels, width, height)
                 .map_err(|e| PracticeError::Window(e.to_string()))?;
         } else {
             window.update();

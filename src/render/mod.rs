@@ -15,8 +15,10 @@ mod swamp;
 mod window;
 
 pub use canvas::Canvas;
+pub use window::frame;
 
 use crate::game::{Board, Cell, Colour};
+use crate::vision::Calibration;
 use crate::vision::colour::{linear_from_cielab, oklab_from_linear};
 use pile::Sprite;
 
@@ -43,6 +45,15 @@ impl Look {
                 [62.1943, -2.6898, 38.236],
                 [50.7939, -12.3903, -10.2088],
             ],
+        }
+    }
+
+    /// The colours a calibration was made from: a board drawn in them
+    /// reads with that calibration.
+    pub fn from_calibration(calibration: &Calibration) -> Look {
+        Look {
+            fog: calibration.background.linear_rgb,
+            piles: calibration.colours.iter().map(|c| c.lab).collect(),
         }
     }
 }
@@ -223,6 +234,12 @@ mod tests {
     use super::*;
 
     const MID_GAME: &str = "        ,        ,    YB  ,  BBBYR ,  BBYRRO, OYYRORY";
+
+    #[test]
+    fn the_default_calibration_has_the_real_games_colours() {
+        let calibration = Calibration::load(&Calibration::default_path()).unwrap();
+        assert_eq!(Look::from_calibration(&calibration), Look::nodiatis());
+    }
 
     #[test]
     fn centres_count_rows_from_the_bottom() {

@@ -124,10 +124,7 @@ pub(crate) fn window(board: (usize, usize), look: &Look, seed: u64) -> (Canvas, 
         TEXT,
     );
     let f = FRAME as i64;
-    c.fill(bx - f, by - f, bw as i64 + 2 * f, bh as i64 + 2 * f, WOOD);
-    c.fill(bx - f, by - f, bw as i64 + 2 * f, 2, [96, 84, 70]);
-    c.fill(bx - f, by - f, 2, bh as i64 + 2 * f, [96, 84, 70]);
-    c.fill(bx - 2, by - 2, bw as i64 + 4, bh as i64 + 4, [20, 18, 16]);
+    frame(&mut c, (bx, by), (bw as i64, bh as i64), f);
     let below = by + bh as i64 + f + 14;
     let seconds = 20 + (stream.next() * 40.0) as u32;
     c.text(
@@ -146,6 +143,23 @@ pub(crate) fn window(board: (usize, usize), look: &Look, seed: u64) -> (Canvas, 
         x += bw + 12;
     }
     (c, (bx as usize, by as usize))
+}
+
+/// A wooden frame `width` pixels wide around the board at `at` of `size`
+/// pixels, lit from the top-left, with a dark groove next to the board.
+pub fn frame(c: &mut Canvas, at: (i64, i64), size: (i64, i64), width: i64) {
+    let ((x, y), (w, h), f) = (at, size, width);
+    let light = (f / 4).max(1);
+    c.fill(x - f, y - f, w + 2 * f, h + 2 * f, WOOD);
+    c.fill(x - f, y - f, w + 2 * f, light, [96, 84, 70]);
+    c.fill(x - f, y - f, light, h + 2 * f, [96, 84, 70]);
+    c.fill(
+        x - light,
+        y - light,
+        w + 2 * light,
+        h + 2 * light,
+        [20, 18, 16],
+    );
 }
 
 /// A 16-pixel icon: a gem, a coin or a rune, by `kind` (0..1).
