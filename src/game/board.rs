@@ -365,10 +365,15 @@ impl Board {
         let h = self.height as usize;
         let w = self.width as usize;
         let removed = cells.0 & self.all_mask();
-        // Gravity: compact every column downward, keeping order.
-        for x in 0..w {
+        // Gravity: compact every column downward, keeping order. Columns
+        // are always bottom-packed, so a height says where a column's
+        // tiles are.
+        let mut heights = [0u8; MAX_CELLS];
+        for (x, height) in heights[..w].iter_mut().enumerate() {
             let column = x * h;
             if removed >> column & ((1u128 << h) - 1) == 0 {
+                let cells = &next.cells[column..column + h];
+                *height = cells.iter().position(|&v| v == 0).unwrap_or(h) as u8;
                 continue;
             }
             let mut to = column;
@@ -380,10 +385,14 @@ impl Board {
                 }
             }
             next.cells[to..column + h].fill(0);
+            *height = (to - column) as u8;
         }
-        // Contraction, row by row: each half slides toward the centre.
+        // Contraction, row by row: each half slides toward the centre. A
+        // half's row has a gap only where a column is lower than one
+        // farther out, so only those rows are redone.
         let centre = w / 2;
-        for y in 0..h {
+        let (lo, hi) = gaps(heights[..centre].iter());
+        for y in lo..hi {
             let mut to = centre;
             for x in (0..centre).rev() {
                 let v = next.cells[x * h + y];
@@ -395,6 +404,9 @@ impl Board {
             for x in 0..to {
                 next.cells[x * h + y] = 0;
             }
+        }
+        let (lo, hi) = gaps(heights[centre..w].iter().rev());
+        for y in lo..hi {
             let mut to = centre;
             for x in centre..w {
                 let v = next.cells[x * h + y];
@@ -524,6 +536,22 @@ impl fmt::Debug for Board {
     }
 }
 
+/// The rows `lo..hi` of a half that need contracting, given its column
+/// heights from the outer edge toward the centre: a row has a gap where a
+/// column is lower than one farther out.
+fn gaps<'a>(outer_to_centre: impl Iterator<Item = &'a u8>) -> (usize, usize) {
+    let (mut lo, mut hi, mut highest) = (usize::MAX, 0, 0);
+    for &height in outer_to_centre {
+        let height = height as usize;
+        if height < highest {
+            lo = lo.min(height);
+            hi = highest;
+        }
+        highest = highest.max(height);
+    }
+    (lo.min(hi), hi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -604,6 +632,11 @@ mod tests {
         let (after, _) = b.play(Cell::new(0, 1)).unwrap();
         // Column 0: O falls onto Y. Rows: "    ", "O RB" -> " ORB", "YRRB".
         assert_eq!(after.to_string(), "    , ORB,YRRB");
+        // A board given with a gap is contracted by the first move, even in
+        // rows the move does not touch.
+        let b = board("G   ,GR B,GRBB");
+        let (after, _) = b.play(Cell::new(3, 0)).unwrap();
+        assert_eq!(after.to_string(), " G  ,GR  ,GR  ");
     }
 
     #[test]

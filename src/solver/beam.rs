@@ -21,33 +21,51 @@ pub(super) fn run(
     mut offer: impl FnMut(&[Cell]),
 ) -> bool {
     let shape = Shape::of(board);
-    let mut beam: Vec<(Board, Vec<Cell>)> = vec![(*board, Vec::new())];
+    // Every board kept, as (parent, click): paths are rebuilt only for the
+    // solution, so a level costs no allocation per child.
+    let mut kept: Vec<(usize, Cell)> = Vec::new();
+    let mut beam: Vec<(Board, usize)> = vec![(*board, usize::MAX)];
+    let mut next = Vec::new();
     let mut seen = HashSet::new();
     while !beam.is_empty() {
-        let mut next = Vec::new();
+        next.clear();
         seen.clear();
-        for (board, path) in &beam {
+        for &(board, at) in &beam {
             for cluster in board.clusters().iter() {
                 *nodes += 1;
                 let child = board.remove(cluster.cells);
-                let mut clicks = path.clone();
-                clicks.push(cluster.cell);
                 if child.is_cleared() {
+                    let mut clicks = vec![cluster.cell];
+                    let mut at = at;
+                    while at != usize::MAX {
+                        let (parent, cell) = kept[at];
+                        clicks.push(cell);
+                        at = parent;
+                    }
+                    clicks.reverse();
                     offer(&clicks);
                     return true;
                 }
                 if seen.insert(key(&child)) {
                     let rank = (bound(&shape, &child), child.tile_count());
-                    next.push((rank, child, clicks));
+                    next.push((rank, child, at, cluster.cell));
                 }
             }
             if stop() {
                 return false;
             }
         }
-        next.sort_by_key(|(rank, _, _)| *rank);
+        let width = width.min(next.len());
+        if width > 0 {
+            next.select_nth_unstable_by_key(width - 1, |(rank, ..)| *rank);
+        }
         next.truncate(width);
-        beam = next.into_iter().map(|(_, b, c)| (b, c)).collect();
+        next.sort_by_key(|(rank, ..)| *rank);
+        beam.clear();
+        for &(_, child, parent, cell) in &next {
+            kept.push((parent, cell));
+            beam.push((child, kept.len() - 1));
+        }
     }
     true
 }

@@ -27,17 +27,33 @@ impl Shape {
         }
     }
 
+    /// The cells 4-adjacent to some cell of `set`.
+    #[inline]
+    fn neighbours(&self, set: u128) -> u128 {
+        (set << 1 & self.not_bottom)
+            | (set >> 1 & self.not_top)
+            | set << self.height
+            | set >> self.height
+    }
+
+    /// True when the tiles of `plane` (not empty) form a single cluster.
+    #[inline]
+    pub(super) fn is_one_cluster(&self, plane: u128) -> bool {
+        if plane & (plane - 1) == 0 {
+            return true;
+        }
+        // A lone tile among others settles it without a flood, and early
+        // in a game most colours have one.
+        plane & !self.neighbours(plane) == 0
+            && self.flood(plane & plane.wrapping_neg(), plane) == plane
+    }
+
     /// Grows `seed` to its 4-connected component inside `within`.
     #[inline]
     pub(super) fn flood(&self, seed: u128, within: u128) -> u128 {
         let mut set = seed & within;
         loop {
-            let grown = (set
-                | (set << 1 & self.not_bottom)
-                | (set >> 1 & self.not_top)
-                | set << self.height
-                | set >> self.height)
-                & within;
+            let grown = (set | self.neighbours(set)) & within;
             if grown == set {
                 return set;
             }
@@ -49,14 +65,23 @@ impl Shape {
 /// One bit set per colour (index = colour), and the colours present.
 #[inline]
 pub(super) fn planes(board: &Board) -> ([u128; MAX_COLOURS as usize], u8) {
+    // Built 64 cells at a time in u64s with empty cells in a plane of their
+    // own: no branch and no 128-bit shift per cell, as this runs for every
+    // board the search makes.
     let mut planes = [0u128; MAX_COLOURS as usize];
-    let mut present = 0u8;
-    for (index, &v) in board.raw().iter().enumerate() {
-        if v != 0 {
-            planes[v as usize - 1] |= 1u128 << index;
-            present |= 1 << (v - 1);
+    for (chunk, cells) in board.raw().chunks(64).enumerate() {
+        let mut words = [0u64; MAX_COLOURS as usize + 1];
+        for (index, &v) in cells.iter().enumerate() {
+            words[v as usize] |= 1 << index;
+        }
+        for (plane, &word) in planes.iter_mut().zip(&words[1..]) {
+            *plane |= u128::from(word) << (64 * chunk);
         }
     }
+    let present = planes
+        .iter()
+        .enumerate()
+        .fold(0u8, |bits, (c, &plane)| bits | u8::from(plane != 0) << c);
     (planes, present)
 }
 
@@ -67,20 +92,34 @@ pub(super) fn planes(board: &Board) -> ([u128; MAX_COLOURS as usize], u8) {
 #[inline]
 pub(super) fn bound(shape: &Shape, board: &Board) -> u32 {
     let (planes, present) = planes(board);
+    present.count_ones() + extra_move(shape, &planes, present)
+}
+
+/// [`bound`], or a smaller bound when that cannot change the answer to
+/// "does the board need `budget` moves or more?": the flood fills behind the
+/// extra move are most of the bound's cost and only matter at the margin.
+#[inline]
+pub(super) fn bound_against(shape: &Shape, board: &Board, budget: u32) -> u32 {
+    let (planes, present) = planes(board);
     let colours = present.count_ones();
-    if colours == 0 {
-        return 0;
+    if colours + 1 != budget {
+        return colours;
     }
+    colours + extra_move(shape, &planes, present)
+}
+
+/// 1 when no colour present is a single cluster.
+#[inline]
+fn extra_move(shape: &Shape, planes: &[u128; MAX_COLOURS as usize], present: u8) -> u32 {
     let mut bits = present;
     while bits != 0 {
         let c = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        let plane = planes[c];
-        if shape.flood(plane & plane.wrapping_neg(), plane) == plane {
-            return colours;
+        if shape.is_one_cluster(planes[c]) {
+            return 0;
         }
     }
-    colours + 1
+    u32::from(present != 0)
 }
 
 /// The most moves-to-go the search's bound proves for `board` on its own:

@@ -9,12 +9,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use crate::game::{Board, Cell};
+use crate::game::{Board, Cell, CellSet};
 
 use super::Search;
 use super::beam;
-use super::bound::{Shape, bound};
-use super::key::key;
+use super::bound::{Shape, bound_against, planes};
+use super::key::{Key, key};
 use super::table::Table;
 
 /// Beam widths tried before the exact search, narrowest first: the first
@@ -40,8 +40,8 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
             break;
         }
     }
-    let table = Table::new(table_mb);
     let shape = Shape::of(board);
+    let mut table = Table::new(FIRST_TABLE_MB.min(table_mb));
     let mut budget = search.lower_bound;
     while budget < search.best_length() {
         if Instant::now() >= deadline {
@@ -50,10 +50,15 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
         let iteration = Iteration::new(board, &shape, &table, budget as u32, deadline);
         let (result, nodes) = iteration.run(threads);
         search.nodes += nodes;
+        log::debug!(
+            "budget {budget}: {nodes} nodes, {} MiB table, {:.1} ms",
+            table.mb(),
+            search.start.elapsed().as_secs_f64() * 1e3
+        );
         match result {
             Some(Found::Solution(clicks)) => {
                 // Every smaller budget failed: this one is optimal.
-                search.offer(&clicks);
+                search.offer(&scan_order(board, &clicks));
                 search.raise_lower_bound(clicks.len());
                 return;
             }
@@ -63,7 +68,35 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
             }
             None => return,
         }
+        // The next budget searches a tree many times bigger: give it room
+        // (dropping what the table holds, mostly bounds it will not meet).
+        let wanted_mb = (nodes.saturating_mul(TABLE_BYTES_PER_NODE) >> 20) as usize;
+        if wanted_mb > table.mb() && table.mb() < table_mb {
+            drop(table);
+            table = Table::new(wanted_mb.min(table_mb));
+        }
     }
+}
+
+/// The table's size before the search has measured itself: cheap to clear.
+const FIRST_TABLE_MB: usize = 4;
+
+/// Table bytes given per node of the previous budget's search: the next
+/// budget's tree is about this many times larger than an entry (16 bytes).
+const TABLE_BYTES_PER_NODE: u64 = 256;
+
+/// The search clicks each cluster at its lowest bit; the log and the player
+/// expect the cell the seed names, the cluster's first in scan order.
+fn scan_order(board: &Board, clicks: &[Cell]) -> Vec<Cell> {
+    let mut board = *board;
+    clicks
+        .iter()
+        .map(|&click| {
+            let (after, cluster) = board.play(click).expect("the search's clicks are on tiles");
+            board = after;
+            cluster.cell
+        })
+        .collect()
 }
 
 enum Found {
@@ -78,7 +111,7 @@ struct Iteration<'t> {
     table: &'t Table,
     budget: u32,
     deadline: Instant,
-    tasks: Vec<(Vec<Cell>, Board)>,
+    tasks: Vec<(Vec<Cell>, Child)>,
     next_task: AtomicUsize,
     stop: AtomicBool,
     solution: Mutex<Option<Vec<Cell>>>,
@@ -108,20 +141,19 @@ impl<'t> Iteration<'t> {
         let mut worker = Worker::new(&iteration);
         let mut solution = None;
         let mut tasks = Vec::new();
-        for (cell, child) in worker.children(board, budget) {
-            if child.is_cleared() {
-                solution = Some(vec![cell]);
+        worker.children(board, budget, 0);
+        'root: for child in std::mem::take(&mut worker.levels[0]) {
+            if child.board.is_cleared() {
+                solution = Some(vec![child.cell]);
                 break;
             }
-            for (grand_cell, grandchild) in worker.children(&child, budget - 1) {
-                if grandchild.is_cleared() {
-                    solution = Some(vec![cell, grand_cell]);
-                    break;
+            worker.children(&child.board, budget - 1, 1);
+            for grandchild in &worker.levels[1] {
+                if grandchild.board.is_cleared() {
+                    solution = Some(vec![child.cell, grandchild.cell]);
+                    break 'root;
                 }
-                tasks.push((vec![cell, grand_cell], grandchild));
-            }
-            if solution.is_some() {
-                break;
+                tasks.push((vec![child.cell, grandchild.cell], *grandchild));
             }
         }
         iteration.nodes = worker.nodes;
@@ -158,14 +190,14 @@ impl<'t> Iteration<'t> {
         let remaining = self.budget.saturating_sub(2);
         loop {
             let index = self.next_task.fetch_add(1, Ordering::Relaxed);
-            let Some((prefix, board)) = self.tasks.get(index) else {
+            let Some((prefix, task)) = self.tasks.get(index) else {
                 break;
             };
             if self.stop.load(Ordering::Relaxed) {
                 break;
             }
             worker.path.clone_from(prefix);
-            if worker.visit(board, remaining) {
+            if worker.visit(task, remaining, 0).is_none() {
                 let mut solution = self.solution.lock().expect("no thread panicked");
                 if solution.is_none() {
                     *solution = Some(worker.path.clone());
@@ -178,10 +210,24 @@ impl<'t> Iteration<'t> {
     }
 }
 
+/// A board one move on, with what the search knows of it.
+#[derive(Clone, Copy)]
+struct Child {
+    /// Moves it needs at least: the bound, or the table's when higher.
+    need: u32,
+    size: u8,
+    cell: Cell,
+    key: Key,
+    board: Board,
+}
+
 /// One thread's search state.
 struct Worker<'i, 't> {
     iteration: &'i Iteration<'t>,
     path: Vec<Cell>,
+    /// One list of children per depth, reused so that the search does not
+    /// allocate once warm.
+    levels: Vec<Vec<Child>>,
     nodes: u64,
     /// When `nodes` reaches this, look at the clock again.
     next_check: u64,
@@ -192,64 +238,133 @@ impl<'i, 't> Worker<'i, 't> {
         Worker {
             iteration,
             path: Vec::new(),
+            levels: Vec::new(),
             nodes: 0,
             next_check: CLOCK_EVERY,
         }
     }
 
-    /// The children of `board` worth searching with `budget` moves left,
-    /// best first; a clearing move comes alone.
-    fn children(&mut self, board: &Board, budget: u32) -> Vec<(Cell, Board)> {
-        let shape = self.iteration.shape;
-        let mut children = Vec::new();
-        for cluster in board.clusters().iter() {
-            self.nodes += 1;
-            let child = board.remove(cluster.cells);
-            if child.is_cleared() {
-                return vec![(cluster.cell, child)];
-            }
-            let need = bound(shape, &child);
-            if need < budget {
-                children.push((need, std::cmp::Reverse(cluster.size), cluster.cell, child));
+    /// Fills `levels[depth]` with the children of `board` worth searching
+    /// with `budget` moves left, best first; a clearing move comes alone.
+    /// Returns the fewest moves needed by a child cut off (`u32::MAX` when
+    /// none was).
+    fn children(&mut self, board: &Board, budget: u32, depth: usize) -> u32 {
+        if self.levels.len() <= depth {
+            self.levels.resize_with(depth + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.levels[depth]);
+        children.clear();
+        let iteration = self.iteration;
+        let (planes, present) = planes(board);
+        // With no move to spare, every move must clear a colour at once.
+        let only_whole_colours = budget == present.count_ones();
+        let mut cut = u32::MAX;
+        let mut colours = present;
+        'colours: while colours != 0 {
+            let colour = colours.trailing_zeros() as usize;
+            colours &= colours - 1;
+            let plane = planes[colour];
+            let mut rest = plane;
+            while rest != 0 {
+                let cells = iteration.shape.flood(rest & rest.wrapping_neg(), plane);
+                rest &= !cells;
+                if only_whole_colours && cells != plane {
+                    // Such a move leaves as many colours as moves left.
+                    cut = cut.min(budget);
+                    continue 'colours;
+                }
+                self.nodes += 1;
+                let child = board.remove(CellSet(cells));
+                let cell = board.cell_of(cells.trailing_zeros() as usize);
+                let size = cells.count_ones() as u8;
+                if child.is_cleared() {
+                    children.clear();
+                    children.push(Child {
+                        need: 0,
+                        size,
+                        cell,
+                        key: key(&child),
+                        board: child,
+                    });
+                    break 'colours;
+                }
+                let need = bound_against(iteration.shape, &child, budget);
+                if need >= budget {
+                    cut = cut.min(need);
+                    continue;
+                }
+                // Enhanced transposition cutoff: a child the table already
+                // proved too long is never entered.
+                let key = key(&child);
+                let need = need.max(iteration.table.bound(key));
+                if need < budget {
+                    children.push(Child {
+                        need,
+                        size,
+                        cell,
+                        key,
+                        board: child,
+                    });
+                } else {
+                    cut = cut.min(need);
+                }
             }
         }
-        children.sort_unstable_by_key(|&(need, size, cell, _)| (need, size, cell.x, cell.y));
-        children
-            .into_iter()
-            .map(|(_, _, cell, child)| (cell, child))
-            .collect()
+        children.sort_unstable_by_key(|c| (c.need, std::cmp::Reverse(c.size), c.cell.x, c.cell.y));
+        self.levels[depth] = children;
+        cut
     }
 
-    /// True when `board` can be cleared within `budget` moves (then `path`
-    /// ends with the clicks); false when it cannot, or the search stopped.
-    fn visit(&mut self, board: &Board, budget: u32) -> bool {
+    /// `None` when `node` can be cleared within `budget` moves (then `path`
+    /// ends with the clicks); otherwise the moves it was proven to need,
+    /// more than `budget` (or `budget + 1` when the search stopped).
+    fn visit(&mut self, node: &Child, budget: u32, depth: usize) -> Option<u32> {
         let iteration = self.iteration;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CLOCK_EVERY;
             if iteration.stop.load(Ordering::Relaxed) {
-                return false;
+                return Some(budget + 1);
             }
             if Instant::now() >= iteration.deadline {
                 iteration.stop.store(true, Ordering::Relaxed);
-                return false;
+                return Some(budget + 1);
             }
         }
-        let key = key(board);
-        if iteration.table.bound(key) > budget {
-            return false;
+        if node.need > budget {
+            return Some(node.need);
         }
-        for (cell, child) in self.children(board, budget) {
-            self.path.push(cell);
-            if child.is_cleared() || self.visit(&child, budget - 1) {
-                return true;
+        // A board needs one more move than its cheapest child, searched or
+        // cut off.
+        let mut need = self.children(&node.board, budget, depth).saturating_add(1);
+        let children = std::mem::take(&mut self.levels[depth]);
+        let mut solved = false;
+        for child in &children {
+            self.path.push(child.cell);
+            if child.board.is_cleared() {
+                solved = true;
+                break;
+            }
+            match self.visit(child, budget - 1, depth + 1) {
+                None => {
+                    solved = true;
+                    break;
+                }
+                Some(child_need) => need = need.min(child_need + 1),
             }
             self.path.pop();
             if iteration.stop.load(Ordering::Relaxed) {
-                return false;
+                self.levels[depth] = children;
+                return Some(budget + 1);
             }
         }
-        iteration.table.store(key, budget + 1);
-        false
+        self.levels[depth] = children;
+        if solved {
+            return None;
+        }
+        // Every child failed, so `need > budget` unless none existed.
+        let need = need.max(budget + 1);
+        iteration.table.store(node.key, need);
+        Some(need)
     }
 }
 

@@ -1,8 +1,8 @@
 //! Canonical keys: one hash for every board that plays the same game up to
 //! the two exact symmetries of RULES.md, so the transposition table shares
 //! what it proved between them. Colours are relabelled in order of first
-//! appearance and the mirror image (`x -> W-1-x`) is hashed too; the
-//! smaller hash is the key.
+//! appearance and, at even widths, the mirror image (`x -> W-1-x`) is
+//! hashed too; the smaller hash is the key.
 
 use crate::game::Board;
 
@@ -20,6 +20,11 @@ pub(super) fn key(board: &Board) -> Key {
     let cells = board.raw();
     let columns = board.width() as usize;
     let ahead = hash((0..columns).map(|x| &cells[x * h..x * h + h]));
+    // At an odd width the middle column belongs to the right half, so the
+    // mirror image plays another game.
+    if !columns.is_multiple_of(2) {
+        return ahead;
+    }
     let mirror = hash((0..columns).rev().map(|x| &cells[x * h..x * h + h]));
     ahead.min(mirror)
 }

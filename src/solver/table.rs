@@ -41,6 +41,11 @@ impl Table {
         }
     }
 
+    /// The size in MiB.
+    pub(super) fn mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
     fn bucket(&self, key: Key) -> &Bucket {
         &self.buckets[(key.slot & self.mask) as usize]
     }
