@@ -1,11 +1,13 @@
 # The two commands of the README's quick start, and a few more.
-#   make demo   runs the main job on a bundled example
+#   make demo   a dry run on a bundled sample screenshot: reads the board,
+#               solves it, writes the annotated picture and the storyboard
+#               into dry-run/
 #   make test   runs the whole suite (format, lints, unit, end-to-end)
 # Both first install the Debian packages they need (scripts/install-deps
 # says which).
 
 CARGO ?= cargo
-REAL_BOARD := GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG
+DEMO_SAMPLE := samples/mid-1x-window.png
 
 .PHONY: deps demo test bench
 
@@ -14,7 +16,7 @@ deps:
 
 demo: deps
 	$(CARGO) build --release
-	./target/release/bot solve --show-boards "$(REAL_BOARD)"
+	./target/release/bot --dry-run $(DEMO_SAMPLE) --out dry-run
 
 test: deps
 	$(CARGO) fmt --check

@@ -1,13 +1,37 @@
-//! `bot --dry-run` through the real binary: reads the real screenshot with
-//! the default calibration, writes the annotated picture, speaks JSON, and
+//! `bot --dry-run` through the real binary: reads the real screenshot and
+//! every bundled sample with the default calibration, prints the board and
+//! the solution as `bot solve` does, writes the annotated picture and the
+//! storyboard, speaks JSON with `bot solve --json`'s object inside, and
 //! turns every kind of bad input into a one-line error and exit 2.
 
 mod vision_support;
 
+use std::collections::BTreeSet;
+
+use dustbot::game::{Board, Cell, replay};
 use vision_support::*;
 
+/// The clicks of a `bot solve --json` object.
+fn clicks(solution: &serde_json::Value) -> Vec<Cell> {
+    solution["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            Cell::new(
+                m["x"].as_u64().unwrap() as u8,
+                m["y"].as_u64().unwrap() as u8,
+            )
+        })
+        .collect()
+}
+
+fn keys(object: &serde_json::Value) -> BTreeSet<String> {
+    object.as_object().unwrap().keys().cloned().collect()
+}
+
 #[test]
-fn reads_the_real_screenshot_and_writes_the_annotated_picture() {
+fn reads_the_real_screenshot_solves_it_and_writes_the_pictures() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("pictures");
     let out = bot(
@@ -22,8 +46,28 @@ fn reads_the_real_screenshot_and_writes_the_annotated_picture() {
     );
     assert!(stdout.contains(&real_board().to_string()), "{stdout}");
     assert!(stdout.contains("lowest confidence"), "{stdout}");
+    // The grid with coordinates, then the solution as `bot solve` prints
+    // it: the article proved 11 optimal for this board.
+    assert!(stdout.contains("5 | G G G G B O Y O"), "{stdout}");
+    assert!(stdout.contains("11 moves, proven optimal"), "{stdout}");
+    let solve = bot(dir.path(), &["solve", &real_board().to_string()]);
+    let moves = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains(". click "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let listed = moves(&stdout);
+    assert_eq!(listed.len(), 11, "{stdout}");
+    assert_eq!(
+        listed.len(),
+        moves(&String::from_utf8_lossy(&solve.stdout)).len()
+    );
     let annotated = image::open(out_dir.join("dust-game.png")).unwrap();
     assert_eq!((annotated.width(), annotated.height()), (643, 470));
+    let story = image::open(out_dir.join("dust-game-storyboard.png")).unwrap();
+    // Twelve panels (the start and 11 boards) side by side in rows.
+    assert!(story.width() > 3 * 8 * 20 && story.height() > 2 * 6 * 20);
 }
 
 #[test]
@@ -41,12 +85,74 @@ fn json_gives_one_object_per_image_and_errors_in_line() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), 2, "{stdout}");
-    assert_eq!(lines[0]["board"], real_board().to_string());
-    assert!(lines[0]["min_confidence"].as_f64().unwrap() > 0.5);
-    let pitch = lines[0]["geometry"]["pitch_x"].as_f64().unwrap();
+    let read = &lines[0];
+    assert_eq!(
+        keys(read),
+        ["board", "geometry", "image", "min_confidence", "solution"]
+            .map(String::from)
+            .into(),
+    );
+    assert_eq!(read["board"], real_board().to_string());
+    assert!(read["min_confidence"].as_f64().unwrap() > 0.5);
+    let pitch = read["geometry"]["pitch_x"].as_f64().unwrap();
     assert!((pitch - 80.0).abs() < 2.0, "{pitch}");
+    // "solution" is the object `bot solve --json` prints for the board.
+    let solve = bot(dir.path(), &["solve", "--json", &real_board().to_string()]);
+    let solved: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&solve.stdout).trim()).unwrap();
+    let solution = &read["solution"];
+    assert_eq!(keys(solution), keys(&solved));
+    for key in ["board", "length", "proven_optimal", "lower_bound"] {
+        assert_eq!(solution[key], solved[key], "{key}");
+    }
+    let steps = replay(&real_board(), &clicks(solution)).unwrap();
+    assert!(steps.last().unwrap().board_after.is_cleared());
     assert_eq!(lines[1]["image"], "bad.png");
+    assert_eq!(keys(&lines[1]), ["error", "image"].map(String::from).into());
     assert!(lines[1]["error"].as_str().unwrap().contains("bad.png"));
+}
+
+#[test]
+fn every_sample_in_the_folder_reads_exactly_and_its_plan_clears_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples_dir = repo("samples");
+    let out = bot(
+        dir.path(),
+        &[
+            "--dry-run",
+            samples_dir.to_str().unwrap(),
+            "--json",
+            "--time",
+            "5",
+            "--out",
+            "o",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let samples = samples();
+    assert!(samples.len() >= 9, "the bundled samples");
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), samples.len(), "{stdout}");
+    for ((path, _, truth), line) in samples.iter().zip(&lines) {
+        assert_eq!(line["board"], truth.to_string(), "{}", path.display());
+        let board: Board = line["board"].as_str().unwrap().parse().unwrap();
+        let steps = replay(&board, &clicks(&line["solution"])).unwrap();
+        assert!(
+            steps.last().is_some_and(|s| s.board_after.is_cleared()),
+            "{}",
+            path.display()
+        );
+        let stem = path.file_stem().unwrap().to_string_lossy();
+        for suffix in ["", "-storyboard"] {
+            let picture = dir.path().join(format!("o/{stem}{suffix}.png"));
+            assert!(picture.exists(), "{}", picture.display());
+        }
+    }
 }
 
 #[test]

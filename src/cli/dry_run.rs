@@ -1,18 +1,28 @@
 //! `bot --dry-run IMAGE|DIR...`: reads the board in each image with the
-//! calibration, prints it with the lowest cell confidence, and writes an
-//! annotated copy of the image (and a storyboard) into `--out`. An image
-//! that cannot be read is reported and the run exits 2 at the end.
+//! calibration, prints it with the lowest cell confidence and solves it,
+//! printing the solution as `bot solve` does; writes into `--out` the
+//! image annotated with the grid, the letters read and the click order,
+//! and a storyboard of the board after each move. With `--json`, one
+//! object per image: the reading and `bot solve --json`'s object. An image
+//! that cannot be read is reported (its unsure cells marked in a debug
+//! picture when it has a board) and the run exits 2 at the end.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use std::io::Write as _;
+
 use anyhow::{Context, Result, bail};
+use image::RgbaImage;
 use serde_json::json;
 
 use super::args::PlayArgs;
-use crate::game::Board;
-use crate::vision::{self, Calibration, Reading};
+use super::solve::{describe, improvement_line, outcome_json};
+use crate::game::Cell;
+use crate::render::{self, Look};
+use crate::solver::{self, SolveOptions};
+use crate::vision::{self, Calibration};
 
 pub fn run(images: &[PathBuf], args: &PlayArgs) -> Result<ExitCode> {
     if images.is_empty() {
@@ -23,23 +33,27 @@ pub fn run(images: &[PathBuf], args: &PlayArgs) -> Result<ExitCode> {
         .clone()
         .unwrap_or_else(Calibration::default_path);
     let calibration = Calibration::load(&calibration_path)?;
+    if args.threads == Some(0) {
+        bail!("--threads 0: the solver needs at least one thread");
+    }
+    let options = SolveOptions {
+        time_limit: args.time,
+        threads: args.threads.unwrap_or(SolveOptions::default().threads),
+        ..SolveOptions::default()
+    };
     let mut failed = false;
     for (image, listed) in expand(images) {
-        match listed.and_then(|()| dry_run(&image, &calibration, args)) {
-            Ok(report) => {
+        match listed.and_then(|()| dry_run(&image, &calibration, &options, args)) {
+            Ok(json) => {
                 if args.json {
-                    println!("{}", report.json);
-                } else {
-                    print!("{}", report.text);
+                    show(&format!("{json}\n"));
                 }
             }
             Err(error) => {
                 failed = true;
                 if args.json {
-                    println!(
-                        "{}",
-                        json!({"image": image.display().to_string(), "error": format!("{error:#}")})
-                    );
+                    let json = json!({"image": image.display().to_string(), "error": format!("{error:#}")});
+                    show(&format!("{json}\n"));
                 } else {
                     eprintln!("error: {error:#}");
                 }
@@ -51,6 +65,15 @@ pub fn run(images: &[PathBuf], args: &PlayArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Prints `text` at once (the search may go on for long); a closed
+/// standard output (`| head`) only silences the run.
+fn show(text: &str) {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .ok();
 }
 
 /// The images named: files as given, folders as their PNG and JPEG files
@@ -90,66 +113,88 @@ fn expand(paths: &[PathBuf]) -> Vec<(PathBuf, Result<()>)> {
     images
 }
 
-struct Report {
-    text: String,
-    json: serde_json::Value,
-}
-
-fn dry_run(path: &Path, calibration: &Calibration, args: &PlayArgs) -> Result<Report> {
+/// Reads, solves and draws one image, printing as it goes unless
+/// `--json`; returns the image's JSON object. An image whose reading is
+/// unsure gets its debug picture (the unsure cells marked) before the
+/// error.
+fn dry_run(
+    path: &Path,
+    calibration: &Calibration,
+    options: &SolveOptions,
+    args: &PlayArgs,
+) -> Result<serde_json::Value> {
     let image = vision::load(path)?;
     let name = path.display();
     let reading = vision::read(&image, calibration, None).with_context(|| name.to_string())?;
     let board = match reading.board() {
         Ok(board) => board,
         Err(error) => {
-            let debug = write_pictures(path, &image, &reading, calibration, None, &args.out)?;
+            let debug = write(
+                &args.out,
+                path,
+                "",
+                &render::annotate(&image, &reading, &[]),
+            )?;
             bail!("{name}: {error} (marked in {})", debug.display());
         }
     };
-    let annotated = write_pictures(path, &image, &reading, calibration, Some(&board), &args.out)?;
-    let text = format!(
-        "{name}: board read (lowest confidence {:.2})\n{}{board}\nwrote {}\n",
+    let say = |text: &str| {
+        if !args.json {
+            show(text);
+        }
+    };
+    say(&format!(
+        "{name}: board read (lowest confidence {:.2})\n{}{board}\n",
         reading.min_confidence(),
         board.grid(),
-        annotated.display()
-    );
-    Ok(Report {
-        text,
-        json: reading_json(path, &reading, &board),
-    })
-}
-
-fn reading_json(path: &Path, reading: &Reading, board: &Board) -> serde_json::Value {
+    ));
+    let outcome = solver::solve(&board, options, &mut |found| {
+        say(&format!("{}\n", improvement_line(found)));
+    });
+    say(&describe(&outcome, false));
+    let clicks: Vec<Cell> = outcome.moves.iter().map(|s| s.cell).collect();
+    let annotated = write(
+        &args.out,
+        path,
+        "",
+        &render::annotate(&image, &reading, &clicks),
+    )?;
+    let look = Look::from_calibration(calibration);
+    let story = write(
+        &args.out,
+        path,
+        "-storyboard",
+        &render::storyboard(&board, &outcome.moves, &look),
+    )?;
+    say(&format!(
+        "wrote {} and {}\n",
+        annotated.display(),
+        story.display()
+    ));
     let g = reading.geometry;
-    json!({
+    Ok(json!({
         "image": path.display().to_string(),
         "board": board.to_string(),
         "min_confidence": round2(reading.min_confidence()),
         "geometry": {"x": round2(g.x), "y": round2(g.y), "pitch_x": round2(g.pitch_x), "pitch_y": round2(g.pitch_y)},
-    })
+        "solution": outcome_json(&board, &outcome),
+    }))
 }
 
 fn round2(v: f32) -> f64 {
     (f64::from(v) * 100.0).round() / 100.0
 }
 
-/// Writes `OUT/STEM.png`, the annotated image, and returns its path.
-fn write_pictures(
-    path: &Path,
-    image: &image::RgbaImage,
-    reading: &Reading,
-    calibration: &Calibration,
-    _board: Option<&Board>,
-    out: &Path,
-) -> Result<PathBuf> {
+/// Writes `picture` as `OUT/STEM{suffix}.png` and returns its path.
+fn write(out: &Path, image: &Path, suffix: &str, picture: &RgbaImage) -> Result<PathBuf> {
     fs::create_dir_all(out)
         .with_context(|| format!("{}: cannot create the folder", out.display()))?;
-    let stem = path
+    let stem = image
         .file_stem()
         .map_or_else(|| "image".into(), |s| s.to_string_lossy().into_owned());
-    let annotated_path = out.join(format!("{stem}.png"));
-    vision::annotate(image, reading, calibration, &[])
-        .save(&annotated_path)
-        .with_context(|| format!("{}: cannot write it", annotated_path.display()))?;
-    Ok(annotated_path)
+    let path = out.join(format!("{stem}{suffix}.png"));
+    picture
+        .save(&path)
+        .with_context(|| format!("{}: cannot write it", path.display()))?;
+    Ok(path)
 }

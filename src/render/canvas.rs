@@ -79,6 +79,15 @@ impl Canvas {
         }
     }
 
+    /// The RGB of an image (its alpha dropped).
+    pub fn from_image(image: &RgbaImage) -> Canvas {
+        Canvas {
+            width: image.width() as usize,
+            height: image.height() as usize,
+            pixels: image.pixels().map(|p| pack([p[0], p[1], p[2]])).collect(),
+        }
+    }
+
     pub fn get(&self, x: usize, y: usize) -> [u8; 3] {
         unpack(self.pixels[y * self.width + x])
     }
@@ -94,6 +103,15 @@ impl Canvas {
         for row in y0..y1 {
             self.pixels[row * self.width + x0..row * self.width + x1].fill(pack(rgb));
         }
+    }
+
+    /// Draws the rectangle's border, `thickness` pixels wide inside it.
+    pub fn outline(&mut self, x: i64, y: i64, w: i64, h: i64, thickness: i64, rgb: [u8; 3]) {
+        let t = thickness.min(w).min(h);
+        self.fill(x, y, w, t, rgb);
+        self.fill(x, y + h - t, w, t, rgb);
+        self.fill(x, y, t, h, rgb);
+        self.fill(x + w - t, y, t, h, rgb);
     }
 
     /// Lays `rgb` over the rectangle with opacity `alpha` (0..=255).
@@ -175,6 +193,11 @@ mod tests {
         assert_eq!(big.get(3, 0), [1, 2, 3]);
         let image = big.to_image();
         assert_eq!(image.get_pixel(5, 0).0, [200, 100, 0, 255]);
+        assert_eq!(Canvas::from_image(&image), big);
+        let mut framed = Canvas::new(5, 5, [0, 0, 0]);
+        framed.outline(0, 0, 5, 5, 1, [9, 9, 9]);
+        assert_eq!((framed.get(0, 2), framed.get(4, 4)), ([9, 9, 9], [9, 9, 9]));
+        assert_eq!(framed.get(2, 2), [0, 0, 0]);
     }
 
     #[test]

@@ -4,9 +4,11 @@
 //! pile sprite per colour at the board's scale); [`Stage::paint`] lays
 //! piles on it at any (fractional) cell position and opacity, fast enough
 //! for animation. [`screenshot`] makes a whole picture: the board alone or
-//! inside a game window. Everything is procedural and follows a seed; the
+//! inside a game window. [`annotate`] and [`storyboard`] draw a reading and
+//! its plan for people. Everything is procedural and follows a seed; the
 //! only things taken from the real game are colours measured on it.
 
+mod annotate;
 mod canvas;
 pub mod font;
 mod noise;
@@ -14,6 +16,7 @@ mod pile;
 mod swamp;
 mod window;
 
+pub use annotate::{annotate, storyboard};
 pub use canvas::Canvas;
 pub use window::frame;
 

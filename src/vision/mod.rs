@@ -5,7 +5,6 @@
 //! cell as a colour or empty with a confidence. [`Reading::board`] turns a
 //! confident, well-shaped reading into a [`Board`].
 
-mod annotate;
 mod calibration;
 mod classify;
 pub(crate) mod colour;
@@ -19,7 +18,6 @@ use std::path::{Path, PathBuf};
 use image::RgbaImage;
 use thiserror::Error;
 
-pub use annotate::{annotate, storyboard};
 pub use calibration::{
     BackgroundModel, BoardShape, Calibration, CalibrationError, ColourModel, EmptyModel, PileModel,
     StoredGeometry, Thresholds, VERSION,
