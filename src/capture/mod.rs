@@ -29,6 +29,16 @@ impl WindowInfo {
         !self.minimised && self.width > 0 && self.height > 0
     }
 
+    /// The client area on the desktop.
+    pub fn area(&self) -> Region {
+        Region {
+            x: self.x,
+            y: self.y,
+            width: self.width,
+            height: self.height,
+        }
+    }
+
     fn matches(&self, query: &str) -> bool {
         let query = query.to_lowercase();
         self.title.to_lowercase().contains(&query) || self.app.to_lowercase().contains(&query)
@@ -255,23 +265,22 @@ impl GameWindow {
         Ok(&self.info)
     }
 
-    /// A picture of the window's client area, as the screen shows it.
-    pub fn capture(&self) -> Result<RgbaImage, CaptureError> {
-        let started = Instant::now();
-        let image = self
-            .window
-            .capture_image()
-            .map_err(|e| CaptureError::Grab {
-                title: self.info.title.clone(),
-                cause: e.to_string(),
-            })?;
-        log::debug!(
-            "captured {}x{} in {:.1} ms",
-            image.width(),
-            image.height(),
-            started.elapsed().as_secs_f64() * 1000.0
-        );
-        Ok(image)
+    /// The windows in front of this one that overlap `region` of its client
+    /// area (at its place as last refreshed), front-most first: a click
+    /// there would land on them. All windows count, the bot's own terminal
+    /// included.
+    pub fn covering(&self, region: Region) -> Result<Vec<WindowInfo>, CaptureError> {
+        let on_desktop = region.shifted(-self.info.x, -self.info.y);
+        let all = xcap::Window::all().map_err(|e| CaptureError::Grab {
+            title: self.info.title.clone(),
+            cause: e.to_string(),
+        })?;
+        Ok(all
+            .iter()
+            .filter_map(|w| info(w).ok())
+            .take_while(|w| w.id != self.info.id)
+            .filter(|w| w.is_visible() && w.area().intersection(&on_desktop).is_some())
+            .collect())
     }
 
     /// A picture of `region` of the client area (at the window's place as

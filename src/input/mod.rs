@@ -120,12 +120,11 @@ impl Mouse {
         Ok(())
     }
 
-    /// Clicks the left button at `at` (move, press, hold [`HOLD`], release),
-    /// then moves the mouse to `rest`, where it must stay until the next
-    /// click. Checks first that the user has not taken the mouse.
-    pub fn click(&mut self, at: ScreenPoint, rest: ScreenPoint) -> Result<(), InputError> {
+    /// Clicks the left button at `at` (move, press, hold [`HOLD`], release)
+    /// after checking that the user has not taken the mouse. The mouse
+    /// stays at `at` until [`Mouse::rest`].
+    pub fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
         self.check()?;
-        let device = |e: enigo::InputError| InputError::Device(e.to_string());
         self.enigo
             .move_mouse(at.x, at.y, Coordinate::Abs)
             .map_err(device)?;
@@ -136,13 +135,27 @@ impl Mouse {
         self.enigo
             .button(Button::Left, Direction::Release)
             .map_err(device)?;
+        self.left_at = at;
+        log::debug!("clicked at {at}");
+        Ok(())
+    }
+
+    /// Moves the mouse to `rest`, where it must stay until the next click,
+    /// after checking that the user did not take it during the click (moving
+    /// it on would hide that).
+    pub fn rest(&mut self, rest: ScreenPoint) -> Result<(), InputError> {
+        self.check()?;
         self.enigo
             .move_mouse(rest.x, rest.y, Coordinate::Abs)
             .map_err(device)?;
         self.left_at = rest;
-        log::debug!("clicked at {at}, mouse left at {rest}");
+        log::debug!("mouse left at {rest}");
         Ok(())
     }
+}
+
+fn device(error: enigo::InputError) -> InputError {
+    InputError::Device(error.to_string())
 }
 
 #[cfg(test)]

@@ -109,6 +109,13 @@ impl<'w> Eye<'w> {
         })
     }
 
+    /// The first window in front of the game window over its board, if
+    /// any (its title): a click on the board would land there.
+    pub fn covered_by(&self) -> Result<Option<String>, PlayError> {
+        let region = place::board_region(&self.geometry, self.size).ok_or(PlayError::OffBoard)?;
+        Ok(self.window.covering(region)?.first().map(|w| w.to_string()))
+    }
+
     /// The window's place now (an error when it is closed or minimised).
     pub fn origin_now(&mut self) -> Result<(i32, i32), PlayError> {
         let info = self.window.refresh()?;

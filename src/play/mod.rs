@@ -77,6 +77,8 @@ pub enum PlayError {
         waited_ms: u128,
         cause: String,
     },
+    #[error("another window covers the board {when}: {by}")]
+    Covered { when: String, by: String },
     #[error("the window kept moving while aiming {when}")]
     Unsteady { when: String },
     #[error("the board read differed from the plan {count} times (--max-replans {max})")]
@@ -258,9 +260,10 @@ impl Game<'_, '_> {
             let when = format!("before click {number}");
             mouse.check()?;
             let (at, rest, aimed) = aim(eye, &current, step, &when, &self.settings.debug_dir)?;
-            mouse.click(at, rest)?;
+            mouse.click(at)?;
             self.clicks = number;
             (self.observe)(Event::Click { number, step, at });
+            mouse.rest(rest)?;
             let (read, frame) =
                 self.settle(eye, Some(mouse), Some(current), Some(step.board_after))?;
             if read != step.board_after {
@@ -314,6 +317,9 @@ impl Game<'_, '_> {
                 None => input::check_interrupt()?,
             }
             let frame = eye.look()?;
+            // A window moved over the board is seen at once; its pixels
+            // could pass for an animation frame or even for a board.
+            uncovered(eye, &when)?;
             let board = frame.board.as_ref().ok().copied();
             if let Verdict::Settled(board) = rule.see(board, frame.taken) {
                 log::debug!("settled {when} in {} ms", started.elapsed().as_millis());
@@ -383,6 +389,7 @@ fn aim(
                 found: Box::new(found),
             });
         }
+        uncovered(eye, when)?;
         if eye.origin_now()? != frame.origin {
             continue;
         }
@@ -394,6 +401,17 @@ fn aim(
     Err(PlayError::Unsteady {
         when: when.to_owned(),
     })
+}
+
+/// `Err(Covered)` when another window is in front of the board.
+fn uncovered(eye: &Eye, when: &str) -> Result<(), PlayError> {
+    match eye.covered_by()? {
+        Some(by) => Err(PlayError::Covered {
+            when: when.to_owned(),
+            by,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// A vision error in a few words: the list of every unsure cell is too

@@ -1,0 +1,251 @@
+//! Live play end to end on a real X server: each test starts its own Xvfb
+//! and openbox, opens the practice window on a fixed board, runs
+//! `bot --window "Dust Practice"` with the default calibration, and judges
+//! from the practice window's click log (what really landed) and the bot's
+//! output. "The user" is xdotool, moving windows and the mouse mid-game.
+
+mod x11_support;
+
+use serde_json::Value;
+use x11_support::*;
+
+const GAME: &str = "Dust Practice";
+
+/// Every click the practice window received was on a cell and removed
+/// something.
+fn assert_all_on_cells(clicks: &[Value], run: &Finished) {
+    for click in clicks {
+        assert!(
+            click["cell"].is_array(),
+            "off the board: {click}\n{}",
+            run.dump()
+        );
+        assert!(click["size"].as_u64().unwrap() > 0, "no effect: {click}");
+    }
+}
+
+/// The board in the window is empty after the last click.
+fn assert_cleared(clicks: &[Value]) {
+    let last = clicks.last().expect("no click");
+    let board = last["board_after"].as_str().unwrap();
+    assert!(board.chars().all(|c| c == ' ' || c == ','), "{board}");
+}
+
+/// Every board read after a click was the plan's.
+fn assert_no_replan(run: &Finished) {
+    let replanned = run
+        .stdout
+        .lines()
+        .any(|l| l.starts_with("re-plan") || l.contains("differs from the plan"));
+    assert!(!replanned, "{}", run.dump());
+}
+
+/// The bot stopped with a one-line error (exit 2) saying `why`, and every
+/// click it made landed on a cell of the game.
+fn assert_stopped(run: &Finished, clicks: &[Value], why: &[&str]) {
+    assert_eq!(run.code, Some(2), "{}", run.dump());
+    let error: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("error:"))
+        .collect();
+    assert_eq!(error.len(), 1, "{}", run.dump());
+    assert!(
+        why.iter().any(|w| error[0].contains(w)),
+        "expected one of {why:?}\n{}",
+        run.dump()
+    );
+    assert_eq!(run.clicks(), clicks.len(), "{}", run.dump());
+    assert_all_on_cells(clicks, run);
+}
+
+#[test]
+fn clears_the_real_board_in_the_proven_optimum_without_a_replan() {
+    let optimum = proven_optimum(REAL_BOARD);
+    let desktop = Desktop::start();
+    let game = desktop.practice(REAL_BOARD, 300, GAME);
+    let run = desktop.start_bot(GAME, &[]).finish();
+    let clicks = game.clicks();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert_eq!(clicks.len(), optimum, "{}", run.dump());
+    assert_all_on_cells(&clicks, &run);
+    assert_cleared(&clicks);
+    assert_no_replan(&run);
+    assert!(
+        run.stdout.contains(&format!(
+            "cleared in {optimum} clicks (plan {optimum} proven optimal, 0 re-plan(s))"
+        )),
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn waits_for_slow_animations_and_verifies_every_move() {
+    let optimum = proven_optimum(QUICK_BOARD);
+    let desktop = Desktop::start();
+    let game = desktop.practice(QUICK_BOARD, 400, GAME);
+    let run = desktop.start_bot(GAME, &[]).finish();
+    let clicks = game.clicks();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert_eq!(clicks.len(), optimum, "{}", run.dump());
+    assert_all_on_cells(&clicks, &run);
+    assert_cleared(&clicks);
+    assert_no_replan(&run);
+    // No click while the board still moved.
+    let times: Vec<u64> = clicks.iter().map(|c| c["t_ms"].as_u64().unwrap()).collect();
+    for pair in times.windows(2) {
+        assert!(pair[1] - pair[0] >= 400, "clicked mid-animation: {times:?}");
+    }
+}
+
+#[test]
+fn a_window_moved_mid_game_is_followed_or_the_bot_stops() {
+    let optimum = proven_optimum(REAL_BOARD);
+    let desktop = Desktop::start();
+    let game = desktop.practice(REAL_BOARD, 300, GAME);
+    // Far enough apart that no click at the old place can hit the window.
+    desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
+    let bot = desktop.start_bot(GAME, &[]);
+    game.wait_for_clicks(3);
+    desktop.xdotool(&["windowmove", "--sync", &game.id, "860", "420"]);
+    assert!(desktop.window_place(&game.id).0 >= 860);
+    let run = bot.finish();
+    let clicks = game.clicks();
+    // Every click the bot made landed on a cell of the moved window.
+    assert_eq!(run.clicks(), clicks.len(), "{}", run.dump());
+    assert_all_on_cells(&clicks, &run);
+    match run.code {
+        Some(0) => {
+            assert_eq!(clicks.len(), optimum, "{}", run.dump());
+            assert_cleared(&clicks);
+        }
+        _ => assert_stopped(&run, &clicks, &["window", "board"]),
+    }
+}
+
+#[test]
+fn a_window_covering_the_board_stops_the_bot_and_no_click_lands() {
+    let desktop = Desktop::start();
+    let game = desktop.practice(REAL_BOARD, 300, GAME);
+    desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
+    // A readable board in front: the most misleading cover there is.
+    let cover = desktop.practice(QUICK_BOARD, 300, "Cover");
+    desktop.xdotool(&["windowmove", "--sync", &cover.id, "860", "420"]);
+    let bot = desktop.start_bot(GAME, &[]);
+    game.wait_for_clicks(2);
+    // Both frames at the same place: the cover's board exactly where the
+    // game's is.
+    desktop.xdotool(&["windowmove", "--sync", &cover.id, "0", "0"]);
+    desktop.xdotool(&["windowraise", &cover.id]);
+    assert_eq!(
+        desktop.window_place(&cover.id),
+        desktop.window_place(&game.id)
+    );
+    let run = bot.finish();
+    assert!(
+        cover.clicks().is_empty(),
+        "clicked the cover\n{}",
+        run.dump()
+    );
+    let clicks = game.clicks();
+    assert!(clicks.len() < proven_optimum(REAL_BOARD), "{}", run.dump());
+    assert_stopped(
+        &run,
+        &clicks,
+        &["covers", "unreadable", "changed", "settle"],
+    );
+}
+
+#[test]
+fn the_user_moving_the_mouse_stops_the_bot() {
+    let desktop = Desktop::start();
+    let game = desktop.practice(REAL_BOARD, 300, GAME);
+    let bot = desktop.start_bot(GAME, &[]);
+    game.wait_for_clicks(2);
+    desktop.xdotool(&["mousemove", "5", "5"]);
+    let run = bot.finish();
+    let clicks = game.clicks();
+    assert!(clicks.len() < proven_optimum(REAL_BOARD), "{}", run.dump());
+    assert_stopped(&run, &clicks, &["the mouse moved"]);
+}
+
+#[test]
+fn ctrl_c_stops_the_bot_between_clicks() {
+    let desktop = Desktop::start();
+    let game = desktop.practice(REAL_BOARD, 300, GAME);
+    let bot = desktop.start_bot(GAME, &[]);
+    game.wait_for_clicks(2);
+    bot.interrupt();
+    let run = bot.finish();
+    let clicks = game.clicks();
+    assert!(clicks.len() < proven_optimum(REAL_BOARD), "{}", run.dump());
+    assert_stopped(&run, &clicks, &["Ctrl-C"]);
+}
+
+#[test]
+fn a_closed_window_stops_the_bot() {
+    let desktop = Desktop::start();
+    let game = desktop.practice(REAL_BOARD, 300, GAME);
+    let bot = desktop.start_bot(GAME, &[]);
+    game.wait_for_clicks(2);
+    let received = game.clicks();
+    drop(game);
+    let run = bot.finish();
+    assert_stopped(&run, &received, &["closed", "gone", "window"]);
+}
+
+#[test]
+fn max_moves_and_dry_runs_stop_in_time() {
+    let desktop = Desktop::start();
+    let game = desktop.practice(QUICK_BOARD, 100, GAME);
+    let dry = desktop.run_bot(&["--window", GAME, "--dry-run"]);
+    let stdout = String::from_utf8_lossy(&dry.stdout);
+    assert!(dry.status.success(), "{stdout}");
+    assert!(stdout.contains(QUICK_BOARD), "{stdout}");
+    assert!(stdout.contains("dry run, no click"), "{stdout}");
+    assert!(game.clicks().is_empty());
+    let run = desktop.start_bot(GAME, &["--max-moves", "3"]).finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert!(
+        run.stdout.contains("stopped at --max-moves 3"),
+        "{}",
+        run.dump()
+    );
+    let clicks = game.clicks();
+    assert_eq!(clicks.len(), 3, "{}", run.dump());
+    assert_all_on_cells(&clicks, &run);
+}
+
+#[test]
+fn bad_windows_and_displays_are_one_line_errors_without_a_click() {
+    let desktop = Desktop::start();
+    let game = desktop.practice(QUICK_BOARD, 100, GAME);
+    let one_line = |out: &std::process::Output, what: &str| {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(what), "expected {what:?}: {stderr}");
+    };
+    let list = desktop.run_bot(&["windows"]);
+    let text = String::from_utf8_lossy(&list.stdout);
+    assert!(list.status.success(), "{text}");
+    assert!(text.contains("Dust Practice - 0 clicks"), "{text}");
+    // No such window: the candidates are listed.
+    let out = desktop.run_bot(&["--window", "Nodiatis"]);
+    one_line(&out, "Dust Practice");
+    // A window without the board: the calibration does not fit.
+    // (By application name: xmessage's title does not reach the list.)
+    let _other = desktop.plain_window("Notes");
+    let out = desktop.run_bot(&["--window", "xmessage"]);
+    one_line(&out, "calibration");
+    // No display at all.
+    let out = desktop
+        .command(&["--window", GAME])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    one_line(&out, "display");
+    assert!(game.clicks().is_empty());
+}

@@ -1,0 +1,419 @@
+//! Shared by the live-play tests: a real X server of their own (`Xvfb` on a
+//! free display, with `openbox`, which the window list needs), the practice
+//! window on a fixed board with its click log, the bot run against it, and
+//! `xdotool` as "the user" who moves windows and the mouse. Every process
+//! started here is ended by its own handle when the test ends.
+
+#![allow(dead_code)]
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The real game's board (`real/dust-game.board`): 11 moves, proven.
+pub const REAL_BOARD: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+
+/// A board the solver proves in about a second (10 moves), for the tests
+/// that stop the bot mid-game.
+pub const QUICK_BOARD: &str = "OOBYRGGR,YROBRYRR,GOGOYORO,YBBGYRGG,YOYOYRGY,YYGOOOGO";
+
+/// The screen size: room for two practice windows side by side.
+const SCREEN: &str = "1600x1000x24";
+
+/// How long to wait for a server, a window or a click before failing.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+pub fn bot_path() -> &'static str {
+    env!("CARGO_BIN_EXE_bot")
+}
+
+/// A process that is killed (and reaped) when dropped.
+#[derive(Debug)]
+pub struct Running(pub Child);
+
+impl Drop for Running {
+    /// SIGTERM first, so that Xvfb removes its lock and socket; SIGKILL
+    /// when that does not end it soon.
+    fn drop(&mut self) {
+        let pid = self.0.id().to_string();
+        let _ = Command::new("kill")
+            .args(["-TERM", &pid])
+            .stderr(Stdio::null())
+            .status();
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(2) {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            sleep(Duration::from_millis(10));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// An X server with a window manager, on a display no one else uses.
+/// One desktop at a time: the tests judge timing (animations, settling)
+/// and a solver on every core per test would starve the others.
+#[derive(Debug)]
+pub struct Desktop {
+    pub display: String,
+    pub dir: tempfile::TempDir,
+    // Dropped in order: the window manager before its server.
+    _wm: Running,
+    _server: Running,
+    _turn: MutexGuard<'static, ()>,
+}
+
+static TURN: Mutex<()> = Mutex::new(());
+
+impl Desktop {
+    pub fn start() -> Desktop {
+        let turn = TURN.lock().unwrap_or_else(PoisonError::into_inner);
+        let dir = tempfile::tempdir().unwrap();
+        let (server, display) = start_server();
+        let log = dir.path().join("openbox.out");
+        let mut wm = Running(
+            Command::new("openbox")
+                .env("DISPLAY", &display)
+                .stdout(File::create(&log).unwrap())
+                .stderr(File::create(&log).unwrap())
+                .spawn()
+                .expect("openbox (scripts/install-deps installs it)"),
+        );
+        // The window list needs the window manager's root properties.
+        wait_for("openbox to manage the screen", || {
+            if let Some(status) = wm.0.try_wait().unwrap() {
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                panic!("openbox ended ({status}): {text}");
+            }
+            let out = Command::new("xprop")
+                .args(["-root", "_NET_SUPPORTING_WM_CHECK"])
+                .env("DISPLAY", &display)
+                .output()
+                .ok()?;
+            String::from_utf8_lossy(&out.stdout)
+                .contains("window id")
+                .then_some(())
+        });
+        Desktop {
+            display,
+            dir,
+            _wm: wm,
+            _server: server,
+            _turn: turn,
+        }
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// `bot ARGS` on this display, in the test's folder.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(bot_path());
+        command
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .env_remove("DUSTBOT_LOG")
+            .current_dir(self.dir.path());
+        command
+    }
+
+    /// Opens the practice window on `board` with animations of `anim_ms`,
+    /// logging to `<title>.log`, and waits until it is on the screen and
+    /// shows the board.
+    pub fn practice(&self, board: &str, anim_ms: u64, title: &str) -> Practice {
+        let log = self.path(&format!("{title}.log"));
+        let anim_ms = anim_ms.to_string();
+        let args = [
+            "practice",
+            "--board",
+            board,
+            "--anim-ms",
+            &anim_ms,
+            "--title",
+            title,
+            "--log",
+            log.to_str().unwrap(),
+        ];
+        for _ in 0..3 {
+            let (process, id) = self.open_window(title, || self.command(&args));
+            // The practice window paints when its board changes only: one
+            // painted before the window manager mapped it stays black.
+            let probe = self.run_bot(&["--window", title, "--dry-run", "--time", "0.05"]);
+            if probe.status.success() {
+                return Practice {
+                    id,
+                    log,
+                    _process: process,
+                };
+            }
+        }
+        panic!("the practice window {title:?} never showed its board");
+    }
+
+    /// A window without a board (`xmessage`), titled `title`.
+    pub fn plain_window(&self, title: &str) -> Running {
+        let (process, _) = self.open_window(title, || {
+            let mut command = Command::new("xmessage");
+            command
+                .args(["-title", title, "-geometry", "640x480", "no dust here"])
+                .env("DISPLAY", &self.display);
+            command
+        });
+        process
+    }
+
+    /// Runs `command` until it shows a visible window titled `title`, and
+    /// returns it with the window id. A window created while openbox is
+    /// still starting can stay unmapped (openbox drops the request), and the
+    /// practice window paints only when its board changes: such a window is
+    /// opened again rather than mapped late.
+    fn open_window(&self, title: &str, command: impl Fn() -> Command) -> (Running, String) {
+        let out = self.path(&format!("{title}.out"));
+        for _ in 0..3 {
+            let file = File::create(&out).unwrap();
+            let child = command()
+                .stdout(file.try_clone().unwrap())
+                .stderr(file)
+                .spawn()
+                .expect("scripts/install-deps installs what the tests run");
+            let mut process = Running(child);
+            let started = Instant::now();
+            while started.elapsed() < Duration::from_secs(3) {
+                if let Some(status) = process.0.try_wait().unwrap() {
+                    let text = std::fs::read_to_string(&out).unwrap_or_default();
+                    panic!("{title:?} ended ({status}): {text}");
+                }
+                let found = self.xdotool(&["search", "--onlyvisible", "--name", title]);
+                if let Some(id) = String::from_utf8_lossy(&found.stdout).lines().next() {
+                    // The first frame follows the mapping.
+                    sleep(Duration::from_millis(300));
+                    return (process, id.to_owned());
+                }
+                sleep(Duration::from_millis(20));
+            }
+        }
+        panic!("the window {title:?} never showed");
+    }
+
+    /// Starts `bot --window TEXT ARGS`, output to files.
+    pub fn start_bot(&self, window: &str, args: &[&str]) -> BotRun {
+        let stdout = self.path("bot.out");
+        let stderr = self.path("bot.err");
+        let mut all = vec!["--window", window];
+        all.extend_from_slice(args);
+        let child = self
+            .command(&all)
+            .stdout(File::create(&stdout).unwrap())
+            .stderr(File::create(&stderr).unwrap())
+            .spawn()
+            .unwrap();
+        BotRun {
+            child: Some(Running(child)),
+            stdout,
+            stderr,
+        }
+    }
+
+    /// `bot ARGS` to the end.
+    pub fn run_bot(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+
+    pub fn xdotool(&self, args: &[&str]) -> Output {
+        Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .output()
+            .expect("xdotool (scripts/install-deps installs it)")
+    }
+
+    /// The top-left of a window's client area on the screen.
+    pub fn window_place(&self, id: &str) -> (i32, i32) {
+        let out = self.xdotool(&["getwindowgeometry", "--shell", id]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let field = |name: &str| -> i32 {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}=")))
+                .unwrap_or_else(|| panic!("no {name} in {text}"))
+                .parse()
+                .unwrap()
+        };
+        (field("X"), field("Y"))
+    }
+}
+
+/// Xvfb on the first display whose lock it can take: the server's own
+/// lock file settles races between tests starting at once.
+fn start_server() -> (Running, String) {
+    for number in 140..240 {
+        if Path::new(&format!("/tmp/.X{number}-lock")).exists() {
+            continue;
+        }
+        let display = format!(":{number}");
+        let child = Command::new("Xvfb")
+            // No reset when the last client leaves: the readiness probes
+            // connect and leave before the window manager comes.
+            .args([
+                &display,
+                "-screen",
+                "0",
+                SCREEN,
+                "-nolisten",
+                "tcp",
+                "-noreset",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb (scripts/install-deps installs it)");
+        let mut server = Running(child);
+        let pid = server.0.id().to_string();
+        let started = Instant::now();
+        while started.elapsed() < PATIENCE {
+            if server.0.try_wait().unwrap().is_some() {
+                break; // another server took the display
+            }
+            let lock = std::fs::read_to_string(format!("/tmp/.X{number}-lock"));
+            let ours = lock.is_ok_and(|l| l.trim() == pid);
+            if ours && answers(&display) {
+                return (server, display);
+            }
+            sleep(Duration::from_millis(50));
+        }
+        drop(server);
+    }
+    panic!("no free X display in :140..:240");
+}
+
+fn answers(display: &str) -> bool {
+    Command::new("xprop")
+        .args(["-root", "-display", display])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Polls `probe` until it gives a value, for at most [`PATIENCE`].
+pub fn wait_for<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
+    let started = Instant::now();
+    loop {
+        if let Some(value) = probe() {
+            return value;
+        }
+        assert!(started.elapsed() < PATIENCE, "timed out waiting for {what}");
+        sleep(Duration::from_millis(20));
+    }
+}
+
+/// A practice window and its click log.
+#[derive(Debug)]
+pub struct Practice {
+    /// The X window id, for xdotool.
+    pub id: String,
+    pub log: PathBuf,
+    _process: Running,
+}
+
+impl Practice {
+    /// The clicks the window received so far.
+    pub fn clicks(&self) -> Vec<Value> {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// Waits until the window has received `n` clicks.
+    pub fn wait_for_clicks(&self, n: usize) {
+        wait_for(&format!("{n} click(s) in the practice window"), || {
+            (self.clicks().len() >= n).then_some(())
+        });
+    }
+}
+
+/// A bot running in the background.
+#[derive(Debug)]
+pub struct BotRun {
+    child: Option<Running>,
+    stdout: PathBuf,
+    stderr: PathBuf,
+}
+
+/// A finished bot run.
+#[derive(Debug)]
+pub struct Finished {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Finished {
+    /// The clicks the bot says it made.
+    pub fn clicks(&self) -> usize {
+        self.stdout
+            .lines()
+            .filter(|l| l.starts_with("click ") && l.contains(" at ("))
+            .count()
+    }
+
+    /// For assertion messages.
+    pub fn dump(&self) -> String {
+        format!(
+            "exit {:?}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+impl BotRun {
+    /// Sends SIGINT (Ctrl-C) to the bot.
+    pub fn interrupt(&self) {
+        let pid = self.child.as_ref().unwrap().0.id();
+        Command::new("kill")
+            .args(["-INT", &pid.to_string()])
+            .status()
+            .unwrap();
+    }
+
+    /// Waits for the bot to end (at most 2 minutes).
+    pub fn finish(mut self) -> Finished {
+        let mut running = self.child.take().unwrap();
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = running.0.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "the bot did not end"
+            );
+            sleep(Duration::from_millis(20));
+        };
+        Finished {
+            code: status.code(),
+            stdout: std::fs::read_to_string(&self.stdout).unwrap(),
+            stderr: std::fs::read_to_string(&self.stderr).unwrap(),
+        }
+    }
+}
+
+/// The solver's proven optimum for `board`, from `bot solve --json`.
+pub fn proven_optimum(board: &str) -> usize {
+    let out = Command::new(bot_path())
+        .args(["solve", "--json", board])
+        .output()
+        .unwrap();
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["proven_optimal"], true, "{line}");
+    line["length"].as_u64().unwrap() as usize
+}
