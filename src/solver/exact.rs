@@ -7,7 +7,7 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::game::{Board, Cell, CellSet};
 
@@ -27,25 +27,27 @@ const CLOCK_EVERY: u64 = 1024;
 pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb: usize) {
     let deadline = search.deadline;
     for width in BEAM_WIDTHS {
-        let mut nodes = 0;
-        let finished = beam::run(
-            board,
-            width,
-            &mut nodes,
-            || Instant::now() >= deadline,
-            |clicks| search.offer(clicks),
-        );
-        search.nodes += nodes;
-        if !finished || search.lower_bound >= search.best_length() {
+        if !run_beam(board, width, search) || search.lower_bound >= search.best_length() {
             break;
         }
     }
     let shape = Shape::of(board);
     let mut table = Table::new(FIRST_TABLE_MB.min(table_mb));
     let mut budget = search.lower_bound;
+    let mut wider = BEAM_WIDTHS[BEAM_WIDTHS.len() - 1];
     while budget < search.best_length() {
         if Instant::now() >= deadline {
             return;
+        }
+        // The proof may take long and improves the solution only at its
+        // end: while the best is far above the budget, a wider beam (a
+        // fraction of the next budget's time) often finds a shorter one.
+        if search.best_length() > budget + 1
+            && search.start.elapsed() > WIDER_BEAM_AFTER
+            && wider < WIDEST_BEAM
+        {
+            wider *= 4;
+            run_beam(board, wider, search);
         }
         let iteration = Iteration::new(board, &shape, &table, budget as u32, deadline);
         let (result, nodes) = iteration.run(threads);
@@ -76,6 +78,28 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
             table = Table::new(wanted_mb.min(table_mb));
         }
     }
+}
+
+/// A search that has not proven its answer by then widens its beam
+/// between budgets.
+const WIDER_BEAM_AFTER: Duration = Duration::from_millis(300);
+
+/// The widest beam: its levels stay within tens of MiB.
+const WIDEST_BEAM: usize = 16_384;
+
+/// Runs a beam of `width`, offering its solution; false when out of time.
+fn run_beam(board: &Board, width: usize, search: &mut Search) -> bool {
+    let deadline = search.deadline;
+    let mut nodes = 0;
+    let finished = beam::run(
+        board,
+        width,
+        &mut nodes,
+        || Instant::now() >= deadline,
+        |clicks| search.offer(clicks),
+    );
+    search.nodes += nodes;
+    finished
 }
 
 /// The table's size before the search has measured itself: cheap to clear.
