@@ -84,8 +84,8 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
 /// between budgets.
 const WIDER_BEAM_AFTER: Duration = Duration::from_millis(300);
 
-/// The widest beam: its levels stay within tens of MiB.
-const WIDEST_BEAM: usize = 16_384;
+/// The widest beam: its levels stay within a few MiB and it costs a fraction of a second.
+const WIDEST_BEAM: usize = 4_096;
 
 /// Runs a beam of `width`, offering its solution; false when out of time.
 fn run_beam(board: &Board, width: usize, search: &mut Search) -> bool {
