@@ -196,6 +196,19 @@ fn a_closed_window_stops_the_bot() {
 }
 
 #[test]
+fn a_minimised_window_stops_the_bot() {
+    let desktop = Desktop::start();
+    let game = desktop.practice(REAL_BOARD, 300, GAME);
+    let bot = desktop.start_bot(GAME, &[]);
+    game.wait_for_clicks(2);
+    desktop.xdotool(&["windowminimize", "--sync", &game.id]);
+    let run = bot.finish();
+    let clicks = game.clicks();
+    assert!(clicks.len() < proven_optimum(REAL_BOARD), "{}", run.dump());
+    assert_stopped(&run, &clicks, &["minimised"]);
+}
+
+#[test]
 fn max_moves_and_dry_runs_stop_in_time() {
     let desktop = Desktop::start();
     let game = desktop.practice(QUICK_BOARD, 100, GAME);

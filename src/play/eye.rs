@@ -112,8 +112,14 @@ impl<'w> Eye<'w> {
     /// The first window in front of the game window over its board, if
     /// any (its title): a click on the board would land there.
     pub fn covered_by(&self) -> Result<Option<String>, PlayError> {
+        let started = Instant::now();
         let region = place::board_region(&self.geometry, self.size).ok_or(PlayError::OffBoard)?;
-        Ok(self.window.covering(region)?.first().map(|w| w.to_string()))
+        let covering = self.window.covering(region)?;
+        log::debug!(
+            "checked the windows in front in {:.1} ms",
+            started.elapsed().as_secs_f64() * 1000.0
+        );
+        Ok(covering.first().map(ToString::to_string))
     }
 
     /// The window's place now (an error when it is closed or minimised).
