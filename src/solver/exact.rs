@@ -73,7 +73,7 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
         // The next budget searches a tree many times bigger: give it room
         // (dropping what the table holds, mostly bounds it will not meet).
         let wanted_mb = (nodes.saturating_mul(TABLE_BYTES_PER_NODE) >> 20) as usize;
-        if wanted_mb > table.mb() && table.mb() < table_mb {
+        if budget < search.best_length() && wanted_mb > table.mb() && table.mb() < table_mb {
             drop(table);
             table = Table::new(wanted_mb.min(table_mb));
         }
