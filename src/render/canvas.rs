@@ -55,7 +55,6 @@ pub(crate) fn srgb(oklab: [f32; 3]) -> [u8; 3] {
 }
 
 /// The Oklab colour of sRGB bytes.
-#[cfg(test)]
 pub(crate) fn oklab(rgb: [u8; 3]) -> [f32; 3] {
     crate::vision::colour::Balance::NONE.oklab(rgb)
 }

@@ -1,12 +1,13 @@
 //! Dust piles: one glowing, textured sprite per colour, as the game draws
-//! every pile of a colour with the same picture. A pile is a mound with a
-//! bumpy top, lit from the top-left, with its colour's texture (lumps,
-//! ridges, flecks, gloss or rock), a bright rim and a soft glow around it.
-//! Its pixels are then shifted so that, measured as a reader measures a
-//! cell (the median colour of the pixels that stand out from the board's
+//! every pile of a colour with the same picture. A pile is a wide, peaked
+//! mound with a bumpy outline, lit from the top-left, paler inside with its
+//! colour's texture (lumps, ridges, flecks, gloss or rock), edged with a
+//! neon rim and glow in its colour, as in the game. Its pixels are then
+//! shifted so that, drawn and measured as a reader measures a cell (the
+//! median colour of the pixels that stand out from the board's
 //! background), it has the colour measured on the real game.
 
-use super::canvas::{Canvas, mix, pack, srgb, unpack};
+use super::canvas::{Canvas, mix, oklab, pack, srgb, unpack};
 use super::noise::{self, Stream};
 
 /// How a colour's piles are textured.
@@ -37,9 +38,9 @@ const STYLES: [Style; 5] = [
 /// A sprite's side, in pitches: the pile and its glow with room to spare.
 const SIDE: f32 = 1.2;
 /// How far the glow reaches outside the pile, in pitches.
-const GLOW: f32 = 0.075;
+const GLOW: f32 = 0.07;
 /// The bright rim's width inside the pile, in pitches.
-const RIM: f32 = 0.03;
+const RIM: f32 = 0.05;
 /// Half the side of the square a reader measures a cell in, in pitches.
 const WINDOW: f32 = 0.4;
 /// The Oklab (a, b) distance from the background beyond which a pixel
@@ -55,6 +56,8 @@ struct Outline {
     height: f32,
     /// Fullness of the dome: lower is flatter-topped.
     dome: f32,
+    /// How much the top is a peak rather than a dome (0..1).
+    peak: f32,
     /// Where the top is, across.
     apex: f32,
     bumps: [(f32, f32); 3],
@@ -70,8 +73,9 @@ impl Outline {
         Outline {
             half_width: stream.range(0.42, 0.45),
             base: stream.range(0.27, 0.31),
-            height: stream.range(0.58, 0.64),
+            height: stream.range(0.52, 0.58),
             dome: stream.range(0.38, 0.52),
+            peak: stream.range(0.45, 0.7),
             apex: stream.range(-0.07, 0.07),
             bumps: [2.0, 3.0, 5.0].map(|k| (k, stream.range(0.0, std::f32::consts::TAU))),
             bump_size,
@@ -99,7 +103,9 @@ impl Outline {
             .map(|&(k, phase)| (k * t * std::f32::consts::PI + phase).sin())
             .sum();
         let top = self.base
-            - self.height * (1.0 - t * t).powf(self.dome) * (1.0 + self.bump_size * bumps / 3.0);
+            - self.height
+                * ((1.0 - self.peak) * (1.0 - t * t).powf(self.dome) + self.peak * (1.0 - t.abs()))
+                * (1.0 + self.bump_size * bumps / 3.0);
         // Rounded bottom corners.
         let bottom = self.base - 0.12 * across.abs().powi(5);
         (top..=bottom).contains(&v)
@@ -274,19 +280,17 @@ impl Sprite {
             ];
             let mut colour = vec![[0.0; 3]; side * side];
             let mut alpha = vec![0.0; side * side];
-            let rim_colour = [l0 + 0.07, a0 * 1.2, b0 * 1.2];
-            let glow_colour = [l0 + 0.08, a0 * 1.3, b0 * 1.3];
+            // A neon edge: the rim and the glow are far more colourful
+            // than the pile's pale, textured inside.
+            let rim_colour = [l0 + 0.1, a0 * 1.5, b0 * 1.5];
+            let glow_colour = [l0 + 0.1, a0 * 1.5, b0 * 1.5];
             for i in 0..side * side {
                 let (x, y) = (i % side, i / side);
                 let glow = if inside[i] {
                     0.0
                 } else {
                     let d = away[i] * px / GLOW;
-                    if d >= 1.0 {
-                        0.0
-                    } else {
-                        0.85 * (1.0 - d).powi(2)
-                    }
+                    if d >= 1.0 { 0.0 } else { (1.0 - d).powi(2) }
                 };
                 let pile = if inside[i] {
                     let h = |x: usize, y: usize| height[y.min(side - 1) * side + x.min(side - 1)];
@@ -299,7 +303,7 @@ impl Sprite {
                         let half = normalise([light[0], light[1], light[2] + 1.0]);
                         l += 0.12 * dot(normal, half).max(0.0).powi(24);
                     }
-                    let mut chroma = 1.0 + 1.5 * (l - l0);
+                    let mut chroma = 0.85 * (1.0 + 1.5 * (l - l0));
                     let fleck_rate = match style {
                         Style::Flecked => 0.06,
                         Style::Rocky => 0.03,
@@ -311,8 +315,8 @@ impl Sprite {
                     }
                     let rim = depth[i] * px / RIM;
                     if rim < 1.0 {
-                        l += 0.07 * (1.0 - rim);
-                        chroma *= 1.0 + 0.2 * (1.0 - rim);
+                        l += 0.1 * (1.0 - rim);
+                        chroma += (1.5 - chroma) * (1.0 - rim).powi(2);
                     }
                     [l, a0 * chroma, b0 * chroma]
                 } else {
@@ -329,24 +333,17 @@ impl Sprite {
             }
             Layers { colour, alpha }
         };
-        // Shift the colours until the pile measures as the centre.
+        // Shift the colours until the pile, as drawn (clipped to the
+        // gamut, composited in sRGB bytes), measures as the centre.
         let mut shift = [0.0f32; 3];
-        for _ in 0..3 {
-            let measured = measure(&layers(shift), background, side, pitch);
+        let mut pixels = to_pixels(&layers(shift));
+        for _ in 0..4 {
+            let measured = measure(&pixels, background, side, pitch);
             for k in 0..3 {
                 shift[k] += centre[k] - measured[k];
             }
+            pixels = to_pixels(&layers(shift));
         }
-        let final_layers = layers(shift);
-        let pixels = final_layers
-            .colour
-            .iter()
-            .zip(&final_layers.alpha)
-            .map(|(&c, &a)| {
-                let [r, g, b] = srgb(c);
-                [r, g, b, (a.clamp(0.0, 1.0) * 255.0).round() as u8]
-            })
-            .collect();
         Sprite { side, pixels }
     }
 
@@ -382,19 +379,34 @@ impl Sprite {
     }
 }
 
-/// The pile's colour as a reader measures it: composited over the
-/// background, the per-channel median Oklab of the pixels of the cell's
+/// A sprite's pixels: sRGB clipped to the gamut, with straight alpha.
+fn to_pixels(layers: &Layers) -> Vec<[u8; 4]> {
+    layers
+        .colour
+        .iter()
+        .zip(&layers.alpha)
+        .map(|(&c, &a)| {
+            let [r, g, b] = srgb(c);
+            [r, g, b, (a.clamp(0.0, 1.0) * 255.0).round() as u8]
+        })
+        .collect()
+}
+
+/// The pile's colour as a reader measures it: drawn over the background
+/// (Oklab), the per-channel median Oklab of the pixels of the cell's
 /// window that stand out from the background.
-fn measure(layers: &Layers, background: [f32; 3], side: usize, pitch: f32) -> [f32; 3] {
+fn measure(pixels: &[[u8; 4]], background: [f32; 3], side: usize, pitch: f32) -> [f32; 3] {
+    let under = srgb(background);
+    let background = oklab(under);
     let half = WINDOW * pitch;
     let centre = side as f32 / 2.0;
     let mut channels: [Vec<f32>; 3] = Default::default();
-    for (i, (&c, &a)) in layers.colour.iter().zip(&layers.alpha).enumerate() {
+    for (i, &[r, g, b, a]) in pixels.iter().enumerate() {
         let (x, y) = ((i % side) as f32 + 0.5, (i / side) as f32 + 0.5);
         if (x - centre).abs() > half || (y - centre).abs() > half {
             continue;
         }
-        let lab: [f32; 3] = std::array::from_fn(|k| c[k] * a + background[k] * (1.0 - a));
+        let lab = oklab(mix(under, [r, g, b], u32::from(a)));
         if (lab[1] - background[1]).hypot(lab[2] - background[2]) > STANDS_OUT {
             for (channel, v) in channels.iter_mut().zip(lab) {
                 channel.push(v);
@@ -423,7 +435,6 @@ fn normalise(v: [f32; 3]) -> [f32; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::canvas::oklab;
 
     const BACKGROUND: [u8; 3] = [91, 115, 109];
     const CYAN: [u8; 3] = [90, 180, 230];
