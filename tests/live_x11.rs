@@ -42,6 +42,16 @@ fn assert_no_replan(run: &Finished) {
 
 /// The bot stopped with a one-line error (exit 2) saying `why`, and every
 /// click it made landed on a cell of the game.
+/// The bot's whole game: it ended well, cleared the board in `optimum`
+/// clicks, each on a cell, and never re-planned.
+fn assert_cleared_in_optimum(clicks: &[Value], run: &Finished, optimum: usize) {
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert_eq!(clicks.len(), optimum, "{}", run.dump());
+    assert_all_on_cells(clicks, run);
+    assert_cleared(clicks);
+    assert_no_replan(run);
+}
+
 fn assert_stopped(run: &Finished, clicks: &[Value], why: &[&str]) {
     assert_eq!(run.code, Some(2), "{}", run.dump());
     let error: Vec<&str> = run
@@ -66,11 +76,7 @@ fn clears_the_real_board_in_the_proven_optimum_without_a_replan() {
     let game = desktop.practice(REAL_BOARD, 300, GAME);
     let run = desktop.start_bot(GAME, &[]).finish();
     let clicks = game.clicks();
-    assert_eq!(run.code, Some(0), "{}", run.dump());
-    assert_eq!(clicks.len(), optimum, "{}", run.dump());
-    assert_all_on_cells(&clicks, &run);
-    assert_cleared(&clicks);
-    assert_no_replan(&run);
+    assert_cleared_in_optimum(&clicks, &run, optimum);
     assert!(
         run.stdout.contains(&format!(
             "cleared in {optimum} clicks (plan {optimum} proven optimal, 0 re-plan(s))"
@@ -87,11 +93,7 @@ fn waits_for_slow_animations_and_verifies_every_move() {
     let game = desktop.practice(QUICK_BOARD, 400, GAME);
     let run = desktop.start_bot(GAME, &[]).finish();
     let clicks = game.clicks();
-    assert_eq!(run.code, Some(0), "{}", run.dump());
-    assert_eq!(clicks.len(), optimum, "{}", run.dump());
-    assert_all_on_cells(&clicks, &run);
-    assert_cleared(&clicks);
-    assert_no_replan(&run);
+    assert_cleared_in_optimum(&clicks, &run, optimum);
     // No click while the board still moved.
     let times: Vec<u64> = clicks.iter().map(|c| c["t_ms"].as_u64().unwrap()).collect();
     for pair in times.windows(2) {

@@ -11,14 +11,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use std::io::Write as _;
-
 use anyhow::{Context, Result, bail};
 use image::RgbaImage;
 use serde_json::json;
 
 use super::args::PlayArgs;
 use super::solve::{describe, improvement_line, outcome_json};
+use super::{PlaySettings, play_settings, show};
 use crate::game::Cell;
 use crate::render::{self, Look};
 use crate::solver::{self, SolveOptions};
@@ -28,19 +27,11 @@ pub fn run(images: &[PathBuf], args: &PlayArgs) -> Result<ExitCode> {
     if images.is_empty() {
         bail!("--dry-run needs images or folders of images (or --window TEXT)");
     }
-    let calibration_path = args
-        .calibration
-        .clone()
-        .unwrap_or_else(Calibration::default_path);
-    let calibration = Calibration::load(&calibration_path)?;
-    if args.threads == Some(0) {
-        bail!("--threads 0: the solver needs at least one thread");
-    }
-    let options = SolveOptions {
-        time_limit: args.time,
-        threads: args.threads.unwrap_or(SolveOptions::default().threads),
-        ..SolveOptions::default()
-    };
+    let PlaySettings {
+        calibration,
+        solve: options,
+        ..
+    } = play_settings(args)?;
     let mut failed = false;
     for (image, listed) in expand(images) {
         match listed.and_then(|()| dry_run(&image, &calibration, &options, args)) {
@@ -65,15 +56,6 @@ pub fn run(images: &[PathBuf], args: &PlayArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Prints `text` at once (the search may go on for long); a closed
-/// standard output (`| head`) only silences the run.
-fn show(text: &str) {
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .ok();
 }
 
 /// The images named: files as given, folders as their PNG and JPEG files

@@ -10,9 +10,8 @@ use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
 use super::solve::describe;
+use super::{PlaySettings, play_settings};
 use crate::play::{self, Event, Finish, Report, Settings};
-use crate::solver::SolveOptions;
-use crate::vision::Calibration;
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let Some(query) = args.window.as_deref() else {
@@ -25,23 +24,16 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         Some(_) => true,
         None => false,
     };
-    if args.threads == Some(0) {
-        bail!("--threads 0: the solver needs at least one thread");
-    }
-    let calibration_path = args
-        .calibration
-        .clone()
-        .unwrap_or_else(Calibration::default_path);
-    let calibration = Calibration::load(&calibration_path)?;
+    let PlaySettings {
+        calibration,
+        calibration_path,
+        solve,
+    } = play_settings(args)?;
     let mut window = play::open(query)?;
     println!("window {}", window.info());
     let settings = Settings {
         calibration,
-        solve: SolveOptions {
-            time_limit: args.time,
-            threads: args.threads.unwrap_or(SolveOptions::default().threads),
-            ..SolveOptions::default()
-        },
+        solve,
         settle: std::time::Duration::from_millis(args.settle_ms),
         max_replans: args.max_replans,
         max_moves: args.max_moves,

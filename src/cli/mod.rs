@@ -13,8 +13,13 @@ mod windows;
 
 use std::process::ExitCode;
 
+use std::io::Write as _;
+
 use anyhow::Result;
 use clap::Parser;
+
+use crate::solver::SolveOptions;
+use crate::vision::Calibration;
 
 pub use args::Cli;
 use args::Command;
@@ -102,4 +107,42 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         },
     }
+}
+
+/// What live play and dry runs share: the calibration (and where it came
+/// from) and the solver settings.
+struct PlaySettings {
+    calibration: Calibration,
+    calibration_path: std::path::PathBuf,
+    solve: SolveOptions,
+}
+
+fn play_settings(args: &args::PlayArgs) -> Result<PlaySettings> {
+    if args.threads == Some(0) {
+        anyhow::bail!("--threads 0: the solver needs at least one thread");
+    }
+    let calibration_path = args
+        .calibration
+        .clone()
+        .unwrap_or_else(Calibration::default_path);
+    let calibration = Calibration::load(&calibration_path)?;
+    let solve = SolveOptions {
+        time_limit: args.time,
+        threads: args.threads.unwrap_or(SolveOptions::default().threads),
+        ..SolveOptions::default()
+    };
+    Ok(PlaySettings {
+        calibration,
+        calibration_path,
+        solve,
+    })
+}
+
+/// Prints `text` at once (a search may go on for long); a closed standard
+/// output (`| head`) only silences the run.
+fn show(text: &str) {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .ok();
 }

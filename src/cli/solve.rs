@@ -4,13 +4,14 @@
 //! printing that dry runs and live play share.
 
 use std::fmt::Write as _;
-use std::io::{BufRead, Write as _};
+use std::io::BufRead;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::args::{SolveArgs, StrategyArg};
+use super::show;
 use crate::game::Board;
 use crate::solver::{self, Improvement, Outcome, SolveOptions, Strategy};
 
@@ -29,19 +30,17 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             .parse()
             .with_context(|| format!("board {} {text:?}", index + 1))?;
         if !args.json {
-            println!("{}", board.grid());
+            show(&format!("{}\n", board.grid()));
         }
         let outcome = solver::solve(&board, &options, &mut |found| {
             if !args.json {
-                println!("{}", improvement_line(found));
-                // Seen at once even when piped: the search may go on for long.
-                std::io::stdout().flush().ok();
+                show(&format!("{}\n", improvement_line(found)));
             }
         });
         if args.json {
-            println!("{}", outcome_json(&board, &outcome));
+            show(&format!("{}\n", outcome_json(&board, &outcome)));
         } else {
-            print!("{}", describe(&outcome, args.show_boards));
+            show(&describe(&outcome, args.show_boards));
         }
     }
     Ok(ExitCode::SUCCESS)
