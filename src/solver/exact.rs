@@ -40,14 +40,16 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
             return;
         }
         // The proof may take long and improves the solution only at its
-        // end: while the best is far above the budget, a wider beam (a
-        // fraction of the next budget's time) often finds a shorter one.
-        if search.best_length() > budget + 1
+        // end: while the best is far above the budget, wider beams (a
+        // fraction of the next budget's time) often find a shorter one.
+        while search.best_length() > budget + 1
             && search.start.elapsed() > WIDER_BEAM_AFTER
             && wider < WIDEST_BEAM
         {
             wider *= 4;
-            run_beam(board, wider, search);
+            if !run_beam(board, wider, search) {
+                return;
+            }
         }
         let iteration = Iteration::new(board, &shape, &table, budget as u32, deadline);
         let (result, nodes) = iteration.run(threads);
