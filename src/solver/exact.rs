@@ -14,6 +14,7 @@ use crate::game::{Board, Cell, CellSet};
 use super::Search;
 use super::beam;
 use super::bound::{Shape, bound_against, planes};
+use super::halves::Halves;
 use super::key::{Key, key};
 use super::table::Table;
 
@@ -32,6 +33,10 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
         }
     }
     let shape = Shape::of(board);
+    let halves = Halves::new(board, HALVES_TABLE_MB.min(table_mb));
+    if let Some(halves) = &halves {
+        search.raise_lower_bound(Halves::bound(halves.of(board)) as usize);
+    }
     let mut table = Table::new(FIRST_TABLE_MB.min(table_mb));
     let mut budget = search.lower_bound;
     let mut wider = BEAM_WIDTHS[BEAM_WIDTHS.len() - 1];
@@ -51,7 +56,14 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
                 return;
             }
         }
-        let iteration = Iteration::new(board, &shape, &table, budget as u32, deadline);
+        let iteration = Iteration::new(
+            board,
+            &shape,
+            halves.as_ref(),
+            &table,
+            budget as u32,
+            deadline,
+        );
         let (result, nodes) = iteration.run(threads);
         search.nodes += nodes;
         log::debug!(
@@ -107,6 +119,9 @@ fn run_beam(board: &Board, width: usize, search: &mut Search) -> bool {
 /// The table's size before the search has measured itself: cheap to clear.
 const FIRST_TABLE_MB: usize = 4;
 
+/// The halves' table: their relaxed games are few and small.
+const HALVES_TABLE_MB: usize = 32;
+
 /// Table bytes given per node of the previous budget's search: the next
 /// budget's tree is about this many times larger than an entry (16 bytes).
 const TABLE_BYTES_PER_NODE: u64 = 256;
@@ -134,6 +149,7 @@ enum Found {
 /// are the tasks, taken in order.
 struct Iteration<'t> {
     shape: &'t Shape,
+    halves: Option<&'t Halves>,
     table: &'t Table,
     budget: u32,
     deadline: Instant,
@@ -149,12 +165,14 @@ impl<'t> Iteration<'t> {
     fn new(
         board: &Board,
         shape: &'t Shape,
+        halves: Option<&'t Halves>,
         table: &'t Table,
         budget: u32,
         deadline: Instant,
     ) -> Iteration<'t> {
         let mut iteration = Iteration {
             shape,
+            halves,
             table,
             budget,
             deadline,
@@ -167,13 +185,14 @@ impl<'t> Iteration<'t> {
         let mut worker = Worker::new(&iteration);
         let mut solution = None;
         let mut tasks = Vec::new();
-        worker.children(board, budget, 0);
+        let root_halves = halves.map_or([0; 2], |h| h.of(board));
+        worker.children(board, root_halves, budget, 0);
         'root: for child in std::mem::take(&mut worker.levels[0]) {
             if child.board.is_cleared() {
                 solution = Some(vec![child.cell]);
                 break;
             }
-            worker.children(&child.board, budget - 1, 1);
+            worker.children(&child.board, child.halves, budget - 1, 1);
             for grandchild in &worker.levels[1] {
                 if grandchild.board.is_cleared() {
                     solution = Some(vec![child.cell, grandchild.cell]);
@@ -244,6 +263,8 @@ struct Child {
     size: u8,
     cell: Cell,
     key: Key,
+    /// Its halves' values (see [`Halves`]), zero without them.
+    halves: [u32; 2],
     board: Board,
 }
 
@@ -274,7 +295,7 @@ impl<'i, 't> Worker<'i, 't> {
     /// with `budget` moves left, best first; a clearing move comes alone.
     /// Returns the fewest moves needed by a child cut off (`u32::MAX` when
     /// none was).
-    fn children(&mut self, board: &Board, budget: u32, depth: usize) -> u32 {
+    fn children(&mut self, board: &Board, halves: [u32; 2], budget: u32, depth: usize) -> u32 {
         if self.levels.len() <= depth {
             self.levels.resize_with(depth + 1, Vec::new);
         }
@@ -310,11 +331,23 @@ impl<'i, 't> Worker<'i, 't> {
                         size,
                         cell,
                         key: key(&child),
+                        halves: [0; 2],
                         board: child,
                     });
                     break 'colours;
                 }
                 let need = bound_against(iteration.shape, &child, budget);
+                if need >= budget {
+                    cut = cut.min(need);
+                    continue;
+                }
+                let (need, halves) = match iteration.halves {
+                    Some(h) => {
+                        let values = h.after(&child, halves, cells, budget - 1);
+                        (need.max(Halves::bound(values)), values)
+                    }
+                    None => (need, [0; 2]),
+                };
                 if need >= budget {
                     cut = cut.min(need);
                     continue;
@@ -329,6 +362,7 @@ impl<'i, 't> Worker<'i, 't> {
                         size,
                         cell,
                         key,
+                        halves,
                         board: child,
                     });
                 } else {
@@ -361,7 +395,9 @@ impl<'i, 't> Worker<'i, 't> {
         }
         // A board needs one more move than its cheapest child, searched or
         // cut off.
-        let mut need = self.children(&node.board, budget, depth).saturating_add(1);
+        let mut need = self
+            .children(&node.board, node.halves, budget, depth)
+            .saturating_add(1);
         let children = std::mem::take(&mut self.levels[depth]);
         let mut solved = false;
         for child in &children {

@@ -4,7 +4,7 @@
 //! appearance and, at even widths, the mirror image (`x -> W-1-x`) is
 //! hashed too; the smaller hash is the key.
 
-use crate::game::Board;
+use crate::game::{Board, MAX_CELLS};
 
 /// A 128-bit key: 64 bits pick the table slot, the other 64 check it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,9 +35,11 @@ pub(super) fn key(board: &Board) -> Key {
 fn hash<'a>(columns: impl Iterator<Item = &'a [u8]>) -> Key {
     let mut rank = [0u8; 16];
     let mut next = 1u8;
-    let mut word = 0u64;
+    // 16 cells of 4 bits per word, and a last word that says how many
+    // cells it holds.
+    let mut words = [0u64; MAX_CELLS / 16 + 1];
+    let mut count = 0;
     let mut filled = 0u32;
-    let (mut a, mut b) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
     for column in columns {
         for &v in column {
             let r = if v == 0 {
@@ -49,16 +51,25 @@ fn hash<'a>(columns: impl Iterator<Item = &'a [u8]>) -> Key {
                 }
                 rank[v as usize]
             };
-            word = word << 4 | u64::from(r);
+            words[count] = words[count] << 4 | u64::from(r);
             filled += 1;
             if filled == 16 {
-                (a, b) = mix(a, b, word);
-                word = 0;
+                count += 1;
                 filled = 0;
             }
         }
     }
-    (a, b) = mix(a, b, word ^ u64::from(filled) << 60);
+    words[count] ^= u64::from(filled) << 60;
+    hash_words(words[..=count].iter().copied())
+}
+
+/// Hashes `words`, for keys of other things than whole boards.
+#[inline]
+pub(super) fn hash_words(words: impl Iterator<Item = u64>) -> Key {
+    let (mut a, mut b) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
+    for word in words {
+        (a, b) = mix(a, b, word);
+    }
     Key {
         slot: finish(a ^ b.rotate_left(23)),
         check: finish(b ^ a.rotate_left(41)),

@@ -10,6 +10,7 @@ mod baseline;
 mod beam;
 mod bound;
 mod exact;
+mod halves;
 mod key;
 mod table;
 

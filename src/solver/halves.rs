@@ -1,0 +1,506 @@
+//! The halves bound. Tiles never cross the middle of the board: gravity
+//! keeps a tile in its column and the contraction slides it toward the
+//! centre within its own half. So each half plays a game of its own,
+//! coupled to the other only through clusters that span the middle.
+//!
+//! Seen from one half, a move of the whole game removes either one cluster
+//! of that half, or (a move whose cluster spans the middle) a set of its
+//! clusters of one colour that all touch the centre column, of a colour the
+//! other half still has. Counting a move that stays in one half as 2 and a
+//! spanning move as 1 on each side, the cheapest way to clear each half in
+//! that relaxed game, summed and halved, never exceeds the moves the whole
+//! board needs. A relaxed game has half the cells, and its value depends
+//! neither on the path nor on the budget, so each is worked out once, by a
+//! small iterative deepening on bit planes, and kept in a table shared by
+//! all threads.
+
+use crate::game::{Board, MAX_COLOURS};
+
+use super::key::{Key, hash_words};
+use super::table::Table;
+
+/// The relaxed games enumerate every set of centre clusters of a colour: a
+/// column of this many rows holds at most 4 clusters of one colour, so at
+/// most 11 sets. Taller boards go without the bound.
+const MAX_HEIGHT: usize = 8;
+
+/// A side's cells are one bit each in a `u64`.
+const MAX_SIDE_CELLS: usize = 64;
+
+/// Marks a table entry as a relaxed game's exact value, not just a bound.
+const EXACT: u32 = 1 << 16;
+
+/// The relaxed games of a board shape and the table of their values.
+pub(super) struct Halves {
+    height: usize,
+    /// Left, right.
+    sides: [Side; 2],
+    table: Table,
+}
+
+/// One side of the board as its relaxed game sees it: `columns` columns,
+/// numbered from the outer edge (0) to the centre, cell `c * height + y`.
+struct Side {
+    columns: usize,
+    height: u32,
+    /// The board's column `x` of this side's column `c`, per `c`.
+    board_x: [usize; MAX_SIDE_CELLS],
+    /// The board cells of this side.
+    board_cells: u128,
+    all: u64,
+    /// Cells at least 1, 2 and 4 rows up: shifting a set up by so many
+    /// must not wrap from one column into the next.
+    up: [u64; 3],
+    not_top: u64,
+    centre: u64,
+}
+
+/// One side's tiles, a bit plane per colour.
+#[derive(Clone, Copy)]
+struct Half {
+    planes: [u64; MAX_COLOURS as usize],
+    present: u8,
+}
+
+impl Halves {
+    /// The halves of boards shaped like `board`, with a table of at most
+    /// `mb` MiB; `None` for boards too tall or a side too big for the
+    /// relaxed games.
+    pub(super) fn new(board: &Board, mb: usize) -> Option<Halves> {
+        let (w, h) = (board.width() as usize, board.height() as usize);
+        if h > MAX_HEIGHT || (w - w / 2) * h > MAX_SIDE_CELLS {
+            return None;
+        }
+        let side = |xs: &mut dyn Iterator<Item = usize>| {
+            let mut board_x = [0; MAX_SIDE_CELLS];
+            let mut columns = 0;
+            for x in xs {
+                board_x[columns] = x;
+                columns += 1;
+            }
+            Side::new(columns, h, board_x)
+        };
+        Some(Halves {
+            height: h,
+            sides: [side(&mut (0..w / 2)), side(&mut (w / 2..w).rev())],
+            table: Table::new(mb),
+        })
+    }
+
+    /// The moves `board` needs at least, by its halves' values.
+    pub(super) fn bound(values: [u32; 2]) -> u32 {
+        (values[0] + values[1]).div_ceil(2)
+    }
+
+    /// The values of both halves of `board`.
+    pub(super) fn of(&self, board: &Board) -> [u32; 2] {
+        let halves = self.split(board);
+        let cross = halves[0].present & halves[1].present;
+        [0, 1].map(|side| {
+            let half = &halves[side];
+            let key = self.key(half, side, cross);
+            let least = self.sides[side].least(half, cross);
+            self.settle(half, side, cross, least, u32::MAX - 1, key)
+        })
+    }
+
+    /// Bounds on the halves' values of `child`, a board one move after one
+    /// whose values were `parent`, the move having removed `removed`, for a
+    /// search that has `moves` moves left for it: exact as long as the
+    /// child fits in `moves`, else just enough to show that it does not.
+    ///
+    /// A half the move did not touch keeps its value: it can only have
+    /// grown (the other half may have lost a colour), so the old one still
+    /// bounds.
+    pub(super) fn after(
+        &self,
+        child: &Board,
+        parent: [u32; 2],
+        removed: u128,
+        moves: u32,
+    ) -> [u32; 2] {
+        let touched = [0, 1].map(|side| removed & self.sides[side].board_cells != 0);
+        let halves = self.split(child);
+        let cross = halves[0].present & halves[1].present;
+        let mut values = parent;
+        let mut keys = [None; 2];
+        for side in [0, 1] {
+            if touched[side] {
+                let key = self.key(&halves[side], side, cross);
+                let stored = self.table.bound(key);
+                values[side] = self.sides[side]
+                    .least(&halves[side], cross)
+                    .max(stored & !EXACT);
+                if stored & EXACT == 0 {
+                    keys[side] = Some(key);
+                }
+            }
+        }
+        for side in [0, 1] {
+            if let Some(key) = keys[side] {
+                // The child is out of reach once the two add up to more
+                // than two half moves per move left.
+                let Some(limit) = (2 * moves).checked_sub(values[1 - side]) else {
+                    return values;
+                };
+                values[side] = self.settle(&halves[side], side, cross, values[side], limit, key);
+            }
+        }
+        values
+    }
+
+    /// Both sides of `board` as bit planes.
+    fn split(&self, board: &Board) -> [Half; 2] {
+        let h = self.height;
+        let raw = board.raw();
+        self.sides.each_ref().map(|side| {
+            let mut planes = [0u64; MAX_COLOURS as usize + 1];
+            for c in 0..side.columns {
+                let x = side.board_x[c];
+                for (y, &v) in raw[x * h..x * h + h].iter().enumerate() {
+                    planes[v as usize] |= 1 << (c * h + y);
+                }
+            }
+            let mut half = Half {
+                planes: [0; MAX_COLOURS as usize],
+                present: 0,
+            };
+            half.planes.copy_from_slice(&planes[1..]);
+            half.present = half
+                .planes
+                .iter()
+                .enumerate()
+                .fold(0, |bits, (c, &p)| bits | u8::from(p != 0) << c);
+            half
+        })
+    }
+
+    /// The relaxed game's value of `half` (whose key is `key`), known to
+    /// be at least `least` half moves, if at most `limit`; else
+    /// `limit + 1`, a bound. `cross` holds the colours both sides have.
+    fn settle(&self, half: &Half, side: usize, cross: u8, least: u32, limit: u32, key: Key) -> u32 {
+        let mut budget = least.max(self.table.bound(key) & !EXACT);
+        while budget <= limit {
+            if self.feasible(half, side, cross, budget) {
+                return budget;
+            }
+            budget += 1;
+        }
+        budget
+    }
+
+    /// True when `half` can be cleared within `budget` half moves in the
+    /// relaxed game, where the other side has the colours of `cross`.
+    fn feasible(&self, half: &Half, side: usize, cross: u8, budget: u32) -> bool {
+        if half.present == 0 {
+            return true;
+        }
+        let shape = &self.sides[side];
+        let cross = cross & half.present;
+        // The bound first: it costs no memory access.
+        let least = shape.least(half, cross);
+        if least > budget {
+            return false;
+        }
+        let key = self.key(half, side, cross);
+        let stored = self.table.bound(key);
+        if stored & EXACT != 0 {
+            return stored & !EXACT <= budget;
+        }
+        let least = least.max(stored);
+        if least > budget {
+            return false;
+        }
+        let mut found = false;
+        // Spanning moves first: they cost half as much.
+        'moves: for spanning in [true, false] {
+            let mut colours = if spanning { cross } else { half.present };
+            while colours != 0 {
+                let colour = colours.trailing_zeros() as usize;
+                colours &= colours - 1;
+                let plane = half.planes[colour];
+                let spans = cross >> colour & 1 != 0;
+                let mut touching = [0u64; MAX_HEIGHT / 2];
+                let mut touching_count = 0;
+                let mut rest = plane;
+                while rest != 0 {
+                    let cluster = shape.flood(rest & rest.wrapping_neg(), plane);
+                    rest &= !cluster;
+                    let cost = if spans && cluster & shape.centre != 0 {
+                        touching[touching_count] = cluster;
+                        touching_count += 1;
+                        1
+                    } else {
+                        2
+                    };
+                    if (cost == 1) == spanning
+                        && cost <= budget
+                        && self.feasible(&shape.remove(half, cluster), side, cross, budget - cost)
+                    {
+                        found = true;
+                        break 'moves;
+                    }
+                }
+                if !spanning {
+                    continue;
+                }
+                // A spanning move may take several centre clusters at once.
+                for subset in 1u32..1 << touching_count {
+                    if subset.count_ones() < 2 {
+                        continue;
+                    }
+                    let cells = (0..touching_count)
+                        .filter(|&i| subset >> i & 1 != 0)
+                        .fold(0, |m, i| m | touching[i]);
+                    if self.feasible(&shape.remove(half, cells), side, cross, budget - 1) {
+                        found = true;
+                        break 'moves;
+                    }
+                }
+            }
+        }
+        if !found {
+            self.table.store(key, budget + 1);
+        } else if least == budget {
+            self.table.store(key, budget | EXACT);
+        }
+        found
+    }
+
+    /// The key of a side's relaxed game: colours relabelled in order of
+    /// first appearance (the game does not depend on which is which), and
+    /// the side's width, so that a half and its mirror image share it.
+    fn key(&self, half: &Half, side: usize, cross: u8) -> Key {
+        let mut order = [(0u32, 0usize); MAX_COLOURS as usize];
+        let mut count = 0;
+        let mut colours = half.present;
+        while colours != 0 {
+            let colour = colours.trailing_zeros() as usize;
+            colours &= colours - 1;
+            order[count] = (half.planes[colour].trailing_zeros(), colour);
+            count += 1;
+        }
+        let order = &mut order[..count];
+        order.sort_unstable();
+        let spanning = order
+            .iter()
+            .enumerate()
+            .fold(0u64, |bits, (rank, &(_, c))| {
+                bits | u64::from(cross >> c & 1) << rank
+            });
+        let tail = spanning | (self.sides[side].columns as u64) << 8;
+        hash_words(
+            order
+                .iter()
+                .map(|&(_, c)| half.planes[c])
+                .chain(std::iter::once(tail)),
+        )
+    }
+}
+
+impl Side {
+    fn new(columns: usize, h: usize, board_x: [usize; MAX_SIDE_CELLS]) -> Side {
+        let cells = columns * h;
+        let all = if cells == 64 {
+            u64::MAX
+        } else {
+            (1 << cells) - 1
+        };
+        let row = |y: usize| (0..columns).fold(0u64, |m, c| m | 1 << (c * h + y));
+        let rows_from = |from: usize| (from..h).fold(0u64, |m, y| m | row(y));
+        let board_cells = board_x[..columns]
+            .iter()
+            .fold(0u128, |m, &x| m | ((1u128 << h) - 1) << (x * h));
+        Side {
+            columns,
+            height: h as u32,
+            board_x,
+            board_cells,
+            all,
+            up: [rows_from(1), rows_from(2), rows_from(4)],
+            not_top: all & !row(h - 1),
+            centre: if columns == 0 {
+                0
+            } else {
+                (((1u64 << h) - 1) << ((columns - 1) * h)) & all
+            },
+        }
+    }
+
+    /// Grows `seed` to its 4-connected component inside `within`.
+    #[inline]
+    fn flood(&self, seed: u64, within: u64) -> u64 {
+        let h = self.height;
+        let mut set = seed & within;
+        loop {
+            let grown =
+                (set | (set << 1 & self.up[0]) | (set >> 1 & self.not_top) | set << h | set >> h)
+                    & within;
+            if grown == set {
+                return set;
+            }
+            set = grown;
+        }
+    }
+
+    /// `half` after removing `cells`: gravity in every column, then every
+    /// row slides toward the centre, as [`Board::remove`] does. Each step
+    /// moves by one cell every tile that has a hole anywhere below it (or,
+    /// in the contraction, anywhere nearer the centre), until none has.
+    fn remove(&self, half: &Half, cells: u64) -> Half {
+        let h = self.height;
+        let mut planes = half.planes;
+        let mut occupied = 0;
+        for plane in &mut planes {
+            *plane &= !cells;
+            occupied |= *plane;
+        }
+        let shift = |planes: &mut [u64; MAX_COLOURS as usize],
+                     occupied: &mut u64,
+                     movers: u64,
+                     down: bool| {
+            let step = |p: u64| {
+                let moved = p & movers;
+                p & !movers | if down { moved >> 1 } else { moved << h }
+            };
+            for plane in planes.iter_mut() {
+                *plane = step(*plane);
+            }
+            *occupied = step(*occupied);
+        };
+        loop {
+            let holes = !occupied & self.all;
+            let mut below = holes << 1 & self.up[0];
+            below |= below << 1 & self.up[0];
+            below |= below << 2 & self.up[1];
+            below |= below << 4 & self.up[2];
+            let movers = occupied & below;
+            if movers == 0 {
+                break;
+            }
+            shift(&mut planes, &mut occupied, movers, true);
+        }
+        loop {
+            let holes = !occupied & self.all;
+            let mut nearer = holes >> h;
+            let mut reach = h;
+            while (reach as usize) < self.columns * h as usize {
+                nearer |= nearer >> reach;
+                reach *= 2;
+            }
+            let movers = occupied & nearer;
+            if movers == 0 {
+                break;
+            }
+            shift(&mut planes, &mut occupied, movers, false);
+        }
+        let present = planes
+            .iter()
+            .enumerate()
+            .fold(0, |bits, (c, &p)| bits | u8::from(p != 0) << c);
+        Half { planes, present }
+    }
+
+    /// A bound on a relaxed game: every colour needs a move of its own, a
+    /// spanning one (1) if the other side has the colour, else 2. And while
+    /// no colour can go in one move (one cluster, or only centre clusters
+    /// of a spanning colour), the next move leaves its colour for another.
+    fn least(&self, half: &Half, cross: u8) -> u32 {
+        let plain = least(half.present, cross);
+        let mut colours = half.present;
+        while colours != 0 {
+            let colour = colours.trailing_zeros() as usize;
+            colours &= colours - 1;
+            let plane = half.planes[colour];
+            let spans = cross >> colour & 1 != 0;
+            let mut rest = plane;
+            let mut in_one = true;
+            let mut first = true;
+            while rest != 0 && in_one {
+                let cluster = self.flood(rest & rest.wrapping_neg(), plane);
+                rest &= !cluster;
+                in_one = (first && rest == 0) || (spans && cluster & self.centre != 0);
+                first = false;
+            }
+            if in_one {
+                return plain;
+            }
+        }
+        plain + u32::from(half.present != 0)
+    }
+}
+
+/// Every colour needs a move of its own: a spanning one (1) if the other
+/// side has the colour, else 2.
+fn least(present: u8, cross: u8) -> u32 {
+    (present & cross).count_ones() + 2 * (present & !cross).count_ones()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::BoardRng;
+    use crate::solver::{SolveOptions, Strategy, solve};
+
+    #[test]
+    fn a_side_plays_as_the_board_does() {
+        let mut rng = BoardRng::new(5);
+        for (w, h) in [(8, 6), (7, 5), (4, 8), (9, 3)] {
+            let halves = Halves::new(&rng.board(w, h, 4).unwrap(), 1).unwrap();
+            for _ in 0..40 {
+                let mut board = rng.board(w, h, 4).unwrap();
+                while !board.is_cleared() {
+                    let clusters = board.clusters();
+                    let cluster = clusters[rng.below(clusters.len() as u64) as usize];
+                    let after = board.remove(cluster.cells);
+                    let (before_halves, after_halves) =
+                        (halves.split(&board), halves.split(&after));
+                    for side in [0, 1] {
+                        let shape = &halves.sides[side];
+                        let cells = (0..shape.columns * h as usize)
+                            .filter(|&i| {
+                                let x = shape.board_x[i / h as usize];
+                                cluster.cells.0 >> (x * h as usize + i % h as usize) & 1 != 0
+                            })
+                            .fold(0u64, |m, i| m | 1 << i);
+                        let played = shape.remove(&before_halves[side], cells);
+                        assert_eq!(
+                            played.planes, after_halves[side].planes,
+                            "{board} {cluster:?}"
+                        );
+                    }
+                    board = after;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn never_above_the_optimum() {
+        let mut rng = BoardRng::new(11);
+        let mut boards: Vec<Board> = (0..30).map(|_| rng.board(6, 4, 4).unwrap()).collect();
+        // Late games of the real shape, where the bound prunes most.
+        for _ in 0..30 {
+            let mut board = rng.board(8, 6, 5).unwrap();
+            while board.tile_count() > 16 {
+                let clusters = board.clusters();
+                board = board.remove(clusters[rng.below(clusters.len() as u64) as usize].cells);
+            }
+            boards.push(board);
+        }
+        for board in boards {
+            let halves = Halves::new(&board, 1).unwrap();
+            // The article's solver proves its optimum without this bound.
+            let options = SolveOptions {
+                strategy: Strategy::Standard,
+                ..SolveOptions::default()
+            };
+            let outcome = solve(&board, &options, &mut |_| {});
+            assert!(outcome.proven_optimal);
+            assert!(
+                Halves::bound(halves.of(&board)) as usize <= outcome.length(),
+                "{board}"
+            );
+        }
+    }
+}
