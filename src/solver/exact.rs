@@ -33,7 +33,7 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
         }
     }
     let shape = Shape::of(board);
-    let mut halves = Halves::new(board, FIRST_TABLE_MB.min(table_mb));
+    let halves = Halves::new(board, HALVES_TABLE_MB.min(table_mb));
     if let Some(halves) = &halves {
         search.raise_lower_bound(Halves::bound(halves.of(board)) as usize);
     }
@@ -90,11 +90,6 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
         if budget < search.best_length() && wanted_mb > table.mb() && table.mb() < table_mb {
             drop(table);
             table = Table::new(wanted_mb.min(table_mb));
-            // The halves' games grow in number too, more slowly.
-            let halves_mb = (table.mb() / HALVES_SHARE).max(FIRST_TABLE_MB);
-            if halves.as_ref().is_some_and(|h| h.mb() < halves_mb) {
-                halves = Halves::new(board, halves_mb);
-            }
         }
     }
 }
@@ -124,9 +119,10 @@ fn run_beam(board: &Board, width: usize, search: &mut Search) -> bool {
 /// The table's size before the search has measured itself: cheap to clear.
 const FIRST_TABLE_MB: usize = 4;
 
-/// The halves' table gets this fraction of the table's size: their relaxed
-/// games are fewer than boards, and smaller.
-const HALVES_SHARE: usize = 8;
+/// The halves' table: small, because the relaxed games probe it many
+/// times per board searched and a table that stays in the cache is worth
+/// more to them than room.
+const HALVES_TABLE_MB: usize = 4;
 
 /// Table bytes given per node of the previous budget's search: the next
 /// budget's tree is about this many times larger than an entry (16 bytes).

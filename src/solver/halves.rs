@@ -87,11 +87,6 @@ impl Halves {
         })
     }
 
-    /// The table's size in MiB.
-    pub(super) fn mb(&self) -> usize {
-        self.table.mb()
-    }
-
     /// The moves `board` needs at least, by its halves' values.
     pub(super) fn bound(values: [u32; 2]) -> u32 {
         (values[0] + values[1]).div_ceil(2)

@@ -9,20 +9,19 @@ use super::key::Key;
 /// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
 const WAYS: usize = 4;
 
-/// One entry: `check ^ data` beside `data`, so that a torn write by two
-/// threads (one word from each) fails the check instead of lying.
-#[derive(Default)]
-struct Entry {
-    tagged: AtomicU64,
-    data: AtomicU64,
-}
-
-#[repr(align(64))]
-#[derive(Default)]
-struct Bucket([Entry; WAYS]);
+/// Words per bucket. An entry is two words: `check ^ data`, then `data`, so
+/// that a torn write by two threads (one word from each) fails the check
+/// instead of lying.
+const BUCKET_WORDS: usize = 2 * WAYS;
 
 pub(super) struct Table {
-    buckets: Vec<Bucket>,
+    /// Zeroed by the allocator: the system hands out pages that read as
+    /// zero until written, so a big table costs nothing up front, where
+    /// writing every word would cost a tenth of a second per 256 MiB, even
+    /// for a search that ends after a few thousand boards.
+    words: Box<[AtomicU64]>,
+    /// The first word of bucket 0, on a cache line of its own.
+    start: usize,
     mask: u64,
 }
 
@@ -31,31 +30,36 @@ impl Table {
     /// that fits).
     pub(super) fn new(mb: usize) -> Table {
         let bytes = mb.max(1) << 20;
-        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let count = (bytes / (BUCKET_WORDS * 8)).max(1);
         let count = 1usize << (usize::BITS - 1 - count.leading_zeros());
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count, Bucket::default);
+        let words: Box<[AtomicU64]> =
+            bytemuck::allocation::zeroed_slice_box(count * BUCKET_WORDS + BUCKET_WORDS - 1);
+        let misaligned = words.as_ptr() as usize % (BUCKET_WORDS * 8);
+        let start = (BUCKET_WORDS * 8 - misaligned) % (BUCKET_WORDS * 8) / 8;
         Table {
-            buckets,
+            words,
+            start,
             mask: count as u64 - 1,
         }
     }
 
     /// The size in MiB.
     pub(super) fn mb(&self) -> usize {
-        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+        ((self.mask as usize + 1) * BUCKET_WORDS * 8) >> 20
     }
 
-    fn bucket(&self, key: Key) -> &Bucket {
-        &self.buckets[(key.slot & self.mask) as usize]
+    /// The bucket of `key`: `WAYS` entries of (tagged, data).
+    fn bucket(&self, key: Key) -> &[AtomicU64] {
+        let first = self.start + (key.slot & self.mask) as usize * BUCKET_WORDS;
+        &self.words[first..first + BUCKET_WORDS]
     }
 
     /// The proven lower bound stored for `key`, or 0.
     #[inline]
     pub(super) fn bound(&self, key: Key) -> u32 {
-        for entry in &self.bucket(key).0 {
-            let data = entry.data.load(Ordering::Relaxed);
-            if entry.tagged.load(Ordering::Relaxed) ^ data == key.check && data != 0 {
+        for entry in self.bucket(key).chunks_exact(2) {
+            let data = entry[1].load(Ordering::Relaxed);
+            if entry[0].load(Ordering::Relaxed) ^ data == key.check && data != 0 {
                 return data as u32;
             }
         }
@@ -68,11 +72,11 @@ impl Table {
     #[inline]
     pub(super) fn store(&self, key: Key, bound: u32) {
         let bucket = self.bucket(key);
-        let mut victim = &bucket.0[0];
+        let mut victim = &bucket[..2];
         let mut victim_bound = u64::MAX;
-        for entry in &bucket.0 {
-            let data = entry.data.load(Ordering::Relaxed);
-            if entry.tagged.load(Ordering::Relaxed) ^ data == key.check {
+        for entry in bucket.chunks_exact(2) {
+            let data = entry[1].load(Ordering::Relaxed);
+            if entry[0].load(Ordering::Relaxed) ^ data == key.check {
                 if data >= u64::from(bound) {
                     return;
                 }
@@ -85,8 +89,8 @@ impl Table {
             }
         }
         let data = u64::from(bound);
-        victim.data.store(data, Ordering::Relaxed);
-        victim.tagged.store(key.check ^ data, Ordering::Relaxed);
+        victim[1].store(data, Ordering::Relaxed);
+        victim[0].store(key.check ^ data, Ordering::Relaxed);
     }
 }
 
