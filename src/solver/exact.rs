@@ -117,7 +117,8 @@ fn run_beam(board: &Board, width: usize, search: &mut Search) -> bool {
     finished
 }
 
-/// The table's size before the search has measured itself: cheap to clear.
+/// The table's size before the search has measured itself: a short search
+/// keeps its table in the cache.
 const FIRST_TABLE_MB: usize = 4;
 
 /// The halves' table: small, because the relaxed games probe it many
