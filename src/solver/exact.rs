@@ -35,9 +35,8 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
     }
     let shape = Shape::of(board);
     let halves = Halves::new(board, HALVES_TABLE_MB.min(table_mb));
-    if let Some(halves) = &halves {
-        search.raise_lower_bound(Halves::bound(halves.of(board)) as usize);
-    }
+    let root_halves = halves.as_ref().map_or([0; 2], |h| h.of(board));
+    search.raise_lower_bound(Halves::bound(root_halves) as usize);
     let mut table = Table::new(FIRST_TABLE_MB.min(table_mb));
     let mut budget = search.lower_bound;
     let mut wider = BEAM_WIDTHS[BEAM_WIDTHS.len() - 1];
@@ -61,6 +60,7 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
             board,
             &shape,
             halves.as_ref(),
+            root_halves,
             &table,
             budget as u32,
             deadline,
@@ -170,6 +170,7 @@ impl<'t> Iteration<'t> {
         board: &Board,
         shape: &'t Shape,
         halves: Option<&'t Halves>,
+        root_halves: [u32; 2],
         table: &'t Table,
         budget: u32,
         deadline: Instant,
@@ -189,7 +190,6 @@ impl<'t> Iteration<'t> {
         let mut worker = Worker::new(&iteration);
         let mut solution = None;
         let mut tasks = Vec::new();
-        let root_halves = halves.map_or([0; 2], |h| h.of(board));
         worker.children(board, root_halves, budget, 0);
         'root: for child in std::mem::take(&mut worker.levels[0]) {
             if child.board.is_cleared() {

@@ -62,6 +62,16 @@ struct Half {
     present: u8,
 }
 
+impl Half {
+    fn of(planes: [u64; MAX_COLOURS as usize]) -> Half {
+        let present = planes
+            .iter()
+            .enumerate()
+            .fold(0, |bits, (c, &p)| bits | u8::from(p != 0) << c);
+        Half { planes, present }
+    }
+}
+
 impl Halves {
     /// The halves of boards shaped like `board`, with a table of at most
     /// `mb` MiB; `None` for boards too tall or a side too big for the
@@ -161,17 +171,9 @@ impl Halves {
                     planes[v as usize] |= 1 << (c * h + y);
                 }
             }
-            let mut half = Half {
-                planes: [0; MAX_COLOURS as usize],
-                present: 0,
-            };
-            half.planes.copy_from_slice(&planes[1..]);
-            half.present = half
-                .planes
-                .iter()
-                .enumerate()
-                .fold(0, |bits, (c, &p)| bits | u8::from(p != 0) << c);
-            half
+            let mut colours = [0; MAX_COLOURS as usize];
+            colours.copy_from_slice(&planes[1..]);
+            Half::of(colours)
         })
     }
 
@@ -394,11 +396,7 @@ impl Side {
             }
             shift(&mut planes, &mut occupied, movers, false);
         }
-        let present = planes
-            .iter()
-            .enumerate()
-            .fold(0, |bits, (c, &p)| bits | u8::from(p != 0) << c);
-        Half { planes, present }
+        Half::of(planes)
     }
 
     /// A bound on a relaxed game: every colour needs a move of its own, a
