@@ -48,6 +48,18 @@ impl Shape {
             && self.flood(plane & plane.wrapping_neg(), plane) == plane
     }
 
+    /// How many clusters the tiles of `plane` form.
+    #[inline]
+    pub(super) fn cluster_count(&self, plane: u128) -> u32 {
+        let mut count = 0;
+        let mut rest = plane;
+        while rest != 0 {
+            rest &= !self.flood(rest & rest.wrapping_neg(), plane);
+            count += 1;
+        }
+        count
+    }
+
     /// Grows `seed` to its 4-connected component inside `within`.
     #[inline]
     pub(super) fn flood(&self, seed: u128, within: u128) -> u128 {
@@ -110,7 +122,7 @@ pub(super) fn bound_against(shape: &Shape, board: &Board, budget: u32) -> u32 {
 
 /// 1 when no colour present is a single cluster.
 #[inline]
-fn extra_move(shape: &Shape, planes: &[u128; MAX_COLOURS as usize], present: u8) -> u32 {
+pub(super) fn extra_move(shape: &Shape, planes: &[u128; MAX_COLOURS as usize], present: u8) -> u32 {
     let mut bits = present;
     while bits != 0 {
         let c = bits.trailing_zeros() as usize;

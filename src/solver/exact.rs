@@ -1,14 +1,15 @@
-//! The exact search behind `optimal`: a beam gives a first solution, then
-//! iterative deepening proves, budget by budget, that nothing shorter
-//! exists (or finds the shorter one). Each budget's search is a depth-first
+//! The exact search behind `optimal`: a narrow beam gives a first
+//! solution, then iterative deepening proves, budget by budget, that
+//! nothing shorter exists (or finds the shorter one), while a thread of
+//! ever wider beams looks for shorter solutions. Each budget's search is a depth-first
 //! search pruned by two admissible bounds (the colours left, see `bound`,
 //! and the halves' relaxed games, see `halves`) and by a transposition
 //! table of proven bounds under canonical keys; the work below the first
 //! two moves is shared out to all threads, which share the tables.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
 
 use crate::game::{Board, Cell, CellSet};
 
@@ -19,58 +20,93 @@ use super::halves::Halves;
 use super::key::{Key, key};
 use super::table::Table;
 
-/// Beam widths tried before the exact search, narrowest first: the first
-/// gives a solution within milliseconds, the wider ones usually the optimum.
-const BEAM_WIDTHS: [usize; 2] = [16, 256];
-
 /// How often (in nodes) a worker looks at the clock.
 const CLOCK_EVERY: u64 = 1024;
 
+/// The first beam's width: a solution within milliseconds.
+const FIRST_BEAM: usize = 16;
+
+/// The beams that run beside the proof, narrowest first: each costs about
+/// four times the one before, and finds the optimum on more boards (the
+/// widest in a second or two, within a few tens of MiB).
+const SIDE_BEAMS: [usize; 4] = [256, 1_024, 4_096, 16_384];
+
 pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb: usize) {
     let deadline = search.deadline;
-    for width in BEAM_WIDTHS {
-        if !run_beam(board, width, search) || search.lower_bound >= search.best_length() {
-            break;
-        }
+    let search = Mutex::new(search);
+    let out_of_time = || Instant::now() >= deadline;
+    if !run_beam(board, FIRST_BEAM, &search, out_of_time) {
+        return;
     }
-    let shape = Shape::of(board);
     let halves = Halves::new(board, HALVES_TABLE_MB.min(table_mb));
     let root_halves = halves.as_ref().map_or([0; 2], |h| h.of(board));
-    search.raise_lower_bound(Halves::bound(root_halves) as usize);
+    lock(&search).raise_lower_bound(Halves::bound(root_halves) as usize);
+    // The proof improves the solution only at its last budget, which may
+    // be seconds away: meanwhile a thread of ever wider beams looks for a
+    // shorter one, for as long as one could spare the proof a budget.
+    let proof_done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let stop = || {
+                let search = lock(&search);
+                proof_done.load(Ordering::Relaxed)
+                    || out_of_time()
+                    || search.best_length() <= search.lower_bound + 1
+            };
+            for width in SIDE_BEAMS {
+                if stop() || !run_beam(board, width, &search, stop) {
+                    break;
+                }
+            }
+        });
+        prove(
+            board,
+            &search,
+            halves.as_ref(),
+            root_halves,
+            threads,
+            table_mb,
+        );
+        proof_done.store(true, Ordering::Relaxed);
+    });
+}
+
+/// Iterative deepening from the lower bound, until a budget finds a
+/// solution or the best one is proven optimal.
+fn prove(
+    board: &Board,
+    search: &Mutex<&mut Search>,
+    halves: Option<&Halves>,
+    root_halves: [u32; 2],
+    threads: usize,
+    table_mb: usize,
+) {
+    let (start, deadline, mut budget) = {
+        let search = lock(search);
+        (search.start, search.deadline, search.lower_bound)
+    };
+    let shape = Shape::of(board);
     let mut table = Table::new(FIRST_TABLE_MB.min(table_mb));
-    let mut budget = search.lower_bound;
-    let mut wider = BEAM_WIDTHS[BEAM_WIDTHS.len() - 1];
-    while budget < search.best_length() {
+    while budget < lock(search).best_length() {
         if Instant::now() >= deadline {
             return;
-        }
-        // The proof may take long and improves the solution only at its
-        // end: while the best is far above the budget, wider beams (a
-        // fraction of the next budget's time) often find a shorter one.
-        while search.best_length() > budget + 1
-            && search.start.elapsed() > WIDER_BEAM_AFTER
-            && wider < WIDEST_BEAM
-        {
-            wider *= 4;
-            if !run_beam(board, wider, search) {
-                return;
-            }
         }
         let iteration = Iteration::new(
             board,
             &shape,
-            halves.as_ref(),
+            halves,
             root_halves,
             &table,
             budget as u32,
             deadline,
         );
         let (result, nodes) = iteration.run(threads);
+        let mut search = lock(search);
         search.nodes += nodes;
         log::debug!(
             "budget {budget}: {nodes} nodes, {} MiB table, {:.1} ms",
             table.mb(),
-            search.start.elapsed().as_secs_f64() * 1e3
+            start.elapsed().as_secs_f64() * 1e3
         );
         match result {
             Some(Found::Solution(clicks)) => {
@@ -95,25 +131,29 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
     }
 }
 
-/// A search that has not proven its answer by then widens its beam
-/// between budgets.
-const WIDER_BEAM_AFTER: Duration = Duration::from_millis(300);
+/// The search, shared with the beam thread.
+fn lock<'m, 's, 'a>(search: &'m Mutex<&'s mut Search<'a>>) -> MutexGuard<'m, &'s mut Search<'a>> {
+    search.lock().expect("no search thread panicked")
+}
 
-/// The widest beam: its levels stay within a few MiB and it costs a fraction of a second.
-const WIDEST_BEAM: usize = 4_096;
-
-/// Runs a beam of `width`, offering its solution; false when out of time.
-fn run_beam(board: &Board, width: usize, search: &mut Search) -> bool {
-    let deadline = search.deadline;
+/// Runs a beam of `width`, offering its solution; false when `stop` said so.
+fn run_beam(
+    board: &Board,
+    width: usize,
+    search: &Mutex<&mut Search>,
+    stop: impl FnMut() -> bool,
+) -> bool {
     let mut nodes = 0;
-    let finished = beam::run(
-        board,
-        width,
-        &mut nodes,
-        || Instant::now() >= deadline,
-        |clicks| search.offer(clicks),
-    );
+    let finished = beam::run(board, width, &mut nodes, stop, |clicks| {
+        lock(search).offer(clicks);
+    });
+    let mut search = lock(search);
     search.nodes += nodes;
+    log::debug!(
+        "beam {width}: {nodes} nodes, {:.1} ms{}",
+        search.start.elapsed().as_secs_f64() * 1e3,
+        if finished { "" } else { ", stopped" }
+    );
     finished
 }
 

@@ -60,8 +60,9 @@ pub struct SolveOptions {
     pub strategy: Strategy,
     /// The search returns the best found when this runs out. Default: 20 s.
     pub time_limit: Duration,
-    /// Search threads for `optimal` (the baselines use one). Default: all
-    /// cores.
+    /// Search threads for the proof of `optimal`, which adds one for its
+    /// beams while they may still help (the baselines use one). Default:
+    /// all cores.
     pub threads: usize,
     /// Transposition table size in MiB. Default: 256.
     pub table_mb: usize,
@@ -111,12 +112,13 @@ impl Outcome {
 }
 
 /// Solves `board` with `options`, calling `on_improvement` with every
-/// better solution as soon as it is found (the anytime log). Stops as soon
+/// better solution as soon as it is found (the anytime log), from whichever
+/// of the search's threads found it. Stops as soon
 /// as the optimum is proven, or when the time limit runs out.
 pub fn solve(
     board: &Board,
     options: &SolveOptions,
-    on_improvement: &mut dyn FnMut(&Improvement),
+    on_improvement: &mut (dyn FnMut(&Improvement) + Send),
 ) -> Outcome {
     let mut search = Search::new(board, options.time_limit, on_improvement);
     if !board.is_cleared() {
@@ -161,14 +163,14 @@ struct Search<'a> {
     proven: bool,
     nodes: u64,
     improvements: Vec<Improvement>,
-    on_improvement: &'a mut dyn FnMut(&Improvement),
+    on_improvement: &'a mut (dyn FnMut(&Improvement) + Send),
 }
 
 impl<'a> Search<'a> {
     fn new(
         board: &Board,
         time_limit: Duration,
-        on_improvement: &'a mut dyn FnMut(&Improvement),
+        on_improvement: &'a mut (dyn FnMut(&Improvement) + Send),
     ) -> Search<'a> {
         let start = Instant::now();
         Search {
