@@ -1,18 +1,19 @@
-//! Beam search for a fast first solution: level by level, keep the `width`
-//! most promising boards (fewest moves still needed by the bound, then
-//! fewest tiles), dropping boards already seen at that level. It proves
-//! nothing; it gives the exact search an upper bound to beat, usually the
-//! optimum itself.
+//! Beam search for solutions fast: level by level, keep the `width` most
+//! promising boards (see [`promise`]), dropping boards already seen at that
+//! level. It proves nothing; it gives the exact search an upper bound to
+//! beat, often the optimum itself.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::game::{Board, Cell};
+use crate::game::{Board, Cell, CellSet, MAX_COLOURS};
 
 use super::bound::{Shape, extra_move, planes};
-use super::key::key;
+use super::key::hash_words;
 
 /// Runs a beam of `width` from `board`, offering each level's first
-/// cleared board to `offer`. Returns false when `stop` said so.
+/// cleared board to `offer` (each click on its cluster's lowest cell).
+/// Returns false when `stop` said so.
 pub(super) fn run(
     board: &Board,
     width: usize,
@@ -26,29 +27,47 @@ pub(super) fn run(
     let mut kept: Vec<(usize, Cell)> = Vec::new();
     let mut beam: Vec<(Board, usize)> = vec![(*board, usize::MAX)];
     let mut next = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen: HashSet<u64, BuildHasherDefault<Prehashed>> = HashSet::default();
     while !beam.is_empty() {
         next.clear();
         seen.clear();
         for &(board, at) in &beam {
-            for cluster in board.clusters().iter() {
-                *nodes += 1;
-                let child = board.remove(cluster.cells);
-                if child.is_cleared() {
-                    let mut clicks = vec![cluster.cell];
-                    let mut at = at;
-                    while at != usize::MAX {
-                        let (parent, cell) = kept[at];
-                        clicks.push(cell);
-                        at = parent;
+            let (board_planes, present) = planes(&board);
+            let mut colours = present;
+            while colours != 0 {
+                let plane = board_planes[colours.trailing_zeros() as usize];
+                colours &= colours - 1;
+                let mut rest = plane;
+                while rest != 0 {
+                    let cells = shape.flood(rest & rest.wrapping_neg(), plane);
+                    rest &= !cells;
+                    *nodes += 1;
+                    let child = board.remove(CellSet(cells));
+                    let cell = board.cell_of(cells.trailing_zeros() as usize);
+                    if child.is_cleared() {
+                        let mut clicks = vec![cell];
+                        let mut at = at;
+                        while at != usize::MAX {
+                            let (parent, cell) = kept[at];
+                            clicks.push(cell);
+                            at = parent;
+                        }
+                        clicks.reverse();
+                        offer(&clicks);
+                        return true;
                     }
-                    clicks.reverse();
-                    offer(&clicks);
-                    return true;
-                }
-                if seen.insert(key(&child)) {
-                    let rank = promise(&shape, &child);
-                    next.push((rank, child, at, cluster.cell));
+                    let (child_planes, child_present) = planes(&child);
+                    // Boards met twice at a level come from the same root in
+                    // the same colours: no canonical key needed.
+                    let hash = hash_words(
+                        child_planes
+                            .iter()
+                            .flat_map(|&p| [p as u64, (p >> 64) as u64]),
+                    );
+                    if seen.insert(hash.slot) {
+                        let rank = promise(&shape, &child_planes, child_present);
+                        next.push((rank, child, at, cell));
+                    }
                 }
             }
             if stop() {
@@ -70,18 +89,40 @@ pub(super) fn run(
     true
 }
 
-/// How far `board` looks from cleared, smaller first: twice the colours
-/// bound plus the clusters left, then the tiles left. The clusters tell
-/// apart the many boards the bound ranks alike, and a colour in fewer
-/// clusters is fewer moves from going in one.
-fn promise(shape: &Shape, board: &Board) -> (u32, usize) {
-    let (planes, present) = planes(board);
-    let bound = present.count_ones() + extra_move(shape, &planes, present);
+/// How far the board of `planes` looks from cleared, smaller first: twice
+/// the colours bound plus the clusters left, then the tiles left. The
+/// clusters tell apart the many boards the bound ranks alike, and a colour
+/// in fewer clusters is fewer moves from going in one.
+fn promise(shape: &Shape, planes: &[u128; MAX_COLOURS as usize], present: u8) -> (u32, u32) {
+    let bound = present.count_ones() + extra_move(shape, planes, present);
     let mut clusters = 0;
+    let mut tiles = 0;
     let mut colours = present;
     while colours != 0 {
-        clusters += shape.cluster_count(planes[colours.trailing_zeros() as usize]);
+        let plane = planes[colours.trailing_zeros() as usize];
         colours &= colours - 1;
+        clusters += shape.cluster_estimate(plane);
+        tiles += plane.count_ones();
     }
-    (2 * bound + clusters, board.tile_count())
+    (2 * bound + clusters, tiles)
+}
+
+/// The hasher of a set of hashes: they are used as they are.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
+    }
 }

@@ -34,27 +34,24 @@ const SIDE_BEAMS: [usize; 4] = [256, 1_024, 4_096, 16_384];
 pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb: usize) {
     let deadline = search.deadline;
     let search = Mutex::new(search);
-    let out_of_time = || Instant::now() >= deadline;
-    if !run_beam(board, FIRST_BEAM, &search, out_of_time) {
+    let halt = Halt {
+        deadline,
+        now: AtomicBool::new(false),
+    };
+    if !run_beam(board, FIRST_BEAM, &search, &halt) {
         return;
     }
     let halves = Halves::new(board, HALVES_TABLE_MB.min(table_mb));
     let root_halves = halves.as_ref().map_or([0; 2], |h| h.of(board));
     lock(&search).raise_lower_bound(Halves::bound(root_halves) as usize);
     // The proof improves the solution only at its last budget, which may
-    // be seconds away: meanwhile a thread of ever wider beams looks for a
-    // shorter one, for as long as one could spare the proof a budget.
-    let proof_done = AtomicBool::new(false);
+    // be seconds away, and even that one may take long to find it:
+    // meanwhile a thread of ever wider beams looks for a shorter one. One
+    // as short as the proven bound ends the search.
     std::thread::scope(|scope| {
         scope.spawn(|| {
-            let stop = || {
-                let search = lock(&search);
-                proof_done.load(Ordering::Relaxed)
-                    || out_of_time()
-                    || search.best_length() <= search.lower_bound + 1
-            };
             for width in SIDE_BEAMS {
-                if stop() || !run_beam(board, width, &search, stop) {
+                if !run_beam(board, width, &search, &halt) {
                     break;
                 }
             }
@@ -64,10 +61,11 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
             &search,
             halves.as_ref(),
             root_halves,
+            &halt,
             threads,
             table_mb,
         );
-        proof_done.store(true, Ordering::Relaxed);
+        halt.set();
     });
 }
 
@@ -78,17 +76,18 @@ fn prove(
     search: &Mutex<&mut Search>,
     halves: Option<&Halves>,
     root_halves: [u32; 2],
+    halt: &Halt,
     threads: usize,
     table_mb: usize,
 ) {
-    let (start, deadline, mut budget) = {
+    let (start, mut budget) = {
         let search = lock(search);
-        (search.start, search.deadline, search.lower_bound)
+        (search.start, search.lower_bound)
     };
     let shape = Shape::of(board);
     let mut table = Table::new(FIRST_TABLE_MB.min(table_mb));
     while budget < lock(search).best_length() {
-        if Instant::now() >= deadline {
+        if halt.check() {
             return;
         }
         let iteration = Iteration::new(
@@ -98,7 +97,7 @@ fn prove(
             root_halves,
             &table,
             budget as u32,
-            deadline,
+            halt,
         );
         let (result, nodes) = iteration.run(threads);
         let mut search = lock(search);
@@ -136,17 +135,26 @@ fn lock<'m, 's, 'a>(search: &'m Mutex<&'s mut Search<'a>>) -> MutexGuard<'m, &'s
     search.lock().expect("no search thread panicked")
 }
 
-/// Runs a beam of `width`, offering its solution; false when `stop` said so.
-fn run_beam(
-    board: &Board,
-    width: usize,
-    search: &Mutex<&mut Search>,
-    stop: impl FnMut() -> bool,
-) -> bool {
+/// Runs a beam of `width`, offering its solution, and halts the search
+/// when that is as short as the proven bound; false when halted.
+fn run_beam(board: &Board, width: usize, search: &Mutex<&mut Search>, halt: &Halt) -> bool {
+    if halt.check() {
+        return false;
+    }
     let mut nodes = 0;
-    let finished = beam::run(board, width, &mut nodes, stop, |clicks| {
-        lock(search).offer(clicks);
-    });
+    let finished = beam::run(
+        board,
+        width,
+        &mut nodes,
+        || halt.check(),
+        |clicks| {
+            let mut search = lock(search);
+            search.offer(&scan_order(board, clicks));
+            if search.best_length() <= search.lower_bound {
+                halt.set();
+            }
+        },
+    );
     let mut search = lock(search);
     search.nodes += nodes;
     log::debug!(
@@ -155,6 +163,32 @@ fn run_beam(
         if finished { "" } else { ", stopped" }
     );
     finished
+}
+
+/// When every thread of a search stops: at the deadline, or as soon as one
+/// of them settles the answer.
+struct Halt {
+    deadline: Instant,
+    now: AtomicBool,
+}
+
+impl Halt {
+    fn set(&self) {
+        self.now.store(true, Ordering::Relaxed);
+    }
+
+    /// True once set; cheap.
+    fn is_set(&self) -> bool {
+        self.now.load(Ordering::Relaxed)
+    }
+
+    /// True once set or past the deadline (which sets it); reads the clock.
+    fn check(&self) -> bool {
+        if !self.is_set() && Instant::now() >= self.deadline {
+            self.set();
+        }
+        self.is_set()
+    }
 }
 
 /// The table's size before the search has measured itself: a short search
@@ -170,7 +204,7 @@ const HALVES_TABLE_MB: usize = 4;
 /// budget's tree is about this many times larger than an entry (16 bytes).
 const TABLE_BYTES_PER_NODE: u64 = 256;
 
-/// The search clicks each cluster at its lowest bit; the log and the player
+/// The searches click each cluster at its lowest bit; the log and the player
 /// expect the cell the seed names, the cluster's first in scan order.
 fn scan_order(board: &Board, clicks: &[Cell]) -> Vec<Cell> {
     let mut board = *board;
@@ -196,10 +230,9 @@ struct Iteration<'t> {
     halves: Option<&'t Halves>,
     table: &'t Table,
     budget: u32,
-    deadline: Instant,
+    halt: &'t Halt,
     tasks: Vec<(Vec<Cell>, Child)>,
     next_task: AtomicUsize,
-    stop: AtomicBool,
     solution: Mutex<Option<Vec<Cell>>>,
     /// Nodes spent generating the tasks.
     nodes: u64,
@@ -213,17 +246,16 @@ impl<'t> Iteration<'t> {
         root_halves: [u32; 2],
         table: &'t Table,
         budget: u32,
-        deadline: Instant,
+        halt: &'t Halt,
     ) -> Iteration<'t> {
         let mut iteration = Iteration {
             shape,
             halves,
             table,
             budget,
-            deadline,
+            halt,
             tasks: Vec::new(),
             next_task: AtomicUsize::new(0),
-            stop: AtomicBool::new(false),
             solution: Mutex::new(None),
             nodes: 0,
         };
@@ -252,7 +284,7 @@ impl<'t> Iteration<'t> {
     }
 
     /// Runs the tasks on `threads` threads: the solution found, `Nothing`
-    /// when the budget is proven too small, `None` when time ran out.
+    /// when the budget is proven too small, `None` when halted.
     fn run(mut self, threads: usize) -> (Option<Found>, u64) {
         if let Some(solution) = self.solution.get_mut().expect("not shared yet").take() {
             return (Some(Found::Solution(solution)), self.nodes);
@@ -268,7 +300,7 @@ impl<'t> Iteration<'t> {
         let solution = self.solution.into_inner().expect("no thread panicked");
         match solution {
             Some(clicks) => (Some(Found::Solution(clicks)), nodes),
-            None if self.stop.load(Ordering::Relaxed) => (None, nodes),
+            None if self.halt.is_set() => (None, nodes),
             None => (Some(Found::Nothing), nodes),
         }
     }
@@ -282,7 +314,7 @@ impl<'t> Iteration<'t> {
             let Some((prefix, task)) = self.tasks.get(index) else {
                 break;
             };
-            if self.stop.load(Ordering::Relaxed) {
+            if self.halt.is_set() {
                 break;
             }
             worker.path.clone_from(prefix);
@@ -291,7 +323,7 @@ impl<'t> Iteration<'t> {
                 if solution.is_none() {
                     *solution = Some(worker.path.clone());
                 }
-                self.stop.store(true, Ordering::Relaxed);
+                self.halt.set();
                 break;
             }
         }
@@ -426,11 +458,7 @@ impl<'i, 't> Worker<'i, 't> {
         let iteration = self.iteration;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CLOCK_EVERY;
-            if iteration.stop.load(Ordering::Relaxed) {
-                return Some(budget + 1);
-            }
-            if Instant::now() >= iteration.deadline {
-                iteration.stop.store(true, Ordering::Relaxed);
+            if iteration.halt.check() {
                 return Some(budget + 1);
             }
         }
@@ -458,7 +486,7 @@ impl<'i, 't> Worker<'i, 't> {
                 Some(child_need) => need = need.min(child_need + 1),
             }
             self.path.pop();
-            if iteration.stop.load(Ordering::Relaxed) {
+            if iteration.halt.is_set() {
                 self.levels[depth] = children;
                 return Some(budget + 1);
             }

@@ -61,8 +61,7 @@ pub struct SolveOptions {
     /// The search returns the best found when this runs out. Default: 20 s.
     pub time_limit: Duration,
     /// Search threads for the proof of `optimal`, which adds one for its
-    /// beams while they may still help (the baselines use one). Default:
-    /// all cores.
+    /// beams (the baselines use one). Default: all cores.
     pub threads: usize,
     /// Transposition table size in MiB. Default: 256.
     pub table_mb: usize,
