@@ -9,7 +9,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::game::{Board, Cell, CellSet};
 
@@ -38,7 +38,7 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
         deadline,
         now: AtomicBool::new(false),
     };
-    if !run_beam(board, FIRST_BEAM, &search, &halt) {
+    if !run_beam(board, FIRST_BEAM, &search, &halt, || {}) {
         return;
     }
     let halves = Halves::new(board, HALVES_TABLE_MB.min(table_mb));
@@ -50,8 +50,10 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
     // as short as the proven bound ends the search.
     std::thread::scope(|scope| {
         scope.spawn(|| {
+            let mut last_budget_since = None;
             for width in SIDE_BEAMS {
-                if !run_beam(board, width, &search, &halt) {
+                let wait = || last_budget_alone(&search, &halt, &mut last_budget_since);
+                if !run_beam(board, width, &search, &halt, wait) {
                     break;
                 }
             }
@@ -68,6 +70,32 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
         halt.set();
     });
 }
+
+/// Once the best solution is one move above the proven bound, the proof's
+/// last budget runs: it finds a shorter solution or proves the best. Often
+/// the best is the optimum and that budget is short, so it runs alone for
+/// `LAST_BUDGET_ALONE` (the beams wait, counting from the first time
+/// `since` they saw it run) before the beams share the cores with it again.
+fn last_budget_alone(search: &Mutex<&mut Search>, halt: &Halt, since: &mut Option<Instant>) {
+    loop {
+        let last_budget = {
+            let search = lock(search);
+            search.best_length() <= search.lower_bound + 1
+        };
+        if !last_budget || halt.is_set() {
+            return;
+        }
+        let Some(left) = LAST_BUDGET_ALONE.checked_sub(since.get_or_insert_with(Instant::now).elapsed())
+        else {
+            return;
+        };
+        std::thread::sleep(left.min(Duration::from_millis(5)));
+    }
+}
+
+/// How long the last budget runs without the beams; the real board's
+/// takes about 120 ms (`bot solve -v`).
+const LAST_BUDGET_ALONE: Duration = Duration::from_millis(250);
 
 /// Iterative deepening from the lower bound, until a budget finds a
 /// solution or the best one is proven optimal.
@@ -137,7 +165,14 @@ fn lock<'m, 's, 'a>(search: &'m Mutex<&'s mut Search<'a>>) -> MutexGuard<'m, &'s
 
 /// Runs a beam of `width`, offering its solution, and halts the search
 /// when that is as short as the proven bound; false when halted.
-fn run_beam(board: &Board, width: usize, search: &Mutex<&mut Search>, halt: &Halt) -> bool {
+/// `wait` runs before each of the beam's boards and may hold it back.
+fn run_beam(
+    board: &Board,
+    width: usize,
+    search: &Mutex<&mut Search>,
+    halt: &Halt,
+    mut wait: impl FnMut(),
+) -> bool {
     if halt.check() {
         return false;
     }
@@ -146,7 +181,10 @@ fn run_beam(board: &Board, width: usize, search: &Mutex<&mut Search>, halt: &Hal
         board,
         width,
         &mut nodes,
-        || halt.check(),
+        || {
+            wait();
+            halt.check()
+        },
         |clicks| {
             let mut search = lock(search);
             search.offer(&scan_order(board, clicks));
