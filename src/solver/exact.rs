@@ -85,7 +85,8 @@ fn last_budget_alone(search: &Mutex<&mut Search>, halt: &Halt, since: &mut Optio
         if !last_budget || halt.is_set() {
             return;
         }
-        let Some(left) = LAST_BUDGET_ALONE.checked_sub(since.get_or_insert_with(Instant::now).elapsed())
+        let Some(left) =
+            LAST_BUDGET_ALONE.checked_sub(since.get_or_insert_with(Instant::now).elapsed())
         else {
             return;
         };

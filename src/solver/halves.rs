@@ -213,6 +213,10 @@ impl Halves {
         if least > budget {
             return false;
         }
+        // With no half move to spare, every move must take a whole colour
+        // at its least cost: a spanning colour all at once, another in one
+        // cluster.
+        let tight = budget == self::least(half.present, cross);
         let mut found = false;
         // Spanning moves first: they cost half as much.
         'moves: for spanning in [true, false] {
@@ -237,18 +241,19 @@ impl Halves {
                     };
                     if (cost == 1) == spanning
                         && cost <= budget
+                        && (!tight || (cluster == plane && (cost == 1 || !spans)))
                         && self.feasible(&shape.remove(half, cluster), side, cross, budget - cost)
                     {
                         found = true;
                         break 'moves;
                     }
                 }
-                if !spanning {
+                if !spanning || (tight && touching.iter().fold(0, |m, &c| m | c) != plane) {
                     continue;
                 }
                 // A spanning move may take several centre clusters at once.
                 for subset in 1u32..1 << touching_count {
-                    if subset.count_ones() < 2 {
+                    if subset.count_ones() < 2 || (tight && subset != (1 << touching_count) - 1) {
                         continue;
                     }
                     let cells = (0..touching_count)
