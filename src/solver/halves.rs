@@ -213,10 +213,11 @@ impl Halves {
         if least > budget {
             return false;
         }
-        // With no half move to spare, every move must take a whole colour
-        // at its least cost: a spanning colour all at once, another in one
-        // cluster.
-        let tight = budget == self::least(half.present, cross);
+        // A move wastes what it costs beyond what it takes off the least
+        // cost of the colours left (a colour's whole cost when it takes
+        // the colour whole, else nothing), and the moves together can waste
+        // no more than the budget has to spare.
+        let spare = budget - self::least(half.present, cross);
         let mut found = false;
         // Spanning moves first: they cost half as much.
         'moves: for spanning in [true, false] {
@@ -226,6 +227,7 @@ impl Halves {
                 colours &= colours - 1;
                 let plane = half.planes[colour];
                 let spans = cross >> colour & 1 != 0;
+                let colour_cost = if spans { 1 } else { 2 };
                 let mut touching = [0u64; MAX_HEIGHT / 2];
                 let mut touching_count = 0;
                 let mut rest = plane;
@@ -239,27 +241,32 @@ impl Halves {
                     } else {
                         2
                     };
+                    let waste = if cluster == plane {
+                        cost - colour_cost
+                    } else {
+                        cost
+                    };
                     if (cost == 1) == spanning
-                        && cost <= budget
-                        && (!tight || (cluster == plane && (cost == 1 || !spans)))
+                        && waste <= spare
                         && self.feasible(&shape.remove(half, cluster), side, cross, budget - cost)
                     {
                         found = true;
                         break 'moves;
                     }
                 }
-                if !spanning || (tight && touching.iter().fold(0, |m, &c| m | c) != plane) {
+                if !spanning {
                     continue;
                 }
                 // A spanning move may take several centre clusters at once.
                 for subset in 1u32..1 << touching_count {
-                    if subset.count_ones() < 2 || (tight && subset != (1 << touching_count) - 1) {
+                    if subset.count_ones() < 2 {
                         continue;
                     }
                     let cells = (0..touching_count)
                         .filter(|&i| subset >> i & 1 != 0)
                         .fold(0, |m, i| m | touching[i]);
-                    if self.feasible(&shape.remove(half, cells), side, cross, budget - 1) {
+                    if u32::from(cells != plane) <= spare
+                        && self.feasible(&shape.remove(half, cells), side, cross, budget - 1) {
                         found = true;
                         break 'moves;
                     }
