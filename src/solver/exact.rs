@@ -485,7 +485,15 @@ impl<'i, 't> Worker<'i, 't> {
                 }
             }
         }
-        children.sort_unstable_by_key(|c| (c.need, std::cmp::Reverse(c.size), c.cell.x, c.cell.y));
+        children.sort_unstable_by_key(|c| {
+            (
+                c.need,
+                c.halves[0] + c.halves[1],
+                std::cmp::Reverse(c.size),
+                c.cell.x,
+                c.cell.y,
+            )
+        });
         self.levels[depth] = children;
         cut
     }

@@ -266,7 +266,8 @@ impl Halves {
                         .filter(|&i| subset >> i & 1 != 0)
                         .fold(0, |m, i| m | touching[i]);
                     if u32::from(cells != plane) <= spare
-                        && self.feasible(&shape.remove(half, cells), side, cross, budget - 1) {
+                        && self.feasible(&shape.remove(half, cells), side, cross, budget - 1)
+                    {
                         found = true;
                         break 'moves;
                     }
