@@ -373,33 +373,33 @@ impl Board {
             let column = x * h;
             if removed >> column & ((1u128 << h) - 1) == 0 {
                 let cells = &next.cells[column..column + h];
-                *height = cells.iter().position(|&v| v == 0).unwrap_or(h) as u8;
+                *height = cells.iter().filter(|&&v| v != 0).count() as u8;
                 continue;
             }
+            // Branch-free: every tile is written, and kept by moving on.
+            let gone = (removed >> column) as u64;
             let mut to = column;
             for from in column..column + h {
                 let v = next.cells[from];
-                if v != 0 && removed >> from & 1 == 0 {
-                    next.cells[to] = v;
-                    to += 1;
-                }
+                next.cells[to] = v;
+                to += usize::from(v != 0 && gone >> (from - column) & 1 == 0);
             }
             next.cells[to..column + h].fill(0);
             *height = (to - column) as u8;
         }
         // Contraction, row by row: each half slides toward the centre. A
         // half's row has a gap only where a column is lower than one
-        // farther out, so only those rows are redone.
+        // farther out, so only those rows are redone. Branch-free again:
+        // each tile is written to the next free cell, where it stays if it
+        // is a tile; that cell is free or the tile's own.
         let centre = w / 2;
         let (lo, hi) = gaps(heights[..centre].iter());
         for y in lo..hi {
             let mut to = centre;
             for x in (0..centre).rev() {
                 let v = next.cells[x * h + y];
-                if v != 0 {
-                    to -= 1;
-                    next.cells[to * h + y] = v;
-                }
+                next.cells[(to - 1) * h + y] = v;
+                to -= usize::from(v != 0);
             }
             for x in 0..to {
                 next.cells[x * h + y] = 0;
@@ -410,10 +410,8 @@ impl Board {
             let mut to = centre;
             for x in centre..w {
                 let v = next.cells[x * h + y];
-                if v != 0 {
-                    next.cells[to * h + y] = v;
-                    to += 1;
-                }
+                next.cells[to * h + y] = v;
+                to += usize::from(v != 0);
             }
             for x in to..w {
                 next.cells[x * h + y] = 0;
