@@ -130,13 +130,17 @@ pub(super) fn bound(shape: &Shape, board: &Board) -> u32 {
 /// "does the board need `budget` moves or more?": the flood fills behind the
 /// extra move are most of the bound's cost and only matter at the margin.
 #[inline]
-pub(super) fn bound_against(shape: &Shape, board: &Board, budget: u32) -> u32 {
-    let (planes, present) = planes(board);
+pub(super) fn bound_against(
+    shape: &Shape,
+    planes: &[u128; MAX_COLOURS as usize],
+    present: u8,
+    budget: u32,
+) -> u32 {
     let colours = present.count_ones();
     if colours + 1 != budget {
         return colours;
     }
-    colours + extra_move(shape, &planes, present)
+    colours + extra_move(shape, planes, present)
 }
 
 /// 1 when no colour present is a single cluster.

@@ -417,7 +417,7 @@ impl<'i, 't> Worker<'i, 't> {
         let mut children = std::mem::take(&mut self.levels[depth]);
         children.clear();
         let iteration = self.iteration;
-        let (planes, present) = planes(board);
+        let (board_planes, present) = planes(board);
         // With no move to spare, every move must clear a colour at once.
         let only_whole_colours = budget == present.count_ones();
         let mut cut = u32::MAX;
@@ -425,7 +425,7 @@ impl<'i, 't> Worker<'i, 't> {
         'colours: while colours != 0 {
             let colour = colours.trailing_zeros() as usize;
             colours &= colours - 1;
-            let plane = planes[colour];
+            let plane = board_planes[colour];
             let mut rest = plane;
             while rest != 0 {
                 let cells = iteration.shape.flood(rest & rest.wrapping_neg(), plane);
@@ -451,14 +451,15 @@ impl<'i, 't> Worker<'i, 't> {
                     });
                     break 'colours;
                 }
-                let need = bound_against(iteration.shape, &child, budget);
+                let (child_planes, child_present) = planes(&child);
+                let need = bound_against(iteration.shape, &child_planes, child_present, budget);
                 if need >= budget {
                     cut = cut.min(need);
                     continue;
                 }
                 let (need, halves) = match iteration.halves {
                     Some(h) => {
-                        let values = h.after(&child, halves, cells, budget - 1);
+                        let values = h.after(&child_planes, halves, cells, budget - 1);
                         (need.max(Halves::bound(values)), values)
                     }
                     None => (need, [0; 2]),

@@ -16,6 +16,7 @@
 
 use crate::game::{Board, MAX_COLOURS};
 
+use super::bound::planes;
 use super::key::{Key, hash_words};
 use super::table::Table;
 
@@ -32,7 +33,6 @@ const EXACT: u32 = 1 << 16;
 
 /// The relaxed games of a board shape and the table of their values.
 pub(super) struct Halves {
-    height: usize,
     /// Left, right.
     sides: [Side; 2],
     table: Table,
@@ -43,8 +43,11 @@ pub(super) struct Halves {
 struct Side {
     columns: usize,
     height: u32,
-    /// The board's column `x` of this side's column `c`, per `c`.
-    board_x: [usize; MAX_SIDE_CELLS],
+    /// Where the side's cells start in a board's bit planes.
+    offset: u32,
+    /// True for the right side, whose columns count from the board's
+    /// right edge.
+    mirrored: bool,
     /// The board cells of this side.
     board_cells: u128,
     all: u64,
@@ -81,18 +84,11 @@ impl Halves {
         if h > MAX_HEIGHT || (w - w / 2) * h > MAX_SIDE_CELLS {
             return None;
         }
-        let side = |xs: &mut dyn Iterator<Item = usize>| {
-            let mut board_x = [0; MAX_SIDE_CELLS];
-            let mut columns = 0;
-            for x in xs {
-                board_x[columns] = x;
-                columns += 1;
-            }
-            Side::new(columns, h, board_x)
-        };
         Some(Halves {
-            height: h,
-            sides: [side(&mut (0..w / 2)), side(&mut (w / 2..w).rev())],
+            sides: [
+                Side::new(w / 2, h, 0, false),
+                Side::new(w - w / 2, h, w / 2, true),
+            ],
             table: Table::new(mb),
         })
     }
@@ -104,7 +100,7 @@ impl Halves {
 
     /// The values of both halves of `board`.
     pub(super) fn of(&self, board: &Board) -> [u32; 2] {
-        let halves = self.split(board);
+        let halves = self.split(&planes(board).0);
         let cross = halves[0].present & halves[1].present;
         [0, 1].map(|side| {
             let half = &halves[side];
@@ -114,7 +110,8 @@ impl Halves {
         })
     }
 
-    /// Bounds on the halves' values of `child`, a board one move after one
+    /// Bounds on the halves' values of the board of colour planes `child`
+    /// (see [`planes`]), one move after one
     /// whose values were `parent`, the move having removed `removed`, for a
     /// search that has `moves` moves left for it: exact as long as the
     /// child fits in `moves`, else just enough to show that it does not.
@@ -124,7 +121,7 @@ impl Halves {
     /// bounds.
     pub(super) fn after(
         &self,
-        child: &Board,
+        child: &[u128; MAX_COLOURS as usize],
         parent: [u32; 2],
         removed: u128,
         moves: u32,
@@ -159,21 +156,16 @@ impl Halves {
         values
     }
 
-    /// Both sides of `board` as bit planes.
-    fn split(&self, board: &Board) -> [Half; 2] {
-        let h = self.height;
-        let raw = board.raw();
+    /// Both sides of the board of colour planes `planes` as bit planes.
+    fn split(&self, planes: &[u128; MAX_COLOURS as usize]) -> [Half; 2] {
         self.sides.each_ref().map(|side| {
-            let mut planes = [0u64; MAX_COLOURS as usize + 1];
-            for c in 0..side.columns {
-                let x = side.board_x[c];
-                for (y, &v) in raw[x * h..x * h + h].iter().enumerate() {
-                    planes[v as usize] |= 1 << (c * h + y);
+            let mut cut = [0; MAX_COLOURS as usize];
+            for (cut, &plane) in cut.iter_mut().zip(planes) {
+                if plane != 0 {
+                    *cut = side.cut(plane);
                 }
             }
-            let mut colours = [0; MAX_COLOURS as usize];
-            colours.copy_from_slice(&planes[1..]);
-            Half::of(colours)
+            Half::of(cut)
         })
     }
 
@@ -314,7 +306,24 @@ impl Halves {
 }
 
 impl Side {
-    fn new(columns: usize, h: usize, board_x: [usize; MAX_SIDE_CELLS]) -> Side {
+    /// This side's cells of a board's bit plane, in the side's order.
+    #[inline]
+    fn cut(&self, plane: u128) -> u64 {
+        let cells = (plane >> self.offset) as u64 & self.all;
+        if !self.mirrored {
+            return cells;
+        }
+        let h = self.height;
+        let column = (1u64 << h) - 1;
+        (0..self.columns as u32).fold(0, |side, c| {
+            let x = self.columns as u32 - 1 - c;
+            side | (cells >> (x * h) & column) << (c * h)
+        })
+    }
+
+    /// The side of `columns` columns of height `h` from the board's column
+    /// `first_x` on, `mirrored` for the right side.
+    fn new(columns: usize, h: usize, first_x: usize, mirrored: bool) -> Side {
         let cells = columns * h;
         let all = if cells == 64 {
             u64::MAX
@@ -323,13 +332,12 @@ impl Side {
         };
         let row = |y: usize| (0..columns).fold(0u64, |m, c| m | 1 << (c * h + y));
         let rows_from = |from: usize| (from..h).fold(0u64, |m, y| m | row(y));
-        let board_cells = board_x[..columns]
-            .iter()
-            .fold(0u128, |m, &x| m | ((1u128 << h) - 1) << (x * h));
+        let board_cells = ((1u128 << cells) - 1) << (first_x * h);
         Side {
             columns,
             height: h as u32,
-            board_x,
+            offset: (first_x * h) as u32,
+            mirrored,
             board_cells,
             all,
             up: [rows_from(1), rows_from(2), rows_from(4)],
@@ -464,13 +472,16 @@ mod tests {
                     let clusters = board.clusters();
                     let cluster = clusters[rng.below(clusters.len() as u64) as usize];
                     let after = board.remove(cluster.cells);
-                    let (before_halves, after_halves) =
-                        (halves.split(&board), halves.split(&after));
+                    let (before_halves, after_halves) = (
+                        halves.split(&planes(&board).0),
+                        halves.split(&planes(&after).0),
+                    );
                     for side in [0, 1] {
                         let shape = &halves.sides[side];
                         let cells = (0..shape.columns * h as usize)
                             .filter(|&i| {
-                                let x = shape.board_x[i / h as usize];
+                                let c = i / h as usize;
+                                let x = if side == 0 { c } else { w as usize - 1 - c };
                                 cluster.cells.0 >> (x * h as usize + i % h as usize) & 1 != 0
                             })
                             .fold(0u64, |m, i| m | 1 << i);
