@@ -263,7 +263,7 @@ enum Found {
 }
 
 /// One budget's search, shared by the threads: the boards two moves deep
-/// are the tasks, taken in order.
+/// are the tasks, taken best first.
 struct Iteration<'t> {
     shape: &'t Shape,
     halves: Option<&'t Halves>,
@@ -317,6 +317,9 @@ impl<'t> Iteration<'t> {
             }
         }
         iteration.nodes = worker.nodes;
+        // Best first across all first moves, not first move by first move:
+        // a budget that has a solution finds it sooner.
+        tasks.sort_by_key(|(_, task)| (task.need, task.halves[0] + task.halves[1]));
         iteration.tasks = tasks;
         *iteration.solution.get_mut().expect("not shared yet") = solution;
         iteration
