@@ -1,11 +1,12 @@
 //! The exact search behind `optimal`: a narrow beam gives a first
 //! solution, then iterative deepening proves, budget by budget, that
 //! nothing shorter exists (or finds the shorter one), while a thread of
-//! ever wider beams looks for shorter solutions. Each budget's search is a depth-first
-//! search pruned by two admissible bounds (the colours left, see `bound`,
-//! and the halves' relaxed games, see `halves`) and by a transposition
-//! table of proven bounds under canonical keys; the work below the first
-//! two moves is shared out to all threads, which share the tables.
+//! ever wider beams looks for shorter solutions. Each budget's search is a
+//! depth-first search pruned by two admissible bounds (the colours left,
+//! see `bound`, and the halves' relaxed games, see `halves`) and by a
+//! transposition table of proven bounds under canonical keys; the work
+//! below the first two moves is shared out to all threads, which share the
+//! tables.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
