@@ -26,12 +26,15 @@ pub(super) fn run(
     // solution, so a level costs no allocation per child.
     let mut kept: Vec<(usize, Cell)> = Vec::new();
     let mut beam: Vec<(Board, usize)> = vec![(*board, usize::MAX)];
-    let mut next = Vec::new();
+    let mut survivors = Vec::new();
+    // A level's children as (rank, parent in the beam, cells removed): a
+    // fifth of a board's size, and only the survivors are played again.
+    let mut next: Vec<((u32, u32), u32, u128)> = Vec::new();
     let mut seen: HashSet<u64, BuildHasherDefault<Prehashed>> = HashSet::default();
     while !beam.is_empty() {
         next.clear();
         seen.clear();
-        for &(board, at) in &beam {
+        for (from, &(board, at)) in beam.iter().enumerate() {
             let (board_planes, present) = planes(&board);
             let mut colours = present;
             while colours != 0 {
@@ -66,7 +69,7 @@ pub(super) fn run(
                     );
                     if seen.insert(hash.slot) {
                         let rank = promise(&shape, &child_planes, child_present);
-                        next.push((rank, child, at, cell));
+                        next.push((rank, from as u32, cells));
                     }
                 }
             }
@@ -80,11 +83,13 @@ pub(super) fn run(
         }
         next.truncate(width);
         next.sort_by_key(|(rank, ..)| *rank);
-        beam.clear();
-        for &(_, child, parent, cell) in &next {
-            kept.push((parent, cell));
-            beam.push((child, kept.len() - 1));
+        survivors.clear();
+        for &(_, from, cells) in &next {
+            let (board, at) = beam[from as usize];
+            kept.push((at, board.cell_of(cells.trailing_zeros() as usize)));
+            survivors.push((board.remove(CellSet(cells)), kept.len() - 1));
         }
+        std::mem::swap(&mut beam, &mut survivors);
     }
     true
 }
