@@ -40,10 +40,7 @@ pub(super) fn run(
             while colours != 0 {
                 let plane = board_planes[colours.trailing_zeros() as usize];
                 colours &= colours - 1;
-                let mut rest = plane;
-                while rest != 0 {
-                    let cells = shape.flood(rest & rest.wrapping_neg(), plane);
-                    rest &= !cells;
+                for cells in shape.clusters(plane) {
                     *nodes += 1;
                     let child = board.remove(CellSet(cells));
                     let cell = board.cell_of(cells.trailing_zeros() as usize);

@@ -61,6 +61,20 @@ impl Shape {
             .saturating_sub(vertical.count_ones() + horizontal.count_ones())
     }
 
+    /// The clusters of `plane`, each as its cells, lowest first: the moves
+    /// on that colour.
+    #[inline]
+    pub(super) fn clusters(&self, plane: u128) -> impl Iterator<Item = u128> + '_ {
+        let mut rest = plane;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let cells = self.flood(rest & rest.wrapping_neg(), plane);
+                rest &= !cells;
+                cells
+            })
+        })
+    }
+
     /// Grows `seed` to its 4-connected component inside `within`.
     #[inline]
     pub(super) fn flood(&self, seed: u128, within: u128) -> u128 {

@@ -431,10 +431,7 @@ impl<'i, 't> Worker<'i, 't> {
             let colour = colours.trailing_zeros() as usize;
             colours &= colours - 1;
             let plane = board_planes[colour];
-            let mut rest = plane;
-            while rest != 0 {
-                let cells = iteration.shape.flood(rest & rest.wrapping_neg(), plane);
-                rest &= !cells;
+            for cells in iteration.shape.clusters(plane) {
                 if only_whole_colours && cells != plane {
                     // Such a move leaves as many colours as moves left.
                     cut = cut.min(budget);

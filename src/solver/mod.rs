@@ -112,8 +112,8 @@ impl Outcome {
 
 /// Solves `board` with `options`, calling `on_improvement` with every
 /// better solution as soon as it is found (the anytime log), from whichever
-/// of the search's threads found it. Stops as soon
-/// as the optimum is proven, or when the time limit runs out.
+/// of the search's threads found it. Stops as soon as the optimum is
+/// proven, or when the time limit runs out.
 pub fn solve(
     board: &Board,
     options: &SolveOptions,
