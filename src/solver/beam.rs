@@ -6,10 +6,11 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::game::{Board, Cell, CellSet, MAX_COLOURS};
+use crate::game::{Board, Cell};
 
-use super::bound::{Shape, extra_move, planes};
+use super::bound::bound;
 use super::key::hash_words;
+use super::planes::{Planes, Shape};
 
 /// Runs a beam of `width` from `board`, offering each level's first
 /// cleared board to `offer` (each click on its cluster's lowest cell).
@@ -25,7 +26,7 @@ pub(super) fn run(
     // Every board kept, as (parent, click): paths are rebuilt only for the
     // solution, so a level costs no allocation per child.
     let mut kept: Vec<(usize, Cell)> = Vec::new();
-    let mut beam: Vec<(Board, usize)> = vec![(*board, usize::MAX)];
+    let mut beam: Vec<(Planes<u128>, usize)> = vec![(Planes::of(board), usize::MAX)];
     let mut survivors = Vec::new();
     // A level's children as (rank, parent in the beam, cells removed): a
     // fifth of a board's size, and only the survivors are played again.
@@ -34,15 +35,11 @@ pub(super) fn run(
     while !beam.is_empty() {
         next.clear();
         seen.clear();
-        for (from, &(board, at)) in beam.iter().enumerate() {
-            let (board_planes, present) = planes(&board);
-            let mut colours = present;
-            while colours != 0 {
-                let plane = board_planes[colours.trailing_zeros() as usize];
-                colours &= colours - 1;
+        for (from, &(planes, at)) in beam.iter().enumerate() {
+            for plane in planes.each() {
                 for cells in shape.clusters(plane) {
                     *nodes += 1;
-                    let child = board.remove(CellSet(cells));
+                    let child = shape.remove(&planes, cells);
                     let cell = board.cell_of(cells.trailing_zeros() as usize);
                     if child.is_cleared() {
                         let mut clicks = vec![cell];
@@ -56,17 +53,16 @@ pub(super) fn run(
                         offer(&clicks);
                         return true;
                     }
-                    let (child_planes, child_present) = planes(&child);
                     // Boards met twice at a level come from the same root in
                     // the same colours: no canonical key needed.
                     let hash = hash_words(
-                        child_planes
+                        child
+                            .colour
                             .iter()
                             .flat_map(|&p| [p as u64, (p >> 64) as u64]),
                     );
                     if seen.insert(hash.slot) {
-                        let rank = promise(&shape, &child_planes, child_present);
-                        next.push((rank, from as u32, cells));
+                        next.push((promise(&shape, &child), from as u32, cells));
                     }
                 }
             }
@@ -82,9 +78,9 @@ pub(super) fn run(
         next.sort_by_key(|(rank, ..)| *rank);
         survivors.clear();
         for &(_, from, cells) in &next {
-            let (board, at) = beam[from as usize];
+            let (planes, at) = beam[from as usize];
             kept.push((at, board.cell_of(cells.trailing_zeros() as usize)));
-            survivors.push((board.remove(CellSet(cells)), kept.len() - 1));
+            survivors.push((shape.remove(&planes, cells), kept.len() - 1));
         }
         std::mem::swap(&mut beam, &mut survivors);
     }
@@ -95,18 +91,14 @@ pub(super) fn run(
 /// the colours bound plus the clusters left, then the tiles left. The
 /// clusters tell apart the many boards the bound ranks alike, and a colour
 /// in fewer clusters is fewer moves from going in one.
-fn promise(shape: &Shape, planes: &[u128; MAX_COLOURS as usize], present: u8) -> (u32, u32) {
-    let bound = present.count_ones() + extra_move(shape, planes, present);
-    let mut clusters = 0;
-    let mut tiles = 0;
-    let mut colours = present;
-    while colours != 0 {
-        let plane = planes[colours.trailing_zeros() as usize];
-        colours &= colours - 1;
-        clusters += shape.cluster_estimate(plane);
-        tiles += plane.count_ones();
-    }
-    (2 * bound + clusters, tiles)
+fn promise(shape: &Shape<u128>, planes: &Planes<u128>) -> (u32, u32) {
+    let (clusters, tiles) = planes.each().fold((0, 0), |(clusters, tiles), plane| {
+        (
+            clusters + shape.cluster_estimate(plane),
+            tiles + plane.count_ones(),
+        )
+    });
+    (2 * bound(shape, planes) + clusters, tiles)
 }
 
 /// The hasher of a set of hashes: they are used as they are.

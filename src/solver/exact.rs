@@ -12,13 +12,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::game::{Board, Cell, CellSet};
+use crate::game::{Board, Cell};
 
 use super::Search;
 use super::beam;
-use super::bound::{Shape, bound_against, planes};
+use super::bound::bound_against;
 use super::halves::Halves;
 use super::key::{Key, key};
+use super::planes::{Planes, Shape};
 use super::table::Table;
 
 /// How often (in nodes) a worker looks at the clock.
@@ -44,7 +45,7 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
         return;
     }
     let halves = Halves::new(board, HALVES_TABLE_MB.min(table_mb));
-    let root_halves = halves.as_ref().map_or([0; 2], |h| h.of(board));
+    let root_halves = halves.as_ref().map_or([0; 2], |h| h.of(&Planes::of(board)));
     lock(&search).raise_lower_bound(Halves::bound(root_halves) as usize);
     // The proof improves the solution only at its last budget, which may
     // be seconds away, and even that one may take long to find it:
@@ -267,7 +268,9 @@ enum Found {
 /// One budget's search, shared by the threads: the boards two moves deep
 /// are the tasks, taken best first.
 struct Iteration<'t> {
-    shape: &'t Shape,
+    /// The board searched, whose cells name the clicks.
+    board: &'t Board,
+    shape: &'t Shape<u128>,
     halves: Option<&'t Halves>,
     table: &'t Table,
     budget: u32,
@@ -281,8 +284,8 @@ struct Iteration<'t> {
 
 impl<'t> Iteration<'t> {
     fn new(
-        board: &Board,
-        shape: &'t Shape,
+        board: &'t Board,
+        shape: &'t Shape<u128>,
         halves: Option<&'t Halves>,
         root_halves: [u32; 2],
         table: &'t Table,
@@ -290,6 +293,7 @@ impl<'t> Iteration<'t> {
         halt: &'t Halt,
     ) -> Iteration<'t> {
         let mut iteration = Iteration {
+            board,
             shape,
             halves,
             table,
@@ -303,15 +307,15 @@ impl<'t> Iteration<'t> {
         let mut worker = Worker::new(&iteration);
         let mut solution = None;
         let mut tasks = Vec::new();
-        worker.children(board, root_halves, budget, 0);
+        worker.children(&Planes::of(board), root_halves, budget, 0);
         'root: for child in std::mem::take(&mut worker.levels[0]) {
-            if child.board.is_cleared() {
+            if child.planes.is_cleared() {
                 solution = Some(vec![child.cell]);
                 break;
             }
-            worker.children(&child.board, child.halves, budget - 1, 1);
+            worker.children(&child.planes, child.halves, budget - 1, 1);
             for grandchild in &worker.levels[1] {
-                if grandchild.board.is_cleared() {
+                if grandchild.planes.is_cleared() {
                     solution = Some(vec![child.cell, grandchild.cell]);
                     break 'root;
                 }
@@ -385,7 +389,7 @@ struct Child {
     key: Key,
     /// Its halves' values (see [`Halves`]), zero without them.
     halves: [u32; 2],
-    board: Board,
+    planes: Planes<u128>,
 }
 
 /// One thread's search state.
@@ -411,35 +415,37 @@ impl<'i, 't> Worker<'i, 't> {
         }
     }
 
-    /// Fills `levels[depth]` with the children of `board` worth searching
+    /// Fills `levels[depth]` with the children of `planes` worth searching
     /// with `budget` moves left, best first; a clearing move comes alone.
     /// Returns the fewest moves needed by a child cut off (`u32::MAX` when
     /// none was).
-    fn children(&mut self, board: &Board, halves: [u32; 2], budget: u32, depth: usize) -> u32 {
+    fn children(
+        &mut self,
+        planes: &Planes<u128>,
+        halves: [u32; 2],
+        budget: u32,
+        depth: usize,
+    ) -> u32 {
         if self.levels.len() <= depth {
             self.levels.resize_with(depth + 1, Vec::new);
         }
         let mut children = std::mem::take(&mut self.levels[depth]);
         children.clear();
         let iteration = self.iteration;
-        let (board_planes, present) = planes(board);
+        let shape = iteration.shape;
         // With no move to spare, every move must clear a colour at once.
-        let only_whole_colours = budget == present.count_ones();
+        let only_whole_colours = budget == planes.present.count_ones();
         let mut cut = u32::MAX;
-        let mut colours = present;
-        'colours: while colours != 0 {
-            let colour = colours.trailing_zeros() as usize;
-            colours &= colours - 1;
-            let plane = board_planes[colour];
-            for cells in iteration.shape.clusters(plane) {
+        'colours: for plane in planes.each() {
+            for cells in shape.clusters(plane) {
                 if only_whole_colours && cells != plane {
                     // Such a move leaves as many colours as moves left.
                     cut = cut.min(budget);
                     continue 'colours;
                 }
                 self.nodes += 1;
-                let child = board.remove(CellSet(cells));
-                let cell = board.cell_of(cells.trailing_zeros() as usize);
+                let child = shape.remove(planes, cells);
+                let cell = iteration.board.cell_of(cells.trailing_zeros() as usize);
                 let size = cells.count_ones() as u8;
                 if child.is_cleared() {
                     children.clear();
@@ -447,21 +453,20 @@ impl<'i, 't> Worker<'i, 't> {
                         need: 0,
                         size,
                         cell,
-                        key: key(&child),
+                        key: key(shape, &child),
                         halves: [0; 2],
-                        board: child,
+                        planes: child,
                     });
                     break 'colours;
                 }
-                let (child_planes, child_present) = planes(&child);
-                let need = bound_against(iteration.shape, &child_planes, child_present, budget);
+                let need = bound_against(shape, &child, budget);
                 if need >= budget {
                     cut = cut.min(need);
                     continue;
                 }
                 let (need, halves) = match iteration.halves {
                     Some(h) => {
-                        let values = h.after(&child_planes, halves, cells, budget - 1);
+                        let values = h.after(&child, halves, cells, budget - 1);
                         (need.max(Halves::bound(values)), values)
                     }
                     None => (need, [0; 2]),
@@ -472,7 +477,7 @@ impl<'i, 't> Worker<'i, 't> {
                 }
                 // Enhanced transposition cutoff: a child the table already
                 // proved too long is never entered.
-                let key = key(&child);
+                let key = key(shape, &child);
                 let need = need.max(iteration.table.bound(key));
                 if need < budget {
                     children.push(Child {
@@ -481,7 +486,7 @@ impl<'i, 't> Worker<'i, 't> {
                         cell,
                         key,
                         halves,
-                        board: child,
+                        planes: child,
                     });
                 } else {
                     cut = cut.min(need);
@@ -518,13 +523,13 @@ impl<'i, 't> Worker<'i, 't> {
         // A board needs one more move than its cheapest child, searched or
         // cut off.
         let mut need = self
-            .children(&node.board, node.halves, budget, depth)
+            .children(&node.planes, node.halves, budget, depth)
             .saturating_add(1);
         let children = std::mem::take(&mut self.levels[depth]);
         let mut solved = false;
         for child in &children {
             self.path.push(child.cell);
-            if child.board.is_cleared() {
+            if child.planes.is_cleared() {
                 solved = true;
                 break;
             }

@@ -16,8 +16,8 @@
 
 use crate::game::{Board, MAX_COLOURS};
 
-use super::bound::planes;
 use super::key::{Key, hash_words};
+use super::planes::{Planes, Shape};
 use super::table::Table;
 
 /// The relaxed games enumerate every set of centre clusters of a colour: a
@@ -38,11 +38,11 @@ pub(super) struct Halves {
     table: Table,
 }
 
-/// One side of the board as its relaxed game sees it: `columns` columns,
-/// numbered from the outer edge (0) to the centre, cell `c * height + y`.
+/// One side of the board as its relaxed game sees it: its columns
+/// numbered from the outer edge (0) to the centre, cell `c * height + y`,
+/// every row sliding toward the centre.
 struct Side {
-    columns: usize,
-    height: u32,
+    shape: Shape<u64>,
     /// Where the side's cells start in a board's bit planes.
     offset: u32,
     /// True for the right side, whose columns count from the board's
@@ -50,30 +50,11 @@ struct Side {
     mirrored: bool,
     /// The board cells of this side.
     board_cells: u128,
-    all: u64,
-    /// Cells at least 1, 2 and 4 rows up: shifting a set up by so many
-    /// must not wrap from one column into the next.
-    up: [u64; 3],
-    not_top: u64,
     centre: u64,
 }
 
-/// One side's tiles, a bit plane per colour.
-#[derive(Clone, Copy)]
-struct Half {
-    planes: [u64; MAX_COLOURS as usize],
-    present: u8,
-}
-
-impl Half {
-    fn of(planes: [u64; MAX_COLOURS as usize]) -> Half {
-        let present = planes
-            .iter()
-            .enumerate()
-            .fold(0, |bits, (c, &p)| bits | u8::from(p != 0) << c);
-        Half { planes, present }
-    }
-}
+/// One side's tiles.
+type Half = Planes<u64>;
 
 impl Halves {
     /// The halves of boards shaped like `board`, with a table of at most
@@ -99,8 +80,8 @@ impl Halves {
     }
 
     /// The values of both halves of `board`.
-    pub(super) fn of(&self, board: &Board) -> [u32; 2] {
-        let halves = self.split(&planes(board).0);
+    pub(super) fn of(&self, planes: &Planes<u128>) -> [u32; 2] {
+        let halves = self.split(planes);
         let cross = halves[0].present & halves[1].present;
         [0, 1].map(|side| {
             let half = &halves[side];
@@ -110,8 +91,8 @@ impl Halves {
         })
     }
 
-    /// Bounds on the halves' values of the board of colour planes `child`
-    /// (see [`planes`]), one move after one
+    /// Bounds on the halves' values of the board of planes `child`, one
+    /// move after one
     /// whose values were `parent`, the move having removed `removed`, for a
     /// search that has `moves` moves left for it: exact as long as the
     /// child fits in `moves`, else just enough to show that it does not.
@@ -121,7 +102,7 @@ impl Halves {
     /// bounds.
     pub(super) fn after(
         &self,
-        child: &[u128; MAX_COLOURS as usize],
+        child: &Planes<u128>,
         parent: [u32; 2],
         removed: u128,
         moves: u32,
@@ -156,16 +137,16 @@ impl Halves {
         values
     }
 
-    /// Both sides of the board of colour planes `planes` as bit planes.
-    fn split(&self, planes: &[u128; MAX_COLOURS as usize]) -> [Half; 2] {
+    /// Both sides of the board of `planes`.
+    fn split(&self, planes: &Planes<u128>) -> [Half; 2] {
         self.sides.each_ref().map(|side| {
             let mut cut = [0; MAX_COLOURS as usize];
-            for (cut, &plane) in cut.iter_mut().zip(planes) {
+            for (cut, &plane) in cut.iter_mut().zip(&planes.colour) {
                 if plane != 0 {
                     *cut = side.cut(plane);
                 }
             }
-            Half::of(cut)
+            Half::new(cut)
         })
     }
 
@@ -189,10 +170,10 @@ impl Halves {
         if half.present == 0 {
             return true;
         }
-        let shape = &self.sides[side];
+        let relaxed = &self.sides[side];
         let cross = cross & half.present;
         // The bound first: it costs no memory access.
-        let least = shape.least(half, cross);
+        let least = relaxed.least(half, cross);
         if least > budget {
             return false;
         }
@@ -217,16 +198,16 @@ impl Halves {
             while colours != 0 {
                 let colour = colours.trailing_zeros() as usize;
                 colours &= colours - 1;
-                let plane = half.planes[colour];
+                let plane = half.colour[colour];
                 let spans = cross >> colour & 1 != 0;
                 let colour_cost = if spans { 1 } else { 2 };
                 let mut touching = [0u64; MAX_HEIGHT / 2];
                 let mut touching_count = 0;
                 let mut rest = plane;
                 while rest != 0 {
-                    let cluster = shape.flood(rest & rest.wrapping_neg(), plane);
+                    let cluster = relaxed.shape.flood(rest & rest.wrapping_neg(), plane);
                     rest &= !cluster;
-                    let cost = if spans && cluster & shape.centre != 0 {
+                    let cost = if spans && cluster & relaxed.centre != 0 {
                         touching[touching_count] = cluster;
                         touching_count += 1;
                         1
@@ -240,7 +221,12 @@ impl Halves {
                     };
                     if (cost == 1) == spanning
                         && waste <= spare
-                        && self.feasible(&shape.remove(half, cluster), side, cross, budget - cost)
+                        && self.feasible(
+                            &relaxed.shape.remove(half, cluster),
+                            side,
+                            cross,
+                            budget - cost,
+                        )
                     {
                         found = true;
                         break 'moves;
@@ -258,7 +244,12 @@ impl Halves {
                         .filter(|&i| subset >> i & 1 != 0)
                         .fold(0, |m, i| m | touching[i]);
                     if u32::from(cells != plane) <= spare
-                        && self.feasible(&shape.remove(half, cells), side, cross, budget - 1)
+                        && self.feasible(
+                            &relaxed.shape.remove(half, cells),
+                            side,
+                            cross,
+                            budget - 1,
+                        )
                     {
                         found = true;
                         break 'moves;
@@ -278,30 +269,16 @@ impl Halves {
     /// first appearance (the game does not depend on which is which), and
     /// the side's width, so that a half and its mirror image share it.
     fn key(&self, half: &Half, side: usize, cross: u8) -> Key {
-        let mut order = [(0u32, 0usize); MAX_COLOURS as usize];
+        let mut spanning = 0u64;
+        let mut words = [0u64; MAX_COLOURS as usize + 1];
         let mut count = 0;
-        let mut colours = half.present;
-        while colours != 0 {
-            let colour = colours.trailing_zeros() as usize;
-            colours &= colours - 1;
-            order[count] = (half.planes[colour].trailing_zeros(), colour);
+        for c in half.by_first_cell() {
+            spanning |= u64::from(cross >> c & 1) << count;
+            words[count] = half.colour[c];
             count += 1;
         }
-        let order = &mut order[..count];
-        order.sort_unstable();
-        let spanning = order
-            .iter()
-            .enumerate()
-            .fold(0u64, |bits, (rank, &(_, c))| {
-                bits | u64::from(cross >> c & 1) << rank
-            });
-        let tail = spanning | (self.sides[side].columns as u64) << 8;
-        hash_words(
-            order
-                .iter()
-                .map(|&(_, c)| half.planes[c])
-                .chain(std::iter::once(tail)),
-        )
+        words[count] = spanning | u64::from(self.sides[side].shape.columns()) << 8;
+        hash_words(words[..=count].iter().copied())
     }
 }
 
@@ -309,115 +286,30 @@ impl Side {
     /// This side's cells of a board's bit plane, in the side's order.
     #[inline]
     fn cut(&self, plane: u128) -> u64 {
-        let cells = (plane >> self.offset) as u64 & self.all;
-        if !self.mirrored {
-            return cells;
+        let cells = (plane >> self.offset) as u64 & self.shape.all();
+        if self.mirrored {
+            self.shape.mirror(cells)
+        } else {
+            cells
         }
-        let h = self.height;
-        let column = (1u64 << h) - 1;
-        (0..self.columns as u32).fold(0, |side, c| {
-            let x = self.columns as u32 - 1 - c;
-            side | (cells >> (x * h) & column) << (c * h)
-        })
     }
 
     /// The side of `columns` columns of height `h` from the board's column
     /// `first_x` on, `mirrored` for the right side.
     fn new(columns: usize, h: usize, first_x: usize, mirrored: bool) -> Side {
+        let shape = Shape::new(columns as u32, h as u32, columns as u32);
         let cells = columns * h;
-        let all = if cells == 64 {
-            u64::MAX
-        } else {
-            (1 << cells) - 1
-        };
-        let row = |y: usize| (0..columns).fold(0u64, |m, c| m | 1 << (c * h + y));
-        let rows_from = |from: usize| (from..h).fold(0u64, |m, y| m | row(y));
-        let board_cells = ((1u128 << cells) - 1) << (first_x * h);
         Side {
-            columns,
-            height: h as u32,
+            shape,
             offset: (first_x * h) as u32,
             mirrored,
-            board_cells,
-            all,
-            up: [rows_from(1), rows_from(2), rows_from(4)],
-            not_top: all & !row(h - 1),
+            board_cells: ((1u128 << cells) - 1) << (first_x * h),
             centre: if columns == 0 {
                 0
             } else {
-                (((1u64 << h) - 1) << ((columns - 1) * h)) & all
+                (((1u64 << h) - 1) << ((columns - 1) * h)) & shape.all()
             },
         }
-    }
-
-    /// Grows `seed` to its 4-connected component inside `within`.
-    #[inline]
-    fn flood(&self, seed: u64, within: u64) -> u64 {
-        let h = self.height;
-        let mut set = seed & within;
-        loop {
-            let grown =
-                (set | (set << 1 & self.up[0]) | (set >> 1 & self.not_top) | set << h | set >> h)
-                    & within;
-            if grown == set {
-                return set;
-            }
-            set = grown;
-        }
-    }
-
-    /// `half` after removing `cells`: gravity in every column, then every
-    /// row slides toward the centre, as [`Board::remove`] does. Each step
-    /// moves by one cell every tile that has a hole anywhere below it (or,
-    /// in the contraction, anywhere nearer the centre), until none has.
-    fn remove(&self, half: &Half, cells: u64) -> Half {
-        let h = self.height;
-        let mut planes = half.planes;
-        let mut occupied = 0;
-        for plane in &mut planes {
-            *plane &= !cells;
-            occupied |= *plane;
-        }
-        let shift = |planes: &mut [u64; MAX_COLOURS as usize],
-                     occupied: &mut u64,
-                     movers: u64,
-                     down: bool| {
-            let step = |p: u64| {
-                let moved = p & movers;
-                p & !movers | if down { moved >> 1 } else { moved << h }
-            };
-            for plane in planes.iter_mut() {
-                *plane = step(*plane);
-            }
-            *occupied = step(*occupied);
-        };
-        loop {
-            let holes = !occupied & self.all;
-            let mut below = holes << 1 & self.up[0];
-            below |= below << 1 & self.up[0];
-            below |= below << 2 & self.up[1];
-            below |= below << 4 & self.up[2];
-            let movers = occupied & below;
-            if movers == 0 {
-                break;
-            }
-            shift(&mut planes, &mut occupied, movers, true);
-        }
-        loop {
-            let holes = !occupied & self.all;
-            let mut nearer = holes >> h;
-            let mut reach = h;
-            while (reach as usize) < self.columns * h as usize {
-                nearer |= nearer >> reach;
-                reach *= 2;
-            }
-            let movers = occupied & nearer;
-            if movers == 0 {
-                break;
-            }
-            shift(&mut planes, &mut occupied, movers, false);
-        }
-        Half::of(planes)
     }
 
     /// A bound on a relaxed game: every colour needs a move of its own, a
@@ -430,13 +322,13 @@ impl Side {
         while colours != 0 {
             let colour = colours.trailing_zeros() as usize;
             colours &= colours - 1;
-            let plane = half.planes[colour];
+            let plane = half.colour[colour];
             let spans = cross >> colour & 1 != 0;
             let mut rest = plane;
             let mut in_one = true;
             let mut first = true;
             while rest != 0 && in_one {
-                let cluster = self.flood(rest & rest.wrapping_neg(), plane);
+                let cluster = self.shape.flood(rest & rest.wrapping_neg(), plane);
                 rest &= !cluster;
                 in_one = (first && rest == 0) || (spans && cluster & self.centre != 0);
                 first = false;
@@ -473,23 +365,14 @@ mod tests {
                     let cluster = clusters[rng.below(clusters.len() as u64) as usize];
                     let after = board.remove(cluster.cells);
                     let (before_halves, after_halves) = (
-                        halves.split(&planes(&board).0),
-                        halves.split(&planes(&after).0),
+                        halves.split(&Planes::of(&board)),
+                        halves.split(&Planes::of(&after)),
                     );
                     for side in [0, 1] {
-                        let shape = &halves.sides[side];
-                        let cells = (0..shape.columns * h as usize)
-                            .filter(|&i| {
-                                let c = i / h as usize;
-                                let x = if side == 0 { c } else { w as usize - 1 - c };
-                                cluster.cells.0 >> (x * h as usize + i % h as usize) & 1 != 0
-                            })
-                            .fold(0u64, |m, i| m | 1 << i);
-                        let played = shape.remove(&before_halves[side], cells);
-                        assert_eq!(
-                            played.planes, after_halves[side].planes,
-                            "{board} {cluster:?}"
-                        );
+                        let relaxed = &halves.sides[side];
+                        let cells = relaxed.cut(cluster.cells.0);
+                        let played = relaxed.shape.remove(&before_halves[side], cells);
+                        assert_eq!(played, after_halves[side], "{board} {cluster:?}");
                     }
                     board = after;
                 }
@@ -520,7 +403,7 @@ mod tests {
             let outcome = solve(&board, &options, &mut |_| {});
             assert!(outcome.proven_optimal);
             assert!(
-                Halves::bound(halves.of(&board)) as usize <= outcome.length(),
+                Halves::bound(halves.of(&Planes::of(&board))) as usize <= outcome.length(),
                 "{board}"
             );
         }

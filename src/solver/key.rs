@@ -4,7 +4,7 @@
 //! appearance and, at even widths, the mirror image (`x -> W-1-x`) is
 //! hashed too; the smaller hash is the key.
 
-use crate::game::{Board, MAX_CELLS};
+use super::planes::{Planes, Shape};
 
 /// A 128-bit key: 64 bits pick the table slot, the other 64 check it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -13,54 +13,29 @@ pub(super) struct Key {
     pub check: u64,
 }
 
-/// The canonical key of `board`.
+/// The canonical key of the board of `planes`.
 #[inline]
-pub(super) fn key(board: &Board) -> Key {
-    let h = board.height() as usize;
-    let cells = board.raw();
-    let columns = board.width() as usize;
-    let ahead = hash((0..columns).map(|x| &cells[x * h..x * h + h]));
+pub(super) fn key(shape: &Shape<u128>, planes: &Planes<u128>) -> Key {
+    let ahead = hash(planes);
     // At an odd width the middle column belongs to the right half, so the
     // mirror image plays another game.
-    if !columns.is_multiple_of(2) {
+    if !shape.columns().is_multiple_of(2) {
         return ahead;
     }
-    let mirror = hash((0..columns).rev().map(|x| &cells[x * h..x * h + h]));
-    ahead.min(mirror)
+    let mirrored = Planes {
+        colour: planes.colour.map(|plane| shape.mirror(plane)),
+        present: planes.present,
+    };
+    ahead.min(hash(&mirrored))
 }
 
-/// Hashes the cells, column after column, each colour replaced by its rank
-/// of first appearance (empty stays 0).
+/// Hashes the planes in order of their first cell.
 #[inline]
-fn hash<'a>(columns: impl Iterator<Item = &'a [u8]>) -> Key {
-    let mut rank = [0u8; 16];
-    let mut next = 1u8;
-    // 16 cells of 4 bits per word, and a last word that says how many
-    // cells it holds.
-    let mut words = [0u64; MAX_CELLS / 16 + 1];
-    let mut count = 0;
-    let mut filled = 0u32;
-    for column in columns {
-        for &v in column {
-            let r = if v == 0 {
-                0
-            } else {
-                if rank[v as usize] == 0 {
-                    rank[v as usize] = next;
-                    next += 1;
-                }
-                rank[v as usize]
-            };
-            words[count] = words[count] << 4 | u64::from(r);
-            filled += 1;
-            if filled == 16 {
-                count += 1;
-                filled = 0;
-            }
-        }
-    }
-    words[count] ^= u64::from(filled) << 60;
-    hash_words(words[..=count].iter().copied())
+fn hash(planes: &Planes<u128>) -> Key {
+    hash_words(planes.by_first_cell().flat_map(|c| {
+        let plane = planes.colour[c];
+        [plane as u64, (plane >> 64) as u64]
+    }))
 }
 
 /// Hashes `words`, for keys of other things than whole boards.
@@ -99,7 +74,7 @@ fn finish(mut z: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{BoardRng, Colour};
+    use crate::game::{Board, BoardRng, Colour};
 
     #[test]
     fn symmetric_boards_share_a_key_and_others_do_not() {
@@ -111,6 +86,8 @@ mod tests {
                 .iter()
                 .map(|&i| Colour::new(i).unwrap())
                 .collect();
+            let shape = Shape::of(&board);
+            let key = |board: &Board| key(&shape, &Planes::of(board));
             let k = key(&board);
             assert_eq!(key(&board.mirrored()), k);
             assert_eq!(key(&board.relabelled(&map)), k);
@@ -125,6 +102,8 @@ mod tests {
         let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
             .parse()
             .unwrap();
+        let shape = Shape::of(&board);
+        let key = |board: &Board| key(&shape, &Planes::of(board));
         for cluster in board.clusters().iter() {
             assert_ne!(key(&board.remove(cluster.cells)), key(&board));
         }

@@ -12,6 +12,7 @@ mod bound;
 mod exact;
 mod halves;
 mod key;
+mod planes;
 mod table;
 
 use std::time::{Duration, Instant};

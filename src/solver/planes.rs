@@ -1,0 +1,426 @@
+//! Boards as the searches see them: one bit plane per colour, and the
+//! shape that plays a move on them (floods, gravity, contraction) with a
+//! few dozen word operations, because the searches make millions of
+//! boards and drop nearly all of them after a glance at their bounds. A
+//! whole board's planes are `u128`; the halves' relaxed games play on
+//! one side's planes as `u64`.
+
+use std::ops::{BitAnd, BitOr, Not, Shl, Shr};
+
+use crate::game::{Board, MAX_COLOURS};
+
+/// What a bit plane needs: `u64` or `u128`.
+pub(super) trait Bits:
+    Copy
+    + Eq
+    + Default
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    fn count_ones(self) -> u32;
+    fn trailing_zeros(self) -> u32;
+    /// The lowest bit set, alone.
+    fn lowest(self) -> Self;
+    /// The `n` lowest bits (all of them for `n >= BITS`).
+    fn low(n: u32) -> Self;
+}
+
+macro_rules! bits {
+    ($t:ty) => {
+        impl Bits for $t {
+            #[inline]
+            fn count_ones(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline]
+            fn trailing_zeros(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline]
+            fn lowest(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline]
+            fn low(n: u32) -> Self {
+                <$t>::MAX
+                    .checked_shr(<$t>::BITS.saturating_sub(n))
+                    .unwrap_or(0)
+            }
+        }
+    };
+}
+
+bits!(u64);
+bits!(u128);
+
+/// A board's tiles: where each colour is, and which colours are left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Planes<T> {
+    /// Index = colour; bit `x * height + y` = cell `(x, y)`.
+    pub colour: [T; MAX_COLOURS as usize],
+    /// One bit per colour left.
+    pub present: u8,
+}
+
+impl<T: Bits> Planes<T> {
+    pub(super) fn new(colour: [T; MAX_COLOURS as usize]) -> Planes<T> {
+        let present = colour
+            .iter()
+            .enumerate()
+            .fold(0, |bits, (c, &p)| bits | u8::from(p != T::default()) << c);
+        Planes { colour, present }
+    }
+
+    pub(super) fn is_cleared(&self) -> bool {
+        self.present == 0
+    }
+
+    /// The planes of the colours left, lowest colour first.
+    #[inline]
+    pub(super) fn each(&self) -> impl Iterator<Item = T> + '_ {
+        let mut colours = self.present;
+        std::iter::from_fn(move || {
+            (colours != 0).then(|| {
+                let c = colours.trailing_zeros() as usize;
+                colours &= colours - 1;
+                self.colour[c]
+            })
+        })
+    }
+}
+
+impl<T: Bits> Planes<T> {
+    /// The colours left, in order of their first cell: a board and its
+    /// relabellings list their planes alike in this order.
+    #[inline]
+    pub(super) fn by_first_cell(&self) -> impl Iterator<Item = usize> + use<T> {
+        let mut order = [(0u32, 0usize); MAX_COLOURS as usize];
+        let mut count = 0;
+        let mut colours = self.present;
+        while colours != 0 {
+            let c = colours.trailing_zeros() as usize;
+            colours &= colours - 1;
+            order[count] = (self.colour[c].trailing_zeros(), c);
+            count += 1;
+        }
+        order[..count].sort_unstable();
+        order.into_iter().take(count).map(|(_, c)| c)
+    }
+}
+
+impl Planes<u128> {
+    /// The planes of `board`.
+    pub(super) fn of(board: &Board) -> Planes<u128> {
+        // Bit-sliced: the 4 bits of every cell's value (0 empty, `c + 1`
+        // colour `c`) gathered eight cells at a time into one mask per
+        // bit, then each colour's plane is where all four bits match its
+        // value.
+        const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+        // Moves bit 0 of byte i to bit 56 + i; no two products overlap.
+        const GATHER: u64 = 0x0102_0408_1020_4080;
+        let mut slices = [[0u64; 2]; 4];
+        for (i, eight) in board.raw().chunks(8).enumerate() {
+            let word = eight
+                .iter()
+                .rev()
+                .fold(0u64, |word, &v| word << 8 | u64::from(v));
+            for (bit, slice) in slices.iter_mut().enumerate() {
+                let gathered = (word >> bit & LOW_BITS).wrapping_mul(GATHER) >> 56;
+                slice[i / 8] |= gathered << (8 * (i % 8));
+            }
+        }
+        Planes::new(std::array::from_fn(|c| {
+            let value = c + 1;
+            let [lo, hi] = (0..4).fold([u64::MAX; 2], |[lo, hi], bit| {
+                let [s_lo, s_hi] = slices[bit];
+                if value >> bit & 1 == 1 {
+                    [lo & s_lo, hi & s_hi]
+                } else {
+                    [lo & !s_lo, hi & !s_hi]
+                }
+            });
+            u128::from(lo) | u128::from(hi) << 64
+        }))
+    }
+}
+
+/// A board shape on bit planes: `columns` columns of `height` cells, the
+/// first `toward_high` of them sliding toward higher columns in the
+/// contraction and the rest toward lower ones, with the masks that keep
+/// shifted sets inside their column or half.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Shape<T> {
+    columns: u32,
+    height: u32,
+    all: T,
+    /// Cells at least 1, 2, 4, ... rows up: shifting a set up by so many
+    /// must not wrap from one column into the next.
+    up: [T; 7],
+    /// Cells that may receive a bit shifted down (not the top row).
+    not_top: T,
+    /// The cells that slide toward higher columns (a board's left half).
+    high_half: T,
+    /// The cells that slide toward lower columns (a board's right half).
+    low_half: T,
+}
+
+impl Shape<u128> {
+    /// The shape of `board`: its left half slides right, its right half
+    /// left.
+    pub(super) fn of(board: &Board) -> Shape<u128> {
+        let w = u32::from(board.width());
+        Shape::new(w, u32::from(board.height()), w / 2)
+    }
+}
+
+impl<T: Bits> Shape<T> {
+    /// `columns` columns of `height` cells, of which the first
+    /// `toward_high` slide toward higher columns.
+    pub(super) fn new(columns: u32, height: u32, toward_high: u32) -> Shape<T> {
+        let cells = |from: u32, to: u32| T::low(to * height) & !T::low(from * height);
+        let row =
+            |y: u32| (0..columns).fold(T::default(), |m, x| m | T::low(1) << (x * height + y));
+        let rows_from = |from: u32| (from..height).fold(T::default(), |m, y| m | row(y));
+        Shape {
+            columns,
+            height,
+            all: cells(0, columns),
+            up: std::array::from_fn(|k| rows_from(1 << k)),
+            not_top: cells(0, columns) & !row(height - 1),
+            high_half: cells(0, toward_high),
+            low_half: cells(toward_high, columns),
+        }
+    }
+
+    pub(super) fn columns(&self) -> u32 {
+        self.columns
+    }
+
+    /// Every cell of the shape.
+    pub(super) fn all(&self) -> T {
+        self.all
+    }
+
+    /// The cells 4-adjacent to some cell of `set`.
+    #[inline]
+    fn neighbours(&self, set: T) -> T {
+        (set << 1 & self.up[0])
+            | (set >> 1 & self.not_top)
+            | set << self.height
+            | set >> self.height
+    }
+
+    /// Grows `seed` to its 4-connected component inside `within`.
+    #[inline]
+    pub(super) fn flood(&self, seed: T, within: T) -> T {
+        let mut set = seed & within;
+        loop {
+            let grown = (set | self.neighbours(set)) & within;
+            if grown == set {
+                return set;
+            }
+            set = grown;
+        }
+    }
+
+    /// True when the tiles of `plane` (not empty) form a single cluster.
+    #[inline]
+    pub(super) fn is_one_cluster(&self, plane: T) -> bool {
+        if plane.lowest() == plane {
+            return true;
+        }
+        // A lone tile among others settles it without a flood, and early
+        // in a game most colours have one.
+        plane & !self.neighbours(plane) == T::default()
+            && self.flood(plane.lowest(), plane) == plane
+    }
+
+    /// About how many clusters the tiles of `plane` form, for ranking
+    /// boards, without a flood: tiles less adjacent pairs plus 2x2 squares
+    /// (Euler's formula for a grid graph); exact unless a cluster encloses
+    /// a hole, which makes it less.
+    #[inline]
+    pub(super) fn cluster_estimate(&self, plane: T) -> u32 {
+        let vertical = plane & plane >> 1 & self.not_top;
+        let horizontal = plane & plane >> self.height;
+        let squares = vertical & vertical >> self.height;
+        (plane.count_ones() + squares.count_ones())
+            .saturating_sub(vertical.count_ones() + horizontal.count_ones())
+    }
+
+    /// The clusters of `plane`, each as its cells, lowest first: the moves
+    /// on that colour.
+    #[inline]
+    pub(super) fn clusters(&self, plane: T) -> impl Iterator<Item = T> + '_ {
+        let mut rest = plane;
+        std::iter::from_fn(move || {
+            (rest != T::default()).then(|| {
+                let cells = self.flood(rest.lowest(), plane);
+                rest = rest & !cells;
+                cells
+            })
+        })
+    }
+
+    /// `planes` after removing `cells`: gravity in every column, then the
+    /// contraction in every row, as [`Board::remove`] plays a move. Each
+    /// step moves by one cell every tile that has a hole anywhere below
+    /// it (or, in the contraction, anywhere nearer the centre), until none
+    /// has.
+    #[inline]
+    pub(super) fn remove(&self, planes: &Planes<T>, cells: T) -> Planes<T> {
+        let h = self.height;
+        let mut next = *planes;
+        let mut occupied = T::default();
+        let mut colours = planes.present;
+        while colours != 0 {
+            let c = colours.trailing_zeros() as usize;
+            colours &= colours - 1;
+            let plane = next.colour[c] & !cells;
+            next.colour[c] = plane;
+            next.present &= !(u8::from(plane == T::default()) << c);
+            occupied = occupied | plane;
+        }
+        let mut shift = |occupied: &mut T, down: T, high: T, low: T| {
+            let step = |p: T| {
+                p & !(down | high | low) | (p & down) >> 1 | (p & high) << h | (p & low) >> h
+            };
+            let mut colours = next.present;
+            while colours != 0 {
+                let c = colours.trailing_zeros() as usize;
+                colours &= colours - 1;
+                next.colour[c] = step(next.colour[c]);
+            }
+            *occupied = step(*occupied);
+        };
+        loop {
+            let holes = !occupied & self.all;
+            let mut below = holes << 1 & self.up[0];
+            let (mut reach, mut k) = (1, 0);
+            while reach + 1 < h {
+                below = below | below << reach & self.up[k];
+                reach *= 2;
+                k += 1;
+            }
+            let down = occupied & below;
+            if down == T::default() {
+                break;
+            }
+            shift(&mut occupied, down, T::default(), T::default());
+        }
+        loop {
+            let holes = !occupied & self.all;
+            // Cells with a hole nearer the centre in the same row.
+            let mut outer_high = (holes & self.high_half) >> h;
+            let mut outer_low = (holes & self.low_half) << h & self.low_half;
+            let mut reach = 1;
+            while reach + 1 < self.columns {
+                outer_high = outer_high | outer_high >> (reach * h);
+                outer_low = outer_low | (outer_low << (reach * h) & self.low_half);
+                reach *= 2;
+            }
+            let high = occupied & outer_high;
+            let low = occupied & outer_low;
+            if high == T::default() && low == T::default() {
+                break;
+            }
+            shift(&mut occupied, T::default(), high, low);
+        }
+        next
+    }
+
+    /// `plane` seen in a mirror: column `x` becomes `columns - 1 - x`.
+    #[inline]
+    pub(super) fn mirror(&self, plane: T) -> T {
+        let h = self.height;
+        let column = T::low(h);
+        (0..self.columns).fold(T::default(), |mirrored, x| {
+            mirrored | (plane >> (x * h) & column) << ((self.columns - 1 - x) * h)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{BoardRng, Colour};
+
+    #[test]
+    fn planes_play_as_the_board_does() {
+        let mut rng = BoardRng::new(5);
+        for (w, h, colours) in [
+            (8, 6, 5),
+            (7, 5, 4),
+            (4, 8, 3),
+            (9, 3, 8),
+            (16, 8, 6),
+            (1, 5, 2),
+        ] {
+            let shape = Shape::<u128>::new(w, h, w / 2);
+            for _ in 0..30 {
+                let mut board = rng.board(w as u8, h as u8, colours).unwrap();
+                while !board.is_cleared() {
+                    let planes = Planes::of(&board);
+                    let clusters = board.clusters();
+                    let cluster = clusters[rng.below(clusters.len() as u64) as usize];
+                    let after = board.remove(cluster.cells);
+                    assert_eq!(
+                        shape.remove(&planes, cluster.cells.0),
+                        Planes::of(&after),
+                        "{board} {cluster:?}"
+                    );
+                    assert_eq!(
+                        shape
+                            .clusters(planes.colour[cluster.colour.index() as usize])
+                            .filter(|&cells| cells == cluster.cells.0)
+                            .count(),
+                        1
+                    );
+                    board = after;
+                }
+                assert!(Planes::of(&board).is_cleared());
+            }
+        }
+    }
+
+    #[test]
+    fn a_mirrored_plane_is_the_mirrored_board() {
+        let mut rng = BoardRng::new(9);
+        for (w, h) in [(8, 6), (7, 5), (16, 8)] {
+            let shape = Shape::<u128>::new(w, h, w / 2);
+            let board = rng.board(w as u8, h as u8, 5).unwrap();
+            let mirrored = Planes::of(&board.mirrored());
+            for (plane, mirror) in Planes::of(&board).colour.iter().zip(mirrored.colour) {
+                assert_eq!(shape.mirror(*plane), mirror);
+            }
+        }
+    }
+
+    #[test]
+    fn the_cluster_estimate_counts_clusters_without_holes() {
+        let estimate = |text: &str| {
+            let board: Board = text.parse().unwrap();
+            Shape::of(&board).cluster_estimate(Planes::of(&board).colour[0])
+        };
+        assert_eq!(estimate("GG,GG"), 1);
+        assert_eq!(estimate("G G,GGG"), 1);
+        assert_eq!(estimate("GOG,GOG"), 2);
+        // A ring: one cluster around a hole.
+        assert_eq!(estimate("GGG,GOG,GGG"), 0);
+        let mut rng = BoardRng::new(3);
+        for _ in 0..100 {
+            let board = rng.board(8, 6, 3).unwrap();
+            let shape = Shape::of(&board);
+            let planes = Planes::of(&board);
+            let clusters = board.clusters();
+            for colour in Colour::all(3) {
+                let plane = planes.colour[colour.index() as usize];
+                let exact = clusters.iter().filter(|c| c.colour == colour).count() as u32;
+                assert!(shape.cluster_estimate(plane) <= exact, "{board}");
+            }
+        }
+    }
+}
