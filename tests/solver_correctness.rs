@@ -170,6 +170,25 @@ fn optimal_equals_bfs_on_partly_cleared_8x6_boards() {
     }
 }
 
+#[test]
+fn boards_of_more_than_64_cells_get_the_baselines_optimum() {
+    // Such boards take two words a plane: the exact search's other path.
+    // The article's `standard` proves the truth here, on boards of bytes.
+    let mut rng = BoardRng::new(65);
+    for (width, height) in [(12, 6), (9, 8), (16, 8), (13, 5)] {
+        for _ in 0..4 {
+            let mut board = rng.board(width, height, 4).unwrap();
+            while board.tile_count() > 14 {
+                let clusters = board.clusters();
+                board = board.remove(clusters[rng.below(clusters.len() as u64) as usize].cells);
+            }
+            let truth = solve(&board, &options(Strategy::Standard, 1, 120.0), &mut |_| {});
+            assert!(truth.proven_optimal, "standard did not prove {board:?}");
+            assert_optimum(&board, truth.length() as u32, 2);
+        }
+    }
+}
+
 /// An exhaustive depth-first search, independent of the solver: can `board`
 /// be cleared in at most `budget` moves? Prunes with two plainly admissible
 /// bounds: every colour left needs a move, and one more when no colour is a

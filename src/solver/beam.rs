@@ -10,27 +10,27 @@ use crate::game::{Board, Cell};
 
 use super::bound::bound;
 use super::key::hash_words;
-use super::planes::{Planes, Shape};
+use super::planes::{Bits, Planes, Shape};
 
 /// Runs a beam of `width` from `board`, offering each level's first
 /// cleared board to `offer` (each click on its cluster's lowest cell).
 /// Returns false when `stop` said so.
-pub(super) fn run(
+pub(super) fn run<T: Bits>(
     board: &Board,
     width: usize,
     nodes: &mut u64,
     mut stop: impl FnMut() -> bool,
     mut offer: impl FnMut(&[Cell]),
 ) -> bool {
-    let shape = Shape::of(board);
+    let shape = Shape::<T>::of(board);
     // Every board kept, as (parent, click): paths are rebuilt only for the
     // solution, so a level costs no allocation per child.
     let mut kept: Vec<(usize, Cell)> = Vec::new();
-    let mut beam: Vec<(Planes<u128>, usize)> = vec![(Planes::of(board), usize::MAX)];
+    let mut beam: Vec<(Planes<T>, usize)> = vec![(Planes::of(board), usize::MAX)];
     let mut survivors = Vec::new();
     // A level's children as (rank, parent in the beam, cells removed): a
     // fifth of a board's size, and only the survivors are played again.
-    let mut next: Vec<((u32, u32), u32, u128)> = Vec::new();
+    let mut next: Vec<((u32, u32), u32, T)> = Vec::new();
     let mut seen: HashSet<u64, BuildHasherDefault<Prehashed>> = HashSet::default();
     while !beam.is_empty() {
         next.clear();
@@ -59,7 +59,8 @@ pub(super) fn run(
                         child
                             .colour
                             .iter()
-                            .flat_map(|&p| [p as u64, (p >> 64) as u64]),
+                            .map(|&p| p.to_u128())
+                            .flat_map(|p| [p as u64, (p >> 64) as u64]),
                     );
                     if seen.insert(hash.slot) {
                         next.push((promise(&shape, &child), from as u32, cells));
@@ -91,7 +92,7 @@ pub(super) fn run(
 /// the colours bound plus the clusters left, then the tiles left. The
 /// clusters tell apart the many boards the bound ranks alike, and a colour
 /// in fewer clusters is fewer moves from going in one.
-fn promise(shape: &Shape<u128>, planes: &Planes<u128>) -> (u32, u32) {
+fn promise<T: Bits>(shape: &Shape<T>, planes: &Planes<T>) -> (u32, u32) {
     let (clusters, tiles) = planes.each().fold((0, 0), |(clusters, tiles), plane| {
         (
             clusters + shape.cluster_estimate(plane),

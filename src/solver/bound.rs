@@ -3,14 +3,14 @@
 
 use crate::game::Board;
 
-use super::planes::{Planes, Shape};
+use super::planes::{Bits, Planes, Shape};
 
 /// The bound the search uses: every colour left needs a move of its own,
 /// the one that removes its last tiles in one cluster; and while no colour
 /// is a single cluster, the next move cannot be such a last move (it
 /// removes one cluster of a colour that has others), so one more is needed.
 #[inline]
-pub(super) fn bound(shape: &Shape<u128>, planes: &Planes<u128>) -> u32 {
+pub(super) fn bound<T: Bits>(shape: &Shape<T>, planes: &Planes<T>) -> u32 {
     planes.present.count_ones() + extra_move(shape, planes)
 }
 
@@ -18,7 +18,7 @@ pub(super) fn bound(shape: &Shape<u128>, planes: &Planes<u128>) -> u32 {
 /// "does the board need `budget` moves or more?": the flood fills behind the
 /// extra move are most of the bound's cost and only matter at the margin.
 #[inline]
-pub(super) fn bound_against(shape: &Shape<u128>, planes: &Planes<u128>, budget: u32) -> u32 {
+pub(super) fn bound_against<T: Bits>(shape: &Shape<T>, planes: &Planes<T>, budget: u32) -> u32 {
     let colours = planes.present.count_ones();
     if colours + 1 != budget {
         return colours;
@@ -28,7 +28,7 @@ pub(super) fn bound_against(shape: &Shape<u128>, planes: &Planes<u128>, budget: 
 
 /// 1 when no colour present is a single cluster.
 #[inline]
-fn extra_move(shape: &Shape<u128>, planes: &Planes<u128>) -> u32 {
+fn extra_move<T: Bits>(shape: &Shape<T>, planes: &Planes<T>) -> u32 {
     if planes.each().any(|plane| shape.is_one_cluster(plane)) {
         return 0;
     }
@@ -38,7 +38,7 @@ fn extra_move(shape: &Shape<u128>, planes: &Planes<u128>) -> u32 {
 /// The most moves-to-go the search's bound proves for `board` on its own:
 /// the colours left, plus one while no colour is a single cluster.
 pub fn lower_bound(board: &Board) -> u32 {
-    bound(&Shape::of(board), &Planes::of(board))
+    bound(&Shape::<u128>::of(board), &Planes::of(board))
 }
 
 #[cfg(test)]

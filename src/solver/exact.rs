@@ -19,7 +19,7 @@ use super::beam;
 use super::bound::bound_against;
 use super::halves::Halves;
 use super::key::{Key, key};
-use super::planes::{Planes, Shape};
+use super::planes::{Bits, Planes, Shape};
 use super::table::Table;
 
 /// How often (in nodes) a worker looks at the clock.
@@ -35,17 +35,30 @@ const FIRST_BEAM: usize = 16;
 const SIDE_BEAMS: [usize; 4] = [256, 1_024, 4_096, 16_384];
 
 pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb: usize) {
+    // A word holds the real game's 48 cells: plane operations on it take
+    // half the instructions they take on two.
+    if board.size() <= 64 {
+        solve_on::<u64>(board, search, threads, table_mb);
+    } else {
+        solve_on::<u128>(board, search, threads, table_mb);
+    }
+}
+
+/// [`solve`] on planes of `T`, which hold the board.
+fn solve_on<T: Bits>(board: &Board, search: &mut Search, threads: usize, table_mb: usize) {
     let deadline = search.deadline;
     let search = Mutex::new(search);
     let halt = Halt {
         deadline,
         now: AtomicBool::new(false),
     };
-    if !run_beam(board, FIRST_BEAM, &search, &halt, || {}) {
+    if !run_beam::<T>(board, FIRST_BEAM, &search, &halt, || {}) {
         return;
     }
     let halves = Halves::new(board, HALVES_TABLE_MB.min(table_mb));
-    let root_halves = halves.as_ref().map_or([0; 2], |h| h.of(&Planes::of(board)));
+    let root_halves = halves
+        .as_ref()
+        .map_or([0; 2], |h| h.of(&Planes::<T>::of(board)));
     lock(&search).raise_lower_bound(Halves::bound(root_halves) as usize);
     // The proof improves the solution only at its last budget, which may
     // be seconds away, and even that one may take long to find it:
@@ -56,12 +69,12 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
             let mut last_budget_since = None;
             for width in SIDE_BEAMS {
                 let wait = || last_budget_alone(&search, &halt, &mut last_budget_since);
-                if !run_beam(board, width, &search, &halt, wait) {
+                if !run_beam::<T>(board, width, &search, &halt, wait) {
                     break;
                 }
             }
         });
-        prove(
+        prove::<T>(
             board,
             &search,
             halves.as_ref(),
@@ -103,7 +116,7 @@ const LAST_BUDGET_ALONE: Duration = Duration::from_millis(250);
 
 /// Iterative deepening from the lower bound, until a budget finds a
 /// solution or the best one is proven optimal.
-fn prove(
+fn prove<T: Bits>(
     board: &Board,
     search: &Mutex<&mut Search>,
     halves: Option<&Halves>,
@@ -116,7 +129,7 @@ fn prove(
         let search = lock(search);
         (search.start, search.lower_bound)
     };
-    let shape = Shape::of(board);
+    let shape = Shape::<T>::of(board);
     let mut table = Table::new(FIRST_TABLE_MB.min(table_mb));
     while budget < lock(search).best_length() {
         if halt.check() {
@@ -170,7 +183,7 @@ fn lock<'m, 's, 'a>(search: &'m Mutex<&'s mut Search<'a>>) -> MutexGuard<'m, &'s
 /// Runs a beam of `width`, offering its solution, and halts the search
 /// when that is as short as the proven bound; false when halted.
 /// `wait` runs before each of the beam's boards and may hold it back.
-fn run_beam(
+fn run_beam<T: Bits>(
     board: &Board,
     width: usize,
     search: &Mutex<&mut Search>,
@@ -181,7 +194,7 @@ fn run_beam(
         return false;
     }
     let mut nodes = 0;
-    let finished = beam::run(
+    let finished = beam::run::<T>(
         board,
         width,
         &mut nodes,
@@ -267,31 +280,31 @@ enum Found {
 
 /// One budget's search, shared by the threads: the boards two moves deep
 /// are the tasks, taken best first.
-struct Iteration<'t> {
+struct Iteration<'t, T> {
     /// The board searched, whose cells name the clicks.
     board: &'t Board,
-    shape: &'t Shape<u128>,
+    shape: &'t Shape<T>,
     halves: Option<&'t Halves>,
     table: &'t Table,
     budget: u32,
     halt: &'t Halt,
-    tasks: Vec<(Vec<Cell>, Child)>,
+    tasks: Vec<(Vec<Cell>, Child<T>)>,
     next_task: AtomicUsize,
     solution: Mutex<Option<Vec<Cell>>>,
     /// Nodes spent generating the tasks.
     nodes: u64,
 }
 
-impl<'t> Iteration<'t> {
+impl<'t, T: Bits> Iteration<'t, T> {
     fn new(
         board: &'t Board,
-        shape: &'t Shape<u128>,
+        shape: &'t Shape<T>,
         halves: Option<&'t Halves>,
         root_halves: [u32; 2],
         table: &'t Table,
         budget: u32,
         halt: &'t Halt,
-    ) -> Iteration<'t> {
+    ) -> Iteration<'t, T> {
         let mut iteration = Iteration {
             board,
             shape,
@@ -381,7 +394,7 @@ impl<'t> Iteration<'t> {
 
 /// A board one move on, with what the search knows of it.
 #[derive(Clone, Copy)]
-struct Child {
+struct Child<T> {
     /// Moves it needs at least: the bound, or the table's when higher.
     need: u32,
     size: u8,
@@ -389,23 +402,23 @@ struct Child {
     key: Key,
     /// Its halves' values (see [`Halves`]), zero without them.
     halves: [u32; 2],
-    planes: Planes<u128>,
+    planes: Planes<T>,
 }
 
 /// One thread's search state.
-struct Worker<'i, 't> {
-    iteration: &'i Iteration<'t>,
+struct Worker<'i, 't, T> {
+    iteration: &'i Iteration<'t, T>,
     path: Vec<Cell>,
     /// One list of children per depth, reused so that the search does not
     /// allocate once warm.
-    levels: Vec<Vec<Child>>,
+    levels: Vec<Vec<Child<T>>>,
     nodes: u64,
     /// When `nodes` reaches this, look at the clock again.
     next_check: u64,
 }
 
-impl<'i, 't> Worker<'i, 't> {
-    fn new(iteration: &'i Iteration<'t>) -> Worker<'i, 't> {
+impl<'i, 't, T: Bits> Worker<'i, 't, T> {
+    fn new(iteration: &'i Iteration<'t, T>) -> Worker<'i, 't, T> {
         Worker {
             iteration,
             path: Vec::new(),
@@ -419,13 +432,7 @@ impl<'i, 't> Worker<'i, 't> {
     /// with `budget` moves left, best first; a clearing move comes alone.
     /// Returns the fewest moves needed by a child cut off (`u32::MAX` when
     /// none was).
-    fn children(
-        &mut self,
-        planes: &Planes<u128>,
-        halves: [u32; 2],
-        budget: u32,
-        depth: usize,
-    ) -> u32 {
+    fn children(&mut self, planes: &Planes<T>, halves: [u32; 2], budget: u32, depth: usize) -> u32 {
         if self.levels.len() <= depth {
             self.levels.resize_with(depth + 1, Vec::new);
         }
@@ -509,7 +516,7 @@ impl<'i, 't> Worker<'i, 't> {
     /// `None` when `node` can be cleared within `budget` moves (then `path`
     /// ends with the clicks); otherwise the moves it was proven to need,
     /// more than `budget` (or `budget + 1` when the search stopped).
-    fn visit(&mut self, node: &Child, budget: u32, depth: usize) -> Option<u32> {
+    fn visit(&mut self, node: &Child<T>, budget: u32, depth: usize) -> Option<u32> {
         let iteration = self.iteration;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CLOCK_EVERY;

@@ -17,7 +17,7 @@
 use crate::game::{Board, MAX_COLOURS};
 
 use super::key::{Key, hash_words};
-use super::planes::{Planes, Shape};
+use super::planes::{Bits, Planes, Shape};
 use super::table::Table;
 
 /// The relaxed games enumerate every set of centre clusters of a colour: a
@@ -80,7 +80,7 @@ impl Halves {
     }
 
     /// The values of both halves of `board`.
-    pub(super) fn of(&self, planes: &Planes<u128>) -> [u32; 2] {
+    pub(super) fn of<T: Bits>(&self, planes: &Planes<T>) -> [u32; 2] {
         let halves = self.split(planes);
         let cross = halves[0].present & halves[1].present;
         [0, 1].map(|side| {
@@ -100,14 +100,14 @@ impl Halves {
     /// A half the move did not touch keeps its value: it can only have
     /// grown (the other half may have lost a colour), so the old one still
     /// bounds.
-    pub(super) fn after(
+    pub(super) fn after<T: Bits>(
         &self,
-        child: &Planes<u128>,
+        child: &Planes<T>,
         parent: [u32; 2],
-        removed: u128,
+        removed: T,
         moves: u32,
     ) -> [u32; 2] {
-        let touched = [0, 1].map(|side| removed & self.sides[side].board_cells != 0);
+        let touched = [0, 1].map(|side| removed.to_u128() & self.sides[side].board_cells != 0);
         let halves = self.split(child);
         let cross = halves[0].present & halves[1].present;
         let mut values = parent;
@@ -138,12 +138,12 @@ impl Halves {
     }
 
     /// Both sides of the board of `planes`.
-    fn split(&self, planes: &Planes<u128>) -> [Half; 2] {
+    fn split<T: Bits>(&self, planes: &Planes<T>) -> [Half; 2] {
         self.sides.each_ref().map(|side| {
             let mut cut = [0; MAX_COLOURS as usize];
             for (cut, &plane) in cut.iter_mut().zip(&planes.colour) {
-                if plane != 0 {
-                    *cut = side.cut(plane);
+                if plane != T::default() {
+                    *cut = side.cut(plane.to_u128());
                 }
             }
             Half::new(cut)
@@ -365,8 +365,8 @@ mod tests {
                     let cluster = clusters[rng.below(clusters.len() as u64) as usize];
                     let after = board.remove(cluster.cells);
                     let (before_halves, after_halves) = (
-                        halves.split(&Planes::of(&board)),
-                        halves.split(&Planes::of(&after)),
+                        halves.split(&Planes::<u128>::of(&board)),
+                        halves.split(&Planes::<u128>::of(&after)),
                     );
                     for side in [0, 1] {
                         let relaxed = &halves.sides[side];
@@ -403,7 +403,7 @@ mod tests {
             let outcome = solve(&board, &options, &mut |_| {});
             assert!(outcome.proven_optimal);
             assert!(
-                Halves::bound(halves.of(&Planes::of(&board))) as usize <= outcome.length(),
+                Halves::bound(halves.of(&Planes::<u64>::of(&board))) as usize <= outcome.length(),
                 "{board}"
             );
         }

@@ -4,7 +4,7 @@
 //! appearance and, at even widths, the mirror image (`x -> W-1-x`) is
 //! hashed too; the smaller hash is the key.
 
-use super::planes::{Planes, Shape};
+use super::planes::{Bits, Planes, Shape};
 
 /// A 128-bit key: 64 bits pick the table slot, the other 64 check it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -15,7 +15,7 @@ pub(super) struct Key {
 
 /// The canonical key of the board of `planes`.
 #[inline]
-pub(super) fn key(shape: &Shape<u128>, planes: &Planes<u128>) -> Key {
+pub(super) fn key<T: Bits>(shape: &Shape<T>, planes: &Planes<T>) -> Key {
     let ahead = hash(planes);
     // At an odd width the middle column belongs to the right half, so the
     // mirror image plays another game.
@@ -31,9 +31,9 @@ pub(super) fn key(shape: &Shape<u128>, planes: &Planes<u128>) -> Key {
 
 /// Hashes the planes in order of their first cell.
 #[inline]
-fn hash(planes: &Planes<u128>) -> Key {
+fn hash<T: Bits>(planes: &Planes<T>) -> Key {
     hash_words(planes.by_first_cell().flat_map(|c| {
-        let plane = planes.colour[c];
+        let plane = planes.colour[c].to_u128();
         [plane as u64, (plane >> 64) as u64]
     }))
 }
@@ -86,7 +86,7 @@ mod tests {
                 .iter()
                 .map(|&i| Colour::new(i).unwrap())
                 .collect();
-            let shape = Shape::of(&board);
+            let shape = Shape::<u128>::of(&board);
             let key = |board: &Board| key(&shape, &Planes::of(board));
             let k = key(&board);
             assert_eq!(key(&board.mirrored()), k);
@@ -102,7 +102,7 @@ mod tests {
         let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
             .parse()
             .unwrap();
-        let shape = Shape::of(&board);
+        let shape = Shape::<u64>::of(&board);
         let key = |board: &Board| key(&shape, &Planes::of(board));
         for cluster in board.clusters().iter() {
             assert_ne!(key(&board.remove(cluster.cells)), key(&board));

@@ -12,6 +12,9 @@ use crate::game::{Board, MAX_COLOURS};
 /// What a bit plane needs: `u64` or `u128`.
 pub(super) trait Bits:
     Copy
+    + std::fmt::Debug
+    + Send
+    + Sync
     + Eq
     + Default
     + BitAnd<Output = Self>
@@ -26,6 +29,9 @@ pub(super) trait Bits:
     fn lowest(self) -> Self;
     /// The `n` lowest bits (all of them for `n >= BITS`).
     fn low(n: u32) -> Self;
+    /// The low bits of `bits`, as many as fit.
+    fn from_u128(bits: u128) -> Self;
+    fn to_u128(self) -> u128;
 }
 
 macro_rules! bits {
@@ -48,6 +54,14 @@ macro_rules! bits {
                 <$t>::MAX
                     .checked_shr(<$t>::BITS.saturating_sub(n))
                     .unwrap_or(0)
+            }
+            #[inline]
+            fn from_u128(bits: u128) -> Self {
+                bits as $t
+            }
+            #[inline]
+            fn to_u128(self) -> u128 {
+                self as u128
             }
         }
     };
@@ -97,23 +111,27 @@ impl<T: Bits> Planes<T> {
     /// relabellings list their planes alike in this order.
     #[inline]
     pub(super) fn by_first_cell(&self) -> impl Iterator<Item = usize> + use<T> {
-        let mut order = [(0u32, 0usize); MAX_COLOURS as usize];
-        let mut count = 0;
-        let mut colours = self.present;
-        while colours != 0 {
-            let c = colours.trailing_zeros() as usize;
-            colours &= colours - 1;
-            order[count] = (self.colour[c].trailing_zeros(), c);
-            count += 1;
+        // Ranks by counting, without branches: a colour's rank is how many
+        // first cells come before its own (absent colours come last).
+        let first = self.colour.map(|plane| {
+            if plane == T::default() {
+                u32::MAX
+            } else {
+                plane.trailing_zeros()
+            }
+        });
+        let mut order = [0; MAX_COLOURS as usize];
+        for (c, &mine) in first.iter().enumerate() {
+            let rank = first.iter().filter(|&&other| other < mine).count();
+            order[rank] = c;
         }
-        order[..count].sort_unstable();
-        order.into_iter().take(count).map(|(_, c)| c)
+        order.into_iter().take(self.present.count_ones() as usize)
     }
 }
 
-impl Planes<u128> {
-    /// The planes of `board`.
-    pub(super) fn of(board: &Board) -> Planes<u128> {
+impl<T: Bits> Planes<T> {
+    /// The planes of `board`, which must fit in `T`.
+    pub(super) fn of(board: &Board) -> Planes<T> {
         // Bit-sliced: the 4 bits of every cell's value (0 empty, `c + 1`
         // colour `c`) gathered eight cells at a time into one mask per
         // bit, then each colour's plane is where all four bits match its
@@ -142,7 +160,7 @@ impl Planes<u128> {
                     [lo & !s_lo, hi & !s_hi]
                 }
             });
-            u128::from(lo) | u128::from(hi) << 64
+            T::from_u128(u128::from(lo) | u128::from(hi) << 64)
         }))
     }
 }
@@ -167,10 +185,10 @@ pub(super) struct Shape<T> {
     low_half: T,
 }
 
-impl Shape<u128> {
-    /// The shape of `board`: its left half slides right, its right half
-    /// left.
-    pub(super) fn of(board: &Board) -> Shape<u128> {
+impl<T: Bits> Shape<T> {
+    /// The shape of `board`, which must fit in `T`: its left half slides
+    /// right, its right half left.
+    pub(super) fn of(board: &Board) -> Shape<T> {
         let w = u32::from(board.width());
         Shape::new(w, u32::from(board.height()), w / 2)
     }
@@ -273,29 +291,10 @@ impl<T: Bits> Shape<T> {
     #[inline]
     pub(super) fn remove(&self, planes: &Planes<T>, cells: T) -> Planes<T> {
         let h = self.height;
-        let mut next = *planes;
-        let mut occupied = T::default();
-        let mut colours = planes.present;
-        while colours != 0 {
-            let c = colours.trailing_zeros() as usize;
-            colours &= colours - 1;
-            let plane = next.colour[c] & !cells;
-            next.colour[c] = plane;
-            next.present &= !(u8::from(plane == T::default()) << c);
-            occupied = occupied | plane;
-        }
-        let mut shift = |occupied: &mut T, down: T, high: T, low: T| {
-            let step = |p: T| {
-                p & !(down | high | low) | (p & down) >> 1 | (p & high) << h | (p & low) >> h
-            };
-            let mut colours = next.present;
-            while colours != 0 {
-                let c = colours.trailing_zeros() as usize;
-                colours &= colours - 1;
-                next.colour[c] = step(next.colour[c]);
-            }
-            *occupied = step(*occupied);
-        };
+        // Every plane, present or not: a fixed count of the same steps
+        // costs less than a loop over the colours left.
+        let mut colour = planes.colour.map(|plane| plane & !cells);
+        let mut occupied = colour.iter().fold(T::default(), |all, &plane| all | plane);
         loop {
             let holes = !occupied & self.all;
             let mut below = holes << 1 & self.up[0];
@@ -309,7 +308,9 @@ impl<T: Bits> Shape<T> {
             if down == T::default() {
                 break;
             }
-            shift(&mut occupied, down, T::default(), T::default());
+            let fall = |p: T| p & !down | (p & down) >> 1;
+            colour = colour.map(fall);
+            occupied = fall(occupied);
         }
         loop {
             let holes = !occupied & self.all;
@@ -327,9 +328,11 @@ impl<T: Bits> Shape<T> {
             if high == T::default() && low == T::default() {
                 break;
             }
-            shift(&mut occupied, T::default(), high, low);
+            let slide = |p: T| p & !(high | low) | (p & high) << h | (p & low) >> h;
+            colour = colour.map(slide);
+            occupied = slide(occupied);
         }
-        next
+        Planes::new(colour)
     }
 
     /// `plane` seen in a mirror: column `x` becomes `columns - 1 - x`.
@@ -348,42 +351,46 @@ mod tests {
     use super::*;
     use crate::game::{BoardRng, Colour};
 
+    /// Plays random games on the board and on planes of `T` side by side.
+    fn play_alike<T: Bits>(shapes: &[(u32, u32, u8)]) {
+        let mut rng = BoardRng::new(5);
+        for &(w, h, colours) in shapes {
+            let shape = Shape::<T>::new(w, h, w / 2);
+            for _ in 0..30 {
+                let mut board = rng.board(w as u8, h as u8, colours).unwrap();
+                while !board.is_cleared() {
+                    let planes = Planes::<T>::of(&board);
+                    let clusters = board.clusters();
+                    let cluster = clusters[rng.below(clusters.len() as u64) as usize];
+                    let cells = T::from_u128(cluster.cells.0);
+                    let after = board.remove(cluster.cells);
+                    assert_eq!(
+                        shape.remove(&planes, cells),
+                        Planes::of(&after),
+                        "{board} {cluster:?}"
+                    );
+                    let plane = planes.colour[cluster.colour.index() as usize];
+                    assert_eq!(shape.clusters(plane).filter(|&c| c == cells).count(), 1);
+                    board = after;
+                }
+                assert!(Planes::<T>::of(&board).is_cleared());
+            }
+        }
+    }
+
     #[test]
     fn planes_play_as_the_board_does() {
-        let mut rng = BoardRng::new(5);
-        for (w, h, colours) in [
+        let small = [
             (8, 6, 5),
             (7, 5, 4),
             (4, 8, 3),
             (9, 3, 8),
-            (16, 8, 6),
             (1, 5, 2),
-        ] {
-            let shape = Shape::<u128>::new(w, h, w / 2);
-            for _ in 0..30 {
-                let mut board = rng.board(w as u8, h as u8, colours).unwrap();
-                while !board.is_cleared() {
-                    let planes = Planes::of(&board);
-                    let clusters = board.clusters();
-                    let cluster = clusters[rng.below(clusters.len() as u64) as usize];
-                    let after = board.remove(cluster.cells);
-                    assert_eq!(
-                        shape.remove(&planes, cluster.cells.0),
-                        Planes::of(&after),
-                        "{board} {cluster:?}"
-                    );
-                    assert_eq!(
-                        shape
-                            .clusters(planes.colour[cluster.colour.index() as usize])
-                            .filter(|&cells| cells == cluster.cells.0)
-                            .count(),
-                        1
-                    );
-                    board = after;
-                }
-                assert!(Planes::of(&board).is_cleared());
-            }
-        }
+            (8, 8, 5),
+        ];
+        play_alike::<u64>(&small);
+        play_alike::<u128>(&small);
+        play_alike::<u128>(&[(16, 8, 6), (11, 11, 5), (13, 9, 7)]);
     }
 
     #[test]
@@ -392,7 +399,7 @@ mod tests {
         for (w, h) in [(8, 6), (7, 5), (16, 8)] {
             let shape = Shape::<u128>::new(w, h, w / 2);
             let board = rng.board(w as u8, h as u8, 5).unwrap();
-            let mirrored = Planes::of(&board.mirrored());
+            let mirrored = Planes::<u128>::of(&board.mirrored());
             for (plane, mirror) in Planes::of(&board).colour.iter().zip(mirrored.colour) {
                 assert_eq!(shape.mirror(*plane), mirror);
             }
@@ -403,7 +410,7 @@ mod tests {
     fn the_cluster_estimate_counts_clusters_without_holes() {
         let estimate = |text: &str| {
             let board: Board = text.parse().unwrap();
-            Shape::of(&board).cluster_estimate(Planes::of(&board).colour[0])
+            Shape::<u128>::of(&board).cluster_estimate(Planes::of(&board).colour[0])
         };
         assert_eq!(estimate("GG,GG"), 1);
         assert_eq!(estimate("G G,GGG"), 1);
@@ -413,7 +420,7 @@ mod tests {
         let mut rng = BoardRng::new(3);
         for _ in 0..100 {
             let board = rng.board(8, 6, 3).unwrap();
-            let shape = Shape::of(&board);
+            let shape = Shape::<u128>::of(&board);
             let planes = Planes::of(&board);
             let clusters = board.clusters();
             for colour in Colour::all(3) {
