@@ -16,7 +16,7 @@
 
 use crate::game::{Board, MAX_COLOURS};
 
-use super::key::{Key, hash_words};
+use super::key::{Key, hash_set};
 use super::planes::{Bits, Planes, Shape};
 use super::table::Table;
 
@@ -265,20 +265,20 @@ impl Halves {
         found
     }
 
-    /// The key of a side's relaxed game: colours relabelled in order of
-    /// first appearance (the game does not depend on which is which), and
-    /// the side's width, so that a half and its mirror image share it.
+    /// The key of a side's relaxed game: the set of its colours' planes,
+    /// each with whether it spans (the game does not depend on which
+    /// colour is which), and the side's width, so that a half and its
+    /// mirror image share it.
     fn key(&self, half: &Half, side: usize, cross: u8) -> Key {
-        let mut spanning = 0u64;
-        let mut words = [0u64; MAX_COLOURS as usize + 1];
-        let mut count = 0;
-        for c in half.by_first_cell() {
-            spanning |= u64::from(cross >> c & 1) << count;
-            words[count] = half.colour[c];
-            count += 1;
-        }
-        words[count] = spanning | u64::from(self.sides[side].shape.columns()) << 8;
-        hash_words(words[..=count].iter().copied())
+        let columns = u64::from(self.sides[side].shape.columns()) << 1;
+        let mut colours = half.present;
+        hash_set(std::iter::from_fn(|| {
+            (colours != 0).then(|| {
+                let c = colours.trailing_zeros() as usize;
+                colours &= colours - 1;
+                [half.colour[c], columns | u64::from(cross >> c & 1)]
+            })
+        }))
     }
 }
 

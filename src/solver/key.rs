@@ -1,8 +1,9 @@
 //! Canonical keys: one hash for every board that plays the same game up to
 //! the two exact symmetries of RULES.md, so the transposition table shares
-//! what it proved between them. Colours are relabelled in order of first
-//! appearance and, at even widths, the mirror image (`x -> W-1-x`) is
-//! hashed too; the smaller hash is the key.
+//! what it proved between them. A board's colour planes are hashed as a
+//! set, in no order, so relabelling the colours leaves the hash alone;
+//! at even widths the mirror image (`x -> W-1-x`) is hashed too, and the
+//! smaller hash is the key.
 
 use super::planes::{Bits, Planes, Shape};
 
@@ -29,13 +30,42 @@ pub(super) fn key<T: Bits>(shape: &Shape<T>, planes: &Planes<T>) -> Key {
     ahead.min(hash(&mirrored))
 }
 
-/// Hashes the planes in order of their first cell.
+/// Hashes the set of the planes.
 #[inline]
 fn hash<T: Bits>(planes: &Planes<T>) -> Key {
-    hash_words(planes.by_first_cell().flat_map(|c| {
-        let plane = planes.colour[c].to_u128();
+    hash_set(planes.each().map(|plane| {
+        let plane = plane.to_u128();
         [plane as u64, (plane >> 64) as u64]
     }))
+}
+
+/// Hashes a set of items of two words, in any order: the sum of a hash of
+/// each, which needs no sorting.
+#[inline]
+pub(super) fn hash_set(items: impl Iterator<Item = [u64; 2]>) -> Key {
+    let (slot, check) = items.fold((0u64, 0u64), |(slot, check), [low, high]| {
+        (
+            slot.wrapping_add(fold(
+                low ^ 0x243f_6a88_85a3_08d3,
+                high ^ 0x1319_8a2e_0370_7344,
+            )),
+            check.wrapping_add(fold(
+                low ^ 0xa409_3822_299f_31d0,
+                high ^ 0x082e_fa98_ec4e_6c89,
+            )),
+        )
+    });
+    Key {
+        slot: finish(slot),
+        check: finish(check ^ slot.rotate_left(29)),
+    }
+}
+
+/// The product of `a` and `b`, its high half folded onto its low half.
+#[inline]
+fn fold(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    product as u64 ^ (product >> 64) as u64
 }
 
 /// Hashes `words`, for keys of other things than whole boards.

@@ -107,29 +107,6 @@ impl<T: Bits> Planes<T> {
 }
 
 impl<T: Bits> Planes<T> {
-    /// The colours left, in order of their first cell: a board and its
-    /// relabellings list their planes alike in this order.
-    #[inline]
-    pub(super) fn by_first_cell(&self) -> impl Iterator<Item = usize> + use<T> {
-        // Ranks by counting, without branches: a colour's rank is how many
-        // first cells come before its own (absent colours come last).
-        let first = self.colour.map(|plane| {
-            if plane == T::default() {
-                u32::MAX
-            } else {
-                plane.trailing_zeros()
-            }
-        });
-        let mut order = [0; MAX_COLOURS as usize];
-        for (c, &mine) in first.iter().enumerate() {
-            let rank = first.iter().filter(|&&other| other < mine).count();
-            order[rank] = c;
-        }
-        order.into_iter().take(self.present.count_ones() as usize)
-    }
-}
-
-impl<T: Bits> Planes<T> {
     /// The planes of `board`, which must fit in `T`.
     pub(super) fn of(board: &Board) -> Planes<T> {
         // Bit-sliced: the 4 bits of every cell's value (0 empty, `c + 1`
