@@ -9,7 +9,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::game::{Board, Cell};
 
 use super::bound::bound;
-use super::key::hash_words;
+use super::key::hash;
 use super::planes::{Bits, Planes, Shape};
 
 /// Runs a beam of `width` from `board`, offering each level's first
@@ -53,16 +53,9 @@ pub(super) fn run<T: Bits>(
                         offer(&clicks);
                         return true;
                     }
-                    // Boards met twice at a level come from the same root in
-                    // the same colours: no canonical key needed.
-                    let hash = hash_words(
-                        child
-                            .colour
-                            .iter()
-                            .map(|&p| p.to_u128())
-                            .flat_map(|p| [p as u64, (p >> 64) as u64]),
-                    );
-                    if seen.insert(hash.slot) {
+                    // Boards met twice at a level come from the same root:
+                    // the mirror image is not worth a second hash.
+                    if seen.insert(hash(&child).slot) {
                         next.push((promise(&shape, &child), from as u32, cells));
                     }
                 }

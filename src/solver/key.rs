@@ -30,9 +30,10 @@ pub(super) fn key<T: Bits>(shape: &Shape<T>, planes: &Planes<T>) -> Key {
     ahead.min(hash(&mirrored))
 }
 
-/// Hashes the set of the planes.
+/// Hashes the set of the planes: the same for relabelled boards, not for
+/// mirrored ones.
 #[inline]
-fn hash<T: Bits>(planes: &Planes<T>) -> Key {
+pub(super) fn hash<T: Bits>(planes: &Planes<T>) -> Key {
     hash_set(planes.each().map(|plane| {
         let plane = plane.to_u128();
         [plane as u64, (plane >> 64) as u64]
@@ -66,31 +67,6 @@ pub(super) fn hash_set(items: impl Iterator<Item = [u64; 2]>) -> Key {
 fn fold(a: u64, b: u64) -> u64 {
     let product = u128::from(a) * u128::from(b);
     product as u64 ^ (product >> 64) as u64
-}
-
-/// Hashes `words`, for keys of other things than whole boards.
-#[inline]
-pub(super) fn hash_words(words: impl Iterator<Item = u64>) -> Key {
-    let (mut a, mut b) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
-    for word in words {
-        (a, b) = mix(a, b, word);
-    }
-    Key {
-        slot: finish(a ^ b.rotate_left(23)),
-        check: finish(b ^ a.rotate_left(41)),
-    }
-}
-
-#[inline]
-fn mix(a: u64, b: u64, word: u64) -> (u64, u64) {
-    (
-        (a ^ word)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(27),
-        (b ^ word.rotate_left(32))
-            .wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-            .rotate_left(31),
-    )
 }
 
 /// The SplitMix64 finaliser: every input bit reaches every output bit.
