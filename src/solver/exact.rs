@@ -55,7 +55,7 @@ fn solve_on<T: Bits>(board: &Board, search: &mut Search, threads: usize, table_m
     if !run_beam::<T>(board, FIRST_BEAM, &search, &halt, || {}) {
         return;
     }
-    let halves = Halves::new(board, HALVES_TABLE_MB.min(table_mb));
+    let halves = Halves::new(board, HALVES_FIRST_MB);
     let root_halves = halves
         .as_ref()
         .map_or([0; 2], |h| h.of(&Planes::<T>::of(board)));
@@ -77,7 +77,7 @@ fn solve_on<T: Bits>(board: &Board, search: &mut Search, threads: usize, table_m
         prove::<T>(
             board,
             &search,
-            halves.as_ref(),
+            halves,
             root_halves,
             &halt,
             threads,
@@ -119,7 +119,7 @@ const LAST_BUDGET_ALONE: Duration = Duration::from_millis(250);
 fn prove<T: Bits>(
     board: &Board,
     search: &Mutex<&mut Search>,
-    halves: Option<&Halves>,
+    mut halves: Option<Halves>,
     root_halves: [u32; 2],
     halt: &Halt,
     threads: usize,
@@ -138,7 +138,7 @@ fn prove<T: Bits>(
         let iteration = Iteration::new(
             board,
             &shape,
-            halves,
+            halves.as_ref(),
             root_halves,
             &table,
             budget as u32,
@@ -171,6 +171,10 @@ fn prove<T: Bits>(
         if budget < search.best_length() && wanted_mb > table.mb() && table.mb() < table_mb {
             drop(table);
             table = Table::new(wanted_mb.min(table_mb));
+        }
+        if let Some(halves) = &mut halves {
+            let wanted_mb = (nodes.saturating_mul(HALVES_BYTES_PER_NODE) >> 20) as usize;
+            halves.grow(wanted_mb.min(HALVES_MAX_MB).min(table_mb));
         }
     }
 }
@@ -252,8 +256,14 @@ const FIRST_TABLE_MB: usize = 4;
 
 /// The halves' table: small, because the relaxed games probe it many
 /// times per board searched and a table that stays in the cache is worth
-/// more to them than room.
-const HALVES_TABLE_MB: usize = 4;
+/// more to them than room; it grows, to at most `HALVES_MAX_MB`, by
+/// `HALVES_BYTES_PER_NODE` per node of the previous budget. (On the
+/// example board, 1 MiB rather than 4 MiB made the proof of budget 10,
+/// 360 k nodes, take about 15% less time; a budget of 1.9 M nodes took
+/// 6% more.)
+const HALVES_FIRST_MB: usize = 1;
+const HALVES_MAX_MB: usize = 4;
+const HALVES_BYTES_PER_NODE: u64 = 40;
 
 /// Table bytes given per node of the previous budget's search: the next
 /// budget's tree is about this many times larger than an entry (16 bytes).

@@ -14,7 +14,7 @@
 //! small iterative deepening on bit planes, and kept in a table shared by
 //! all threads.
 
-use crate::game::{Board, MAX_COLOURS};
+use crate::game::Board;
 
 use super::key::{Key, hash_set};
 use super::planes::{Bits, Planes, Shape};
@@ -74,6 +74,14 @@ impl Halves {
         })
     }
 
+    /// Gives the table `mb` MiB if that is more than it has, dropping
+    /// what it holds.
+    pub(super) fn grow(&mut self, mb: usize) {
+        if mb > self.table.mb() {
+            self.table = Table::new(mb);
+        }
+    }
+
     /// The moves `board` needs at least, by its halves' values.
     pub(super) fn bound(values: [u32; 2]) -> u32 {
         (values[0] + values[1]).div_ceil(2)
@@ -107,31 +115,32 @@ impl Halves {
         removed: T,
         moves: u32,
     ) -> [u32; 2] {
-        let touched = [0, 1].map(|side| removed.to_u128() & self.sides[side].board_cells != 0);
-        let halves = self.split(child);
-        let cross = halves[0].present & halves[1].present;
+        let cross = self.sides[0].colours_in(child) & self.sides[1].colours_in(child);
         let mut values = parent;
-        let mut keys = [None; 2];
-        for side in [0, 1] {
-            if touched[side] {
-                let key = self.key(&halves[side], side, cross);
-                let stored = self.table.bound(key);
-                values[side] = self.sides[side]
-                    .least(&halves[side], cross)
-                    .max(stored & !EXACT);
-                if stored & EXACT == 0 {
-                    keys[side] = Some(key);
-                }
+        // The touched sides whose value the table does not know exactly.
+        let mut open = [None; 2];
+        for (side, relaxed) in self.sides.iter().enumerate() {
+            if removed.to_u128() & relaxed.board_cells == 0 {
+                continue;
+            }
+            let half = relaxed.half_of(child);
+            let key = self.key(&half, side, cross);
+            let stored = self.table.bound(key);
+            if stored & EXACT != 0 {
+                values[side] = stored & !EXACT;
+            } else {
+                values[side] = relaxed.least(&half, cross).max(stored);
+                open[side] = Some((half, key));
             }
         }
         for side in [0, 1] {
-            if let Some(key) = keys[side] {
+            if let Some((half, key)) = &open[side] {
                 // The child is out of reach once the two add up to more
                 // than two half moves per move left.
                 let Some(limit) = (2 * moves).checked_sub(values[1 - side]) else {
                     return values;
                 };
-                values[side] = self.settle(&halves[side], side, cross, values[side], limit, key);
+                values[side] = self.settle(half, side, cross, values[side], limit, *key);
             }
         }
         values
@@ -139,15 +148,7 @@ impl Halves {
 
     /// Both sides of the board of `planes`.
     fn split<T: Bits>(&self, planes: &Planes<T>) -> [Half; 2] {
-        self.sides.each_ref().map(|side| {
-            let mut cut = [0; MAX_COLOURS as usize];
-            for (cut, &plane) in cut.iter_mut().zip(&planes.colour) {
-                if plane != T::default() {
-                    *cut = side.cut(plane.to_u128());
-                }
-            }
-            Half::new(cut)
-        })
+        self.sides.each_ref().map(|side| side.half_of(planes))
     }
 
     /// The relaxed game's value of `half` (whose key is `key`), known to
@@ -283,6 +284,28 @@ impl Halves {
 }
 
 impl Side {
+    /// This side of the board of `planes`.
+    fn half_of<T: Bits>(&self, planes: &Planes<T>) -> Half {
+        Half::new(planes.colour.map(|plane| {
+            if plane == T::default() {
+                0
+            } else {
+                self.cut(plane.to_u128())
+            }
+        }))
+    }
+
+    /// The colours this side of the board of `planes` has.
+    fn colours_in<T: Bits>(&self, planes: &Planes<T>) -> u8 {
+        planes
+            .colour
+            .iter()
+            .enumerate()
+            .fold(0, |bits, (c, &plane)| {
+                bits | u8::from(plane.to_u128() & self.board_cells != 0) << c
+            })
+    }
+
     /// This side's cells of a board's bit plane, in the side's order.
     #[inline]
     fn cut(&self, plane: u128) -> u64 {
