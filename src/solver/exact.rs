@@ -252,7 +252,7 @@ impl Halt {
 
 /// The table's size before the search has measured itself: a short search
 /// keeps its table in the cache.
-const FIRST_TABLE_MB: usize = 4;
+const FIRST_TABLE_MB: usize = 1;
 
 /// The halves' table: small, because the relaxed games probe it many
 /// times per board searched and a table that stays in the cache is worth
@@ -266,8 +266,11 @@ const HALVES_MAX_MB: usize = 4;
 const HALVES_BYTES_PER_NODE: u64 = 40;
 
 /// Table bytes given per node of the previous budget's search: the next
-/// budget's tree is about this many times larger than an entry (16 bytes).
-const TABLE_BYTES_PER_NODE: u64 = 256;
+/// budget's tree is some twenty times larger, and stores about one entry
+/// (16 bytes) for every twenty boards it makes. Four times that room keeps
+/// the table closer to the core than more would: on the example board,
+/// 1 MiB instead of 4 MiB for budget 10 cut the proof by about 10%.
+const TABLE_BYTES_PER_NODE: u64 = 64;
 
 /// The searches click each cluster at its lowest bit; the log and the player
 /// expect the cell the seed names, the cluster's first in scan order.
