@@ -14,7 +14,7 @@
 //! small iterative deepening on bit planes, and kept in a table shared by
 //! all threads.
 
-use crate::game::Board;
+use crate::game::{Board, MAX_COLOURS};
 
 use super::key::{Key, hash_set};
 use super::planes::{Bits, Planes, Shape};
@@ -286,13 +286,13 @@ impl Halves {
 impl Side {
     /// This side of the board of `planes`.
     fn half_of<T: Bits>(&self, planes: &Planes<T>) -> Half {
-        Half::new(planes.colour.map(|plane| {
-            if plane == T::default() {
-                0
-            } else {
-                self.cut(plane.to_u128())
+        let mut cut = [0; MAX_COLOURS as usize];
+        for (cut, &plane) in cut.iter_mut().zip(&planes.colour) {
+            if plane != T::default() {
+                *cut = self.cut(plane.to_u128());
             }
-        }))
+        }
+        Half::new(cut)
     }
 
     /// The colours this side of the board of `planes` has.

@@ -23,10 +23,10 @@ pub(super) fn key<T: Bits>(shape: &Shape<T>, planes: &Planes<T>) -> Key {
     if !shape.columns().is_multiple_of(2) {
         return ahead;
     }
-    let mirrored = Planes {
-        colour: planes.colour.map(|plane| shape.mirror(plane)),
-        present: planes.present,
-    };
+    let mut mirrored = *planes;
+    for plane in &mut mirrored.colour {
+        *plane = shape.mirror(*plane);
+    }
     ahead.min(hash(&mirrored))
 }
 

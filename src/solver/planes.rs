@@ -5,7 +5,7 @@
 //! whole board's planes are `u128`; the halves' relaxed games play on
 //! one side's planes as `u64`.
 
-use std::ops::{BitAnd, BitOr, Not, Shl, Shr};
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 use crate::game::{Board, MAX_COLOURS};
 
@@ -19,6 +19,7 @@ pub(super) trait Bits:
     + Default
     + BitAnd<Output = Self>
     + BitOr<Output = Self>
+    + BitXor<Output = Self>
     + Not<Output = Self>
     + Shl<u32, Output = Self>
     + Shr<u32, Output = Self>
@@ -27,6 +28,7 @@ pub(super) trait Bits:
     fn trailing_zeros(self) -> u32;
     /// The lowest bit set, alone.
     fn lowest(self) -> Self;
+    const BITS: u32;
     /// The `n` lowest bits (all of them for `n >= BITS`).
     fn low(n: u32) -> Self;
     /// The low bits of `bits`, as many as fit.
@@ -37,6 +39,7 @@ pub(super) trait Bits:
 macro_rules! bits {
     ($t:ty) => {
         impl Bits for $t {
+            const BITS: u32 = <$t>::BITS;
             #[inline]
             fn count_ones(self) -> u32 {
                 self.count_ones()
@@ -160,6 +163,11 @@ pub(super) struct Shape<T> {
     high_half: T,
     /// The cells that slide toward lower columns (a board's right half).
     low_half: T,
+    /// The mirror as swaps of column blocks, halves then quarters and so
+    /// on, of the columns padded to a power of two: (the first block of
+    /// each pair, the shift), then the padding's shift; `None` when the
+    /// padded columns do not fit in `T`.
+    swaps: Option<([(T, u32); 7], usize, u32)>,
 }
 
 impl<T: Bits> Shape<T> {
@@ -187,7 +195,27 @@ impl<T: Bits> Shape<T> {
             not_top: cells(0, columns) & !row(height - 1),
             high_half: cells(0, toward_high),
             low_half: cells(toward_high, columns),
+            swaps: Self::swaps(columns, height),
         }
+    }
+
+    fn swaps(columns: u32, height: u32) -> Option<([(T, u32); 7], usize, u32)> {
+        let padded = columns.next_power_of_two();
+        if padded * height > T::BITS {
+            return None;
+        }
+        let mut swaps = [(T::default(), 0); 7];
+        let mut count = 0;
+        let mut block = padded / 2;
+        while block > 0 {
+            let first = (0..padded)
+                .filter(|x| x / block % 2 == 0)
+                .fold(T::default(), |m, x| m | T::low(height) << (x * height));
+            swaps[count] = (first, block * height);
+            count += 1;
+            block /= 2;
+        }
+        Some((swaps, count, (padded - columns) * height))
     }
 
     pub(super) fn columns(&self) -> u32 {
@@ -270,7 +298,11 @@ impl<T: Bits> Shape<T> {
         let h = self.height;
         // Every plane, present or not: a fixed count of the same steps
         // costs less than a loop over the colours left.
-        let mut colour = planes.colour.map(|plane| plane & !cells);
+        // In-place loops: `array::map` here was a call per plane.
+        let mut colour = planes.colour;
+        for plane in &mut colour {
+            *plane = *plane & !cells;
+        }
         let mut occupied = colour.iter().fold(T::default(), |all, &plane| all | plane);
         loop {
             let holes = !occupied & self.all;
@@ -286,7 +318,9 @@ impl<T: Bits> Shape<T> {
                 break;
             }
             let fall = |p: T| p & !down | (p & down) >> 1;
-            colour = colour.map(fall);
+            for plane in &mut colour {
+                *plane = fall(*plane);
+            }
             occupied = fall(occupied);
         }
         loop {
@@ -306,7 +340,9 @@ impl<T: Bits> Shape<T> {
                 break;
             }
             let slide = |p: T| p & !(high | low) | (p & high) << h | (p & low) >> h;
-            colour = colour.map(slide);
+            for plane in &mut colour {
+                *plane = slide(*plane);
+            }
             occupied = slide(occupied);
         }
         Planes::new(colour)
@@ -315,6 +351,13 @@ impl<T: Bits> Shape<T> {
     /// `plane` seen in a mirror: column `x` becomes `columns - 1 - x`.
     #[inline]
     pub(super) fn mirror(&self, plane: T) -> T {
+        if let Some((swaps, count, padding)) = &self.swaps {
+            let mirrored = swaps[..*count].iter().fold(plane, |x, &(first, shift)| {
+                let t = (x >> shift ^ x) & first;
+                x ^ t ^ t << shift
+            });
+            return mirrored >> *padding;
+        }
         let h = self.height;
         let column = T::low(h);
         (0..self.columns).fold(T::default(), |mirrored, x| {
@@ -370,17 +413,26 @@ mod tests {
         play_alike::<u128>(&[(16, 8, 6), (11, 11, 5), (13, 9, 7)]);
     }
 
-    #[test]
-    fn a_mirrored_plane_is_the_mirrored_board() {
+    fn mirror_alike<T: Bits>(shapes: &[(u32, u32)]) {
         let mut rng = BoardRng::new(9);
-        for (w, h) in [(8, 6), (7, 5), (16, 8)] {
-            let shape = Shape::<u128>::new(w, h, w / 2);
-            let board = rng.board(w as u8, h as u8, 5).unwrap();
-            let mirrored = Planes::<u128>::of(&board.mirrored());
-            for (plane, mirror) in Planes::of(&board).colour.iter().zip(mirrored.colour) {
-                assert_eq!(shape.mirror(*plane), mirror);
+        for &(w, h) in shapes {
+            let shape = Shape::<T>::new(w, h, w / 2);
+            for _ in 0..5 {
+                let board = rng.board(w as u8, h as u8, 5).unwrap();
+                let mirrored = Planes::<T>::of(&board.mirrored());
+                for (plane, mirror) in Planes::of(&board).colour.iter().zip(mirrored.colour) {
+                    assert_eq!(shape.mirror(*plane), mirror, "{board}");
+                }
             }
         }
+    }
+
+    #[test]
+    fn a_mirrored_plane_is_the_mirrored_board() {
+        // Swaps of column blocks where the columns, padded to a power of
+        // two, fit (all but 9x7 in u64 and 11x11 in u128), else a loop.
+        mirror_alike::<u64>(&[(8, 6), (7, 5), (3, 5), (1, 4), (9, 7)]);
+        mirror_alike::<u128>(&[(8, 6), (7, 5), (16, 8), (9, 8), (11, 11)]);
     }
 
     #[test]
