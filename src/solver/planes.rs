@@ -163,11 +163,20 @@ pub(super) struct Shape<T> {
     high_half: T,
     /// The cells that slide toward lower columns (a board's right half).
     low_half: T,
-    /// The mirror as swaps of column blocks, halves then quarters and so
-    /// on, of the columns padded to a power of two: (the first block of
-    /// each pair, the shift), then the padding's shift; `None` when the
-    /// padded columns do not fit in `T`.
-    swaps: Option<([(T, u32); 7], usize, u32)>,
+    /// `None` when the columns, padded to a power of two, do not fit in
+    /// `T`.
+    swaps: Option<Swaps<T>>,
+}
+
+/// A mirror as swaps of column blocks (halves, then quarters, and so on)
+/// of the columns padded to a power of two.
+#[derive(Clone, Copy, Debug)]
+struct Swaps<T> {
+    /// (The first block of each pair, the shift to the second.)
+    steps: [(T, u32); 7],
+    count: usize,
+    /// The shift that takes the padding off.
+    padding: u32,
 }
 
 impl<T: Bits> Shape<T> {
@@ -199,23 +208,27 @@ impl<T: Bits> Shape<T> {
         }
     }
 
-    fn swaps(columns: u32, height: u32) -> Option<([(T, u32); 7], usize, u32)> {
+    fn swaps(columns: u32, height: u32) -> Option<Swaps<T>> {
         let padded = columns.next_power_of_two();
         if padded * height > T::BITS {
             return None;
         }
-        let mut swaps = [(T::default(), 0); 7];
+        let mut steps = [(T::default(), 0); 7];
         let mut count = 0;
         let mut block = padded / 2;
         while block > 0 {
             let first = (0..padded)
-                .filter(|x| x / block % 2 == 0)
+                .filter(|x| (x / block).is_multiple_of(2))
                 .fold(T::default(), |m, x| m | T::low(height) << (x * height));
-            swaps[count] = (first, block * height);
+            steps[count] = (first, block * height);
             count += 1;
             block /= 2;
         }
-        Some((swaps, count, (padded - columns) * height))
+        Some(Swaps {
+            steps,
+            count,
+            padding: (padded - columns) * height,
+        })
     }
 
     pub(super) fn columns(&self) -> u32 {
@@ -351,12 +364,13 @@ impl<T: Bits> Shape<T> {
     /// `plane` seen in a mirror: column `x` becomes `columns - 1 - x`.
     #[inline]
     pub(super) fn mirror(&self, plane: T) -> T {
-        if let Some((swaps, count, padding)) = &self.swaps {
-            let mirrored = swaps[..*count].iter().fold(plane, |x, &(first, shift)| {
+        if let Some(swaps) = &self.swaps {
+            let steps = &swaps.steps[..swaps.count];
+            let mirrored = steps.iter().fold(plane, |x, &(first, shift)| {
                 let t = (x >> shift ^ x) & first;
                 x ^ t ^ t << shift
             });
-            return mirrored >> *padding;
+            return mirrored >> swaps.padding;
         }
         let h = self.height;
         let column = T::low(h);
