@@ -30,8 +30,8 @@ const FIRST_BEAM: usize = 16;
 
 /// The beams that run beside the proof, narrowest first: each costs about
 /// four times the one before, and finds the optimum on more boards (the
-/// widest in one to three seconds, within about 30 MiB: a peak resident
-/// size of 35 MB with a 1 MiB table, `/usr/bin/time -v`).
+/// widest in one or two seconds, within about 25 MiB: a peak resident
+/// size of 29 MB with a 1 MiB table, `/usr/bin/time -v`).
 const SIDE_BEAMS: [usize; 4] = [256, 1_024, 4_096, 16_384];
 
 pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb: usize) {
