@@ -38,18 +38,16 @@ pub(super) struct Halves {
     table: Table,
 }
 
-/// One side of the board as its relaxed game sees it: its columns
-/// numbered from the outer edge (0) to the centre, cell `c * height + y`,
-/// every row sliding toward the centre.
+/// One side of the board as its relaxed game sees it: the board's cells
+/// of that side, in the board's order (cell `c * height + y` of its column
+/// `c`), every row sliding toward the centre.
 struct Side {
     shape: Shape<u64>,
     /// Where the side's cells start in a board's bit planes.
     offset: u32,
-    /// True for the right side, whose columns count from the board's
-    /// right edge.
-    mirrored: bool,
     /// The board cells of this side.
     board_cells: u128,
+    /// The side's column next to the other side.
     centre: u64,
 }
 
@@ -268,16 +266,18 @@ impl Halves {
 
     /// The key of a side's relaxed game: the set of its colours' planes,
     /// each with whether it spans (the game does not depend on which
-    /// colour is which), and the side's width, so that a half and its
-    /// mirror image share it.
+    /// colour is which), and the side, whose rows slide the other way.
+    /// (Mirroring the right side's planes would let the two sides share
+    /// entries; the proof of the example board runs 3% fewer instructions
+    /// without, in the same time.)
     fn key(&self, half: &Half, side: usize, cross: u8) -> Key {
-        let columns = u64::from(self.sides[side].shape.columns()) << 1;
+        let side = (side as u64) << 1;
         let mut colours = half.present;
         hash_set(std::iter::from_fn(|| {
             (colours != 0).then(|| {
                 let c = colours.trailing_zeros() as usize;
                 colours &= colours - 1;
-                [half.colour[c], columns | u64::from(cross >> c & 1)]
+                [half.colour[c], side | u64::from(cross >> c & 1)]
             })
         }))
     }
@@ -306,32 +306,24 @@ impl Side {
             })
     }
 
-    /// This side's cells of a board's bit plane, in the side's order.
+    /// This side's cells of a board's bit plane.
     #[inline]
     fn cut(&self, plane: u128) -> u64 {
-        let cells = (plane >> self.offset) as u64 & self.shape.all();
-        if self.mirrored {
-            self.shape.mirror(cells)
-        } else {
-            cells
-        }
+        (plane >> self.offset) as u64 & self.shape.all()
     }
 
     /// The side of `columns` columns of height `h` from the board's column
-    /// `first_x` on, `mirrored` for the right side.
-    fn new(columns: usize, h: usize, first_x: usize, mirrored: bool) -> Side {
-        let shape = Shape::new(columns as u32, h as u32, columns as u32);
+    /// `first_x` on; the right side's rows slide toward its first column.
+    fn new(columns: usize, h: usize, first_x: usize, right: bool) -> Side {
+        let slide_up = if right { 0 } else { columns as u32 };
+        let shape = Shape::new(columns as u32, h as u32, slide_up);
         let cells = columns * h;
+        let centre_x = if right { 0 } else { columns.saturating_sub(1) };
         Side {
             shape,
             offset: (first_x * h) as u32,
-            mirrored,
             board_cells: ((1u128 << cells) - 1) << (first_x * h),
-            centre: if columns == 0 {
-                0
-            } else {
-                (((1u64 << h) - 1) << ((columns - 1) * h)) & shape.all()
-            },
+            centre: (((1u64 << h) - 1) << (centre_x * h)) & shape.all(),
         }
     }
 
