@@ -163,6 +163,8 @@ pub(super) struct Shape<T> {
     high_half: T,
     /// The cells that slide toward lower columns (a board's right half).
     low_half: T,
+    /// The widest half's columns: no tile slides farther than this less one.
+    widest_half: u32,
     /// `None` when the columns, padded to a power of two, do not fit in
     /// `T`.
     swaps: Option<Swaps<T>>,
@@ -204,6 +206,7 @@ impl<T: Bits> Shape<T> {
             not_top: cells(0, columns) & !row(height - 1),
             high_half: cells(0, toward_high),
             low_half: cells(toward_high, columns),
+            widest_half: toward_high.max(columns - toward_high),
             swaps: Self::swaps(columns, height),
         }
     }
@@ -342,7 +345,7 @@ impl<T: Bits> Shape<T> {
             let mut outer_high = (holes & self.high_half) >> h;
             let mut outer_low = (holes & self.low_half) << h & self.low_half;
             let mut reach = 1;
-            while reach + 1 < self.columns {
+            while reach + 1 < self.widest_half {
                 outer_high = outer_high | outer_high >> (reach * h);
                 outer_low = outer_low | (outer_low << (reach * h) & self.low_half);
                 reach *= 2;
