@@ -24,11 +24,11 @@ pub(super) trait Bits:
     + Shl<u32, Output = Self>
     + Shr<u32, Output = Self>
 {
+    const BITS: u32;
     fn count_ones(self) -> u32;
     fn trailing_zeros(self) -> u32;
     /// The lowest bit set, alone.
     fn lowest(self) -> Self;
-    const BITS: u32;
     /// The `n` lowest bits (all of them for `n >= BITS`).
     fn low(n: u32) -> Self;
     /// The low bits of `bits`, as many as fit.
@@ -107,9 +107,7 @@ impl<T: Bits> Planes<T> {
             })
         })
     }
-}
 
-impl<T: Bits> Planes<T> {
     /// The planes of `board`, which must fit in `T`.
     pub(super) fn of(board: &Board) -> Planes<T> {
         // Bit-sliced: the 4 bits of every cell's value (0 empty, `c + 1`
@@ -188,9 +186,7 @@ impl<T: Bits> Shape<T> {
         let w = u32::from(board.width());
         Shape::new(w, u32::from(board.height()), w / 2)
     }
-}
 
-impl<T: Bits> Shape<T> {
     /// `columns` columns of `height` cells, of which the first
     /// `toward_high` slide toward higher columns.
     pub(super) fn new(columns: u32, height: u32, toward_high: u32) -> Shape<T> {
@@ -312,9 +308,9 @@ impl<T: Bits> Shape<T> {
     #[inline]
     pub(super) fn remove(&self, planes: &Planes<T>, cells: T) -> Planes<T> {
         let h = self.height;
-        // Every plane, present or not: a fixed count of the same steps
-        // costs less than a loop over the colours left.
-        // In-place loops: `array::map` here was a call per plane.
+        // Every plane, present or not, and in place: a fixed count of the
+        // same steps costs less than a loop over the colours left, or
+        // `array::map`, which made a call per plane.
         let mut colour = planes.colour;
         for plane in &mut colour {
             *plane = *plane & !cells;
