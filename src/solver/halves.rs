@@ -98,10 +98,10 @@ impl Halves {
     }
 
     /// Bounds on the halves' values of the board of planes `child`, one
-    /// move after one
-    /// whose values were `parent`, the move having removed `removed`, for a
-    /// search that has `moves` moves left for it: exact as long as the
-    /// child fits in `moves`, else just enough to show that it does not.
+    /// move after one whose values were `parent`, the move having removed
+    /// `removed`, for a search that has `moves` moves left for it: exact
+    /// as long as the child fits in `moves`, else just enough to show that
+    /// it does not.
     ///
     /// A half the move did not touch keeps its value: it can only have
     /// grown (the other half may have lost a colour), so the old one still
