@@ -110,6 +110,7 @@ impl<T: Bits> Planes<T> {
 
     /// The planes of `board`, which must fit in `T`.
     pub(super) fn of(board: &Board) -> Planes<T> {
+        debug_assert!(board.size() <= T::BITS as usize, "{board:?}");
         // Bit-sliced: the 4 bits of every cell's value (0 empty, `c + 1`
         // colour `c`) gathered eight cells at a time into one mask per
         // bit, then each colour's plane is where all four bits match its
@@ -183,6 +184,7 @@ impl<T: Bits> Shape<T> {
     /// The shape of `board`, which must fit in `T`: its left half slides
     /// right, its right half left.
     pub(super) fn of(board: &Board) -> Shape<T> {
+        debug_assert!(board.size() <= T::BITS as usize, "{board:?}");
         let w = u32::from(board.width());
         Shape::new(w, u32::from(board.height()), w / 2)
     }
