@@ -165,16 +165,20 @@ fn prove<T: Bits>(
             }
             None => return,
         }
-        // The next budget searches a tree many times bigger: give it room
-        // (dropping what the table holds, mostly bounds it will not meet).
-        let wanted_mb = (nodes.saturating_mul(TABLE_BYTES_PER_NODE) >> 20) as usize;
-        if budget < search.best_length() && wanted_mb > table.mb() && table.mb() < table_mb {
-            drop(table);
-            table = Table::new(wanted_mb.min(table_mb));
-        }
-        if let Some(halves) = &mut halves {
-            let wanted_mb = (nodes.saturating_mul(HALVES_BYTES_PER_NODE) >> 20) as usize;
-            halves.grow(wanted_mb.min(HALVES_MAX_MB).min(table_mb));
+        // The next budget searches a tree many times bigger: give the
+        // tables room (dropping what they hold, mostly bounds it will not
+        // meet).
+        if budget < search.best_length() {
+            let wanted_mb =
+                |bytes_per_node: u64| (nodes.saturating_mul(bytes_per_node) >> 20) as usize;
+            table.grow(wanted_mb(TABLE_BYTES_PER_NODE).min(table_mb));
+            if let Some(halves) = &mut halves {
+                halves.grow(
+                    wanted_mb(HALVES_BYTES_PER_NODE)
+                        .min(HALVES_MAX_MB)
+                        .min(table_mb),
+                );
+            }
         }
     }
 }

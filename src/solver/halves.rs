@@ -72,12 +72,9 @@ impl Halves {
         })
     }
 
-    /// Gives the table `mb` MiB if that is more than it has, dropping
-    /// what it holds.
+    /// Gives the table room for `mb` MiB (see [`Table::grow`]).
     pub(super) fn grow(&mut self, mb: usize) {
-        if mb > self.table.mb() {
-            self.table = Table::new(mb);
-        }
+        self.table.grow(mb);
     }
 
     /// The moves `board` needs at least, by its halves' values.

@@ -29,9 +29,7 @@ impl Table {
     /// A table of at most `mb` MiB (the largest power of two of buckets
     /// that fits).
     pub(super) fn new(mb: usize) -> Table {
-        let bytes = mb.max(1) << 20;
-        let count = (bytes / (BUCKET_WORDS * 8)).max(1);
-        let count = 1usize << (usize::BITS - 1 - count.leading_zeros());
+        let count = Self::buckets(mb);
         let words: Box<[AtomicU64]> =
             bytemuck::allocation::zeroed_slice_box(count * BUCKET_WORDS + BUCKET_WORDS - 1);
         let misaligned = words.as_ptr() as usize % (BUCKET_WORDS * 8);
@@ -40,6 +38,24 @@ impl Table {
             words,
             start,
             mask: count as u64 - 1,
+        }
+    }
+
+    /// The buckets of a table of at most `mb` MiB: the largest power of
+    /// two that fits, at least one.
+    fn buckets(mb: usize) -> usize {
+        let count = ((mb.max(1) << 20) / (BUCKET_WORDS * 8)).max(1);
+        1usize << (usize::BITS - 1 - count.leading_zeros())
+    }
+
+    /// Gives the table room for `mb` MiB when that makes it bigger,
+    /// dropping what it holds; a size that rounds down to the table's own
+    /// keeps it as it is.
+    pub(super) fn grow(&mut self, mb: usize) {
+        if Self::buckets(mb) > self.mask as usize + 1 {
+            // The old table goes first: the two never take memory at once.
+            self.words = Box::new([]);
+            *self = Table::new(mb);
         }
     }
 
@@ -120,5 +136,19 @@ mod tests {
         assert_eq!(table.bound(Key { slot: 0, check: 2 }), 0);
         assert_eq!(table.bound(Key { slot: 0, check: 5 }), 7);
         assert_eq!(table.bound(Key { slot: 0, check: 3 }), 8);
+    }
+
+    #[test]
+    fn grows_only_to_a_bigger_size() {
+        let mut table = Table::new(2);
+        let key = Key { slot: 5, check: 99 };
+        table.store(key, 7);
+        // 3 MiB rounds down to the 2 it has: the table stays as it is.
+        table.grow(3);
+        assert_eq!((table.mb(), table.bound(key)), (2, 7));
+        table.grow(1);
+        assert_eq!((table.mb(), table.bound(key)), (2, 7));
+        table.grow(4);
+        assert_eq!((table.mb(), table.bound(key)), (4, 0));
     }
 }
