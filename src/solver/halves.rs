@@ -199,10 +199,7 @@ impl Halves {
                 let colour_cost = if spans { 1 } else { 2 };
                 let mut touching = [0u64; MAX_HEIGHT / 2];
                 let mut touching_count = 0;
-                let mut rest = plane;
-                while rest != 0 {
-                    let cluster = relaxed.shape.flood(rest & rest.wrapping_neg(), plane);
-                    rest &= !cluster;
+                for cluster in relaxed.shape.clusters(plane) {
                     let cost = if spans && cluster & relaxed.centre != 0 {
                         touching[touching_count] = cluster;
                         touching_count += 1;
@@ -269,14 +266,10 @@ impl Halves {
     /// without, in the same time.)
     fn key(&self, half: &Half, side: usize, cross: u8) -> Key {
         let side = (side as u64) << 1;
-        let mut colours = half.present;
-        hash_set(std::iter::from_fn(|| {
-            (colours != 0).then(|| {
-                let c = colours.trailing_zeros() as usize;
-                colours &= colours - 1;
-                [half.colour[c], side | u64::from(cross >> c & 1)]
-            })
-        }))
+        hash_set(
+            half.colours()
+                .map(|c| [half.colour[c], side | u64::from(cross >> c & 1)]),
+        )
     }
 }
 
@@ -330,21 +323,12 @@ impl Side {
     /// of a spanning colour), the next move leaves its colour for another.
     fn least(&self, half: &Half, cross: u8) -> u32 {
         let plain = least(half.present, cross);
-        let mut colours = half.present;
-        while colours != 0 {
-            let colour = colours.trailing_zeros() as usize;
-            colours &= colours - 1;
+        for colour in half.colours() {
             let plane = half.colour[colour];
             let spans = cross >> colour & 1 != 0;
-            let mut rest = plane;
-            let mut in_one = true;
-            let mut first = true;
-            while rest != 0 && in_one {
-                let cluster = self.shape.flood(rest & rest.wrapping_neg(), plane);
-                rest &= !cluster;
-                in_one = (first && rest == 0) || (spans && cluster & self.centre != 0);
-                first = false;
-            }
+            let in_one = self.shape.clusters(plane).enumerate().all(|(i, cluster)| {
+                (i == 0 && cluster == plane) || (spans && cluster & self.centre != 0)
+            });
             if in_one {
                 return plain;
             }

@@ -95,17 +95,23 @@ impl<T: Bits> Planes<T> {
         self.present == 0
     }
 
-    /// The planes of the colours left, lowest colour first.
+    /// The colours left, lowest first.
     #[inline]
-    pub(super) fn each(&self) -> impl Iterator<Item = T> + '_ {
+    pub(super) fn colours(&self) -> impl Iterator<Item = usize> + use<T> {
         let mut colours = self.present;
         std::iter::from_fn(move || {
             (colours != 0).then(|| {
                 let c = colours.trailing_zeros() as usize;
                 colours &= colours - 1;
-                self.colour[c]
+                c
             })
         })
+    }
+
+    /// The planes of the colours left, lowest colour first.
+    #[inline]
+    pub(super) fn each(&self) -> impl Iterator<Item = T> + '_ {
+        self.colours().map(|c| self.colour[c])
     }
 
     /// The planes of `board`, which must fit in `T`.
