@@ -63,7 +63,7 @@ fn reads_the_real_screenshot_solves_it_and_writes_the_pictures() {
         listed.len(),
         moves(&String::from_utf8_lossy(&solve.stdout)).len()
     );
-    let annotated = image::open(out_dir.join("dust-game.png")).unwrap();
+    let annotated = image::open(out_dir.join("dust-game-annotated.png")).unwrap();
     assert_eq!((annotated.width(), annotated.height()), (643, 470));
     let story = image::open(out_dir.join("dust-game-storyboard.png")).unwrap();
     // Twelve panels (the start and 11 boards) side by side in rows.
@@ -88,9 +88,17 @@ fn json_gives_one_object_per_image_and_errors_in_line() {
     let read = &lines[0];
     assert_eq!(
         keys(read),
-        ["board", "geometry", "image", "min_confidence", "solution"]
-            .map(String::from)
-            .into(),
+        [
+            "annotated",
+            "board",
+            "geometry",
+            "image",
+            "min_confidence",
+            "solution",
+            "storyboard"
+        ]
+        .map(String::from)
+        .into(),
     );
     assert_eq!(read["board"], real_board().to_string());
     assert!(read["min_confidence"].as_f64().unwrap() > 0.5);
@@ -148,7 +156,7 @@ fn every_sample_in_the_folder_reads_exactly_and_its_plan_clears_it() {
             path.display()
         );
         let stem = path.file_stem().unwrap().to_string_lossy();
-        for suffix in ["", "-storyboard"] {
+        for suffix in ["-annotated", "-storyboard"] {
             let picture = dir.path().join(format!("o/{stem}{suffix}.png"));
             assert!(picture.exists(), "{}", picture.display());
         }
@@ -196,7 +204,8 @@ fn bad_images_and_calibrations_are_one_line_errors() {
     for (args, what) in cases {
         assert_one_line_error(&bot(d, &[args, &["--out", "o"]].concat()), what);
     }
-    assert!(!d.join("o").exists(), "nothing written");
+    let written = std::fs::read_dir(d.join("o")).map_or(0, Iterator::count);
+    assert_eq!(written, 0, "nothing written");
 }
 
 #[test]
@@ -218,7 +227,183 @@ fn a_sixth_kind_of_pile_is_refused_and_marked() {
     let out = bot(dir.path(), &["--dry-run", "sixth.png", "--out", "o"]);
     assert_one_line_error(&out, "(3,3)");
     assert!(
-        dir.path().join("o/sixth.png").exists(),
+        dir.path().join("o/sixth-annotated.png").exists(),
         "the debug picture marks it"
     );
+}
+
+/// A copy of a bundled sample at `to` (creating its folder).
+fn copy_sample(to: &std::path::Path) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::copy(repo("samples/full-0.5x-window.png"), to).unwrap();
+}
+
+#[test]
+fn outputs_never_replace_an_input_even_in_its_own_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_sample(&d.join("o/v.png"));
+    let before = std::fs::read(d.join("o/v.png")).unwrap();
+    let out = bot(d, &["--dry-run", "o/v.png", "--out", "o"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read(d.join("o/v.png")).unwrap(), before);
+    assert!(d.join("o/v-annotated.png").exists());
+    assert!(d.join("o/v-storyboard.png").exists());
+    // Run again on the whole folder: the earlier outputs are not read as
+    // screenshots, and the input is still untouched.
+    let again = bot(d, &["--dry-run", "o", "--out", "o", "--json"]);
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(again.status.success(), "{stdout}");
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert_eq!(std::fs::read(d.join("o/v.png")).unwrap(), before);
+}
+
+#[test]
+fn inputs_with_the_same_name_get_outputs_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_sample(&d.join("a/x.png"));
+    std::fs::copy(repo("samples/late-0.5x-window.png"), d.join("b-x.png")).unwrap();
+    std::fs::create_dir(d.join("b")).unwrap();
+    std::fs::rename(d.join("b-x.png"), d.join("b/x.png")).unwrap();
+    std::fs::copy(repo("samples/full-0.75x-bare.jpg"), d.join("a/x.jpg")).unwrap();
+    let out = bot(
+        d,
+        &[
+            "--dry-run",
+            "a/x.png",
+            "b/x.png",
+            "a/x.jpg",
+            "--out",
+            "o",
+            "--json",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let annotated: BTreeSet<String> = lines
+        .iter()
+        .map(|l| l["annotated"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(annotated.len(), 3, "{stdout}");
+    for line in &lines {
+        for key in ["annotated", "storyboard"] {
+            let path = d.join(line[key].as_str().unwrap());
+            assert!(path.exists(), "{}", path.display());
+        }
+    }
+    // Each output is its own image's: the storyboards differ.
+    let boards: BTreeSet<&str> = lines.iter().map(|l| l["board"].as_str().unwrap()).collect();
+    assert_eq!(boards.len(), 3);
+}
+
+#[test]
+fn an_output_that_would_replace_an_input_stops_the_run_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_sample(&d.join("o/v.png"));
+    copy_sample(&d.join("o/v-annotated.png"));
+    let listing = || {
+        let mut names: Vec<_> = std::fs::read_dir(d.join("o"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = listing();
+    let out = bot(
+        d,
+        &[
+            "--dry-run",
+            "o/v.png",
+            "o/v-annotated.png",
+            "--out",
+            "o",
+            "--json",
+        ],
+    );
+    assert_one_line_error(&out, "would replace the input o/v-annotated.png");
+    assert!(out.stdout.is_empty(), "no work done");
+    assert_eq!(listing(), before);
+    // Through a link too.
+    std::fs::create_dir(d.join("p")).unwrap();
+    std::os::unix::fs::symlink(d.join("o/v.png"), d.join("p/w-annotated.png")).unwrap();
+    let out = bot(d, &["--dry-run", "o/v.png", "p/w.png", "--out", "p"]);
+    assert_one_line_error(&out, "would replace the input o/v.png");
+}
+
+#[test]
+fn an_out_folder_that_cannot_be_written_is_refused_before_solving() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("file"), "a file").unwrap();
+    for out_dir in ["file", "file/sub"] {
+        let out = bot(d, &["--dry-run", &real_png(), "--json", "--out", out_dir]);
+        assert_one_line_error(&out, out_dir);
+        assert!(out.stdout.is_empty(), "no answer printed and lost");
+    }
+    assert_eq!(std::fs::read_to_string(d.join("file")).unwrap(), "a file");
+}
+
+#[test]
+fn options_may_come_before_or_after_the_images() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sample = repo("samples/full-0.5x-window.png").display().to_string();
+    let orders: [&[&str]; 3] = [
+        &["--dry-run", "--json", "--out", "o1", &sample],
+        &[&sample, "--dry-run", "--out", "o2", "--json"],
+        &["--json", &sample, "--out", "o3", "--dry-run", "--time", "5"],
+    ];
+    for (i, args) in orders.into_iter().enumerate() {
+        let out = bot(d, args);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let line: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+        assert!(line["board"].is_string(), "{stdout}");
+        assert!(d.join(format!("o{}", i + 1)).is_dir());
+    }
+    // Images need --dry-run, and the help shows where they go.
+    assert_one_line_error(&bot(d, &[&sample]), "--dry-run");
+    let help = bot(d, &["--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("[IMAGE|DIR]..."), "{help}");
+}
+
+#[test]
+fn threads_are_bounded_on_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let png = real_png();
+    for threads in ["0", "257", "40000", "18446744073709551615"] {
+        let commands: [&[&str]; 4] = [
+            &["--dry-run", &png, "--threads", threads],
+            &["--window", "Nodiatis", "--threads", threads],
+            &["solve", "GG,RR", "--threads", threads],
+            &["bench", "--boards", "1", "--threads", threads],
+        ];
+        for args in commands {
+            let out = bot(d, args);
+            assert_one_line_error(&out, "--threads");
+            assert!(
+                String::from_utf8_lossy(&out.stderr).contains("from 1 to 256"),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    assert!(!d.join("dry-run").exists());
 }

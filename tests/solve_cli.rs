@@ -4,6 +4,8 @@
 
 mod vision_support;
 
+use std::io::Read as _;
+
 use dustbot::game::{Board, BoardRng, Cell, replay};
 use vision_support::{assert_one_line_error, bot};
 
@@ -53,24 +55,9 @@ fn help_still_prints_in_full() {
     assert!(stdout.contains("--strategy"), "{stdout}");
 }
 
-/// Runs `bot solve` with `input` on stdin.
+/// Runs `bot` with `input` on stdin.
 fn run_with_stdin(args: &[&str], input: &str) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bot"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    run_streaming(args, std::io::Cursor::new(input.as_bytes().to_vec()))
 }
 
 fn stdout_of(out: &std::process::Output) -> String {
@@ -96,12 +83,14 @@ fn check_json(line: &str, board: &str) -> usize {
         [
             "board",
             "elapsed_ms",
+            "height",
             "improvements",
             "length",
             "lower_bound",
             "moves",
             "nodes",
-            "proven_optimal"
+            "proven_optimal",
+            "width"
         ]
     );
     assert_eq!(value["board"], board);
@@ -353,4 +342,91 @@ fn show_boards_prints_the_board_after_each_move() {
             step.board_after
         );
     }
+}
+
+/// Runs `bot` with `input` streamed to its standard input from a thread, so
+/// that a bot that stops reading early (a broken pipe) is not a test failure.
+fn run_streaming(
+    args: &[&str],
+    input: impl std::io::Read + Send + 'static,
+) -> std::process::Output {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bot"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut input = input;
+    let feeder = std::thread::spawn(move || std::io::copy(&mut input, &mut stdin).is_ok());
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    out
+}
+
+/// Exit 2 and a one-line error under 300 characters naming `what`.
+fn assert_short_error(out: &std::process::Output, what: &str) {
+    assert_one_line_error(out, what);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.len() < 300, "{} characters: {stderr}", stderr.len());
+}
+
+#[test]
+fn a_huge_or_endless_line_on_stdin_is_refused_without_reading_it_whole() {
+    // 100 MB of one line: refused after a kilobyte.
+    let huge = std::io::repeat(b'G').take(100 << 20);
+    let out = run_streaming(&["solve", "-"], huge);
+    assert_short_error(&out, "standard input, line 1: longer than");
+    // An endless stream of letters ends too.
+    let out = run_streaming(&["solve", "-"], std::io::repeat(b'R'));
+    assert_short_error(&out, "standard input, line 1");
+    // A board on the first line is solved before the long one stops it.
+    let input = std::io::Read::chain(
+        std::io::Cursor::new(b"GG,RR\n".to_vec()),
+        std::io::repeat(b'B'),
+    );
+    let out = run_streaming(&["solve", "--json", "-"], input);
+    assert_short_error(&out, "line 2");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+}
+
+#[test]
+fn empty_standard_input_is_an_error() {
+    for input in ["", "\n\n  \n"] {
+        let out = run_with_stdin(&["solve", "-"], input);
+        assert_short_error(&out, "no board on standard input");
+    }
+}
+
+#[test]
+fn errors_quote_only_the_start_of_a_long_board() {
+    let long = "GGGGGGGG,".repeat(10_000);
+    let out = run(&["solve", &long]);
+    assert_short_error(&out, "more characters");
+    let out = run_with_stdin(&["solve", "-"], &format!("{}\n", "GGGGGG,R".repeat(100)));
+    assert_short_error(&out, "standard input, line 1");
+    // A value clap refuses is cut as well.
+    let out = run(&["solve", REAL, "--time", &"9".repeat(5000)]);
+    assert_short_error(&out, "--time");
+}
+
+#[test]
+fn the_output_says_the_shape_solved() {
+    let board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG";
+    let text = stdout_of(&run(&["solve", board]));
+    assert!(text.starts_with("8x5 board\n"), "{text}");
+    let json = stdout_of(&run(&["solve", "--json", board]));
+    let object: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(
+        (object["width"].as_u64(), object["height"].as_u64()),
+        (Some(8), Some(5))
+    );
+}
+
+#[test]
+fn bench_boards_are_bounded() {
+    let out = run(&["bench", "--boards", "4294967295"]);
+    assert_short_error(&out, "--boards");
 }

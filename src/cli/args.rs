@@ -6,21 +6,34 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use super::output::excerpt;
+use crate::solver::{SolveOptions, Strategy};
+
 /// Plays the dust matching game of Nodiatis: reads the board from the game
 /// window, finds the shortest clearing sequence and clicks it.
 #[derive(Debug, Parser)]
-#[command(name = "bot", version, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "bot",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:\n  \
+        bot --window Nodiatis                        play in the game window\n  \
+        bot --window Nodiatis --dry-run              read and plan from the window, never click\n  \
+        bot --dry-run samples/mid-1x-window.png      read and solve a screenshot\n  \
+        bot --dry-run --json --out shots/out shots/  every image of a folder, as JSON"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    #[command(flatten)]
-    pub play: PlayArgs,
+    // Before the flattened groups, whose help headings would take them in.
     /// More log output (-v debug, -vv trace).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
     /// Less log output (-q warnings only, -qq errors only).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub quiet: u8,
+    #[command(flatten)]
+    pub play: PlayArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -40,41 +53,123 @@ pub enum Command {
 /// Live play (`--window`) and dry runs (`--dry-run`).
 #[derive(Debug, Args)]
 pub struct PlayArgs {
+    /// Screenshots to read and solve with --dry-run: images (PNG, JPEG) or
+    /// folders of images, before or after the options.
+    #[arg(value_name = "IMAGE|DIR", requires = "dry_run")]
+    pub images: Vec<PathBuf>,
     /// Play in the visible window whose title or application name contains
     /// TEXT (ignoring case).
     #[arg(long, value_name = "TEXT")]
     pub window: Option<String>,
-    /// Read and plan but never click: from the given images or folders of
-    /// images, or from the live `--window` when none is given.
-    #[arg(long, value_name = "IMAGE|DIR", num_args = 0..)]
-    pub dry_run: Option<Vec<PathBuf>>,
+    /// Read and plan but never click: from the images given, or from the
+    /// live --window when none is given.
+    #[arg(long)]
+    pub dry_run: bool,
     /// The calibration file (default: calibration/nodiatis.toml).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
+    #[command(flatten)]
+    pub solver: SolverArgs,
+    #[command(flatten)]
+    pub images_out: ImagesOutArgs,
+    #[command(flatten)]
+    pub live: LiveArgs,
+}
+
+/// How the exact solver may search: one definition for every command that
+/// solves.
+#[derive(Debug, Args)]
+pub struct SolverArgs {
     /// Solver time budget in seconds; it stops earlier once the optimum is
     /// proven.
     #[arg(long, value_name = "SECS", default_value = "20", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub time: Duration,
-    /// Solver threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Where dry runs write their annotated images.
-    #[arg(long, value_name = "DIR", default_value = "dry-run")]
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub tt_mb: u32,
+}
+
+impl SolverArgs {
+    /// The solver's settings for `strategy`.
+    pub fn options(&self, strategy: Strategy) -> SolveOptions {
+        SolveOptions {
+            strategy,
+            time_limit: self.time,
+            threads: self.threads.count(),
+            table_mb: self.tt_mb as usize,
+        }
+    }
+}
+
+/// The solver's threads.
+#[derive(Debug, Args)]
+pub struct ThreadsArg {
+    /// Search threads (1 to 256; default: all cores).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<u32>,
+}
+
+impl ThreadsArg {
+    /// The threads asked for, or all cores.
+    pub fn count(&self) -> usize {
+        self.threads
+            .map_or(SolveOptions::default().threads, |n| n as usize)
+    }
+}
+
+/// More threads than this only contend for the same cores (and each costs a
+/// stack): the bound keeps a typo from exhausting memory.
+const MAX_THREADS: u32 = 256;
+
+fn parse_threads(text: &str) -> Result<u32, String> {
+    let range = 1..=MAX_THREADS;
+    text.parse()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "{}: the threads must be a whole number from 1 to {MAX_THREADS}",
+                excerpt(text)
+            )
+        })
+}
+
+/// What dry runs of images write.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Dry runs of images")]
+pub struct ImagesOutArgs {
+    /// Where dry runs of images write their annotated images and
+    /// storyboards (never over an input).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "dry-run",
+        conflicts_with = "window"
+    )]
     pub out: PathBuf,
     /// One JSON object per image on one line.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "window")]
     pub json: bool,
-    /// How long to wait for the board to settle after a click.
-    #[arg(long, value_name = "MS", default_value_t = 3000)]
-    pub settle_ms: u64,
+}
+
+/// What only live play uses.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Live play")]
+pub struct LiveArgs {
+    /// How long to wait for the board to settle after a click, in
+    /// milliseconds.
+    #[arg(long = "settle-ms", value_name = "MS", default_value = "3000", value_parser = parse_settle, requires = "window")]
+    pub settle: Duration,
     /// How many times to re-plan when the board read differs from the plan.
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    #[arg(long, value_name = "N", default_value_t = 3, requires = "window")]
     pub max_replans: u32,
     /// Stop after this many clicks.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", requires = "window")]
     pub max_moves: Option<u32>,
     /// Where live play saves frames when something goes wrong.
-    #[arg(long, value_name = "DIR", default_value = "debug")]
+    #[arg(long, value_name = "DIR", default_value = "debug", requires = "window")]
     pub debug_dir: PathBuf,
 }
 
@@ -84,17 +179,10 @@ pub struct SolveArgs {
     /// one board per line from standard input.
     #[arg(required = true, value_name = "BOARD")]
     pub boards: Vec<String>,
-    /// Time budget per board in seconds.
-    #[arg(long, value_name = "SECS", default_value = "20", value_parser = parse_seconds, allow_negative_numbers = true)]
-    pub time: Duration,
+    #[command(flatten)]
+    pub solver: SolverArgs,
     #[arg(long, value_enum, default_value_t = StrategyArg::Optimal)]
     pub strategy: StrategyArg,
-    /// Search threads (default: all cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: Option<u32>,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    pub tt_mb: u32,
     /// One JSON object per board on one line.
     #[arg(long)]
     pub json: bool,
@@ -115,10 +203,21 @@ pub enum StrategyArg {
     Shortlook,
 }
 
+impl From<StrategyArg> for Strategy {
+    fn from(arg: StrategyArg) -> Strategy {
+        match arg {
+            StrategyArg::Optimal => Strategy::Optimal,
+            StrategyArg::Standard => Strategy::Standard,
+            StrategyArg::Lookahead => Strategy::Lookahead,
+            StrategyArg::Shortlook => Strategy::Shortlook,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// How many random boards.
-    #[arg(long, value_name = "N", default_value_t = 200)]
+    /// How many random boards (at most 100000).
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub boards: u32,
     /// Seed of the random boards.
     #[arg(long, value_name = "S", default_value_t = 2021)]
@@ -135,9 +234,8 @@ pub struct BenchArgs {
         default_value = "optimal,shortlook"
     )]
     pub strategies: Vec<StrategyArg>,
-    /// Threads for `optimal` (default: all cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: Option<u32>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 #[derive(Debug, Args)]
@@ -168,12 +266,13 @@ pub struct PracticeArgs {
     /// The board to play, as a board string.
     #[arg(long, value_name = "STRING")]
     pub board: Option<String>,
-    /// Window scale: 1.0 is the real game's 80-pixel cells.
-    #[arg(long, value_name = "F", default_value_t = 1.0)]
+    /// Window scale, 0.25 to 4: 1.0 is the real game's 80-pixel cells.
+    #[arg(long, value_name = "F", default_value = "1", value_parser = parse_scale)]
     pub scale: f32,
-    /// Duration of the removal, fall and contraction animation.
-    #[arg(long, value_name = "MS", default_value_t = 300)]
-    pub anim_ms: u64,
+    /// Duration of the removal, fall and contraction animation, in
+    /// milliseconds.
+    #[arg(long = "anim-ms", value_name = "MS", default_value = "300", value_parser = parse_anim)]
+    pub anim: Duration,
     /// Window title.
     #[arg(long, value_name = "TEXT", default_value = "Dust Practice")]
     pub title: String,
@@ -182,15 +281,58 @@ pub struct PracticeArgs {
     pub log: Option<PathBuf>,
 }
 
-/// A positive, finite number of seconds.
+/// A positive number of seconds that a clock can count.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
         .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if !secs.is_finite() || secs <= 0.0 {
-        return Err(format!("{text:?}: the time must be more than 0 seconds"));
+        .map_err(|_| format!("{} is not a number of seconds", excerpt(text)))?;
+    if secs.is_nan() || secs <= 0.0 {
+        return Err(format!(
+            "{}: the time must be more than 0 seconds",
+            excerpt(text)
+        ));
     }
-    Duration::try_from_secs_f64(secs).map_err(|e| format!("{text:?}: {e}"))
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("{}: too many seconds", excerpt(text)))
+}
+
+/// Milliseconds up to a minute: a board that takes longer to settle is not
+/// settling.
+fn parse_settle(text: &str) -> Result<Duration, String> {
+    parse_millis(text, 1..=60_000)
+}
+
+/// Milliseconds up to ten seconds, 0 for no animation.
+fn parse_anim(text: &str) -> Result<Duration, String> {
+    parse_millis(text, 0..=10_000)
+}
+
+fn parse_millis(text: &str, range: std::ops::RangeInclusive<u64>) -> Result<Duration, String> {
+    let ms: u64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a whole number of milliseconds"))?;
+    if !range.contains(&ms) {
+        return Err(format!(
+            "{ms} ms: must be {} to {} ms",
+            range.start(),
+            range.end()
+        ));
+    }
+    Ok(Duration::from_millis(ms))
+}
+
+/// A window scale the practice window can draw.
+fn parse_scale(text: &str) -> Result<f32, String> {
+    let scale: f32 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number"))?;
+    if !crate::practice::SCALES.contains(&scale) {
+        return Err(format!(
+            "{text}: must be between {} and {}",
+            crate::practice::SCALES.start(),
+            crate::practice::SCALES.end()
+        ));
+    }
+    Ok(scale)
 }
 
 #[cfg(test)]
@@ -203,6 +345,8 @@ mod tests {
         assert!(parse_seconds("0").is_err());
         assert!(parse_seconds("-3").is_err());
         assert!(parse_seconds("nan").is_err());
+        assert!(parse_seconds("inf").is_err());
+        assert!(parse_seconds(&"9".repeat(400)).is_err());
         assert!(parse_seconds("soon").is_err());
     }
 

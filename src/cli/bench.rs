@@ -7,17 +7,14 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use log::info;
 
 use super::args::BenchArgs;
-use crate::game::{Board, BoardRng, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH};
+use crate::game::{
+    Board, BoardRng, EXAMPLE_BOARD, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH,
+};
 use crate::solver::{Outcome, SolveOptions, Strategy, solve};
-
-/// The real screenshot's board, read at run time from the shared folder
-/// beside the repository (never copied into it): the board the article
-/// gives times for.
-const EXAMPLE_FILE: &str = "../shared/real/dust-game.board";
 
 /// The bar for a good first answer: an optimal-length solution
 /// within this time.
@@ -34,7 +31,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     let defaults = SolveOptions::default();
     let options = SolveOptions {
         time_limit: args.cap,
-        threads: args.threads.map_or(defaults.threads, |n| n as usize),
+        threads: args.threads.count(),
         ..defaults
     };
     let solve_with = |board: &Board, strategy| {
@@ -59,35 +56,33 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     );
 
     println!();
-    match example_board()? {
-        None => println!("Example board: {EXAMPLE_FILE} not found, skipped"),
-        Some(example) => {
-            let mut runs = Vec::new();
-            for &strategy in &strategies {
-                info!("example board: {} ...", strategy.name());
-                let outcome = solve_with(&example, strategy);
-                info!("  {}", summary(&outcome));
-                runs.push(outcome);
-            }
-            println!("Example board {example} ({EXAMPLE_FILE})");
+    {
+        let example: Board = EXAMPLE_BOARD.parse()?;
+        let mut runs = Vec::new();
+        for &strategy in &strategies {
+            info!("example board: {} ...", strategy.name());
+            let outcome = solve_with(&example, strategy);
+            info!("  {}", summary(&outcome));
+            runs.push(outcome);
+        }
+        println!("Example board {example} (RULES.md's)");
+        println!(
+            "{:<10} {:>6} {:>7} {:>10} {:>12} {:>10}",
+            "strategy", "length", "proven", "time", "nodes", "nodes/s"
+        );
+        for (strategy, outcome) in strategies.iter().zip(&runs) {
             println!(
                 "{:<10} {:>6} {:>7} {:>10} {:>12} {:>10}",
-                "strategy", "length", "proven", "time", "nodes", "nodes/s"
+                strategy.name(),
+                outcome.length(),
+                if outcome.proven_optimal { "yes" } else { "no" },
+                seconds(outcome.elapsed),
+                outcome.nodes,
+                rate(outcome.nodes, outcome.elapsed),
             );
-            for (strategy, outcome) in strategies.iter().zip(&runs) {
-                println!(
-                    "{:<10} {:>6} {:>7} {:>10} {:>12} {:>10}",
-                    strategy.name(),
-                    outcome.length(),
-                    if outcome.proven_optimal { "yes" } else { "no" },
-                    seconds(outcome.elapsed),
-                    outcome.nodes,
-                    rate(outcome.nodes, outcome.elapsed),
-                );
-            }
-            if let Some(line) = example_ratio(&strategies, &runs) {
-                println!("{line}");
-            }
+        }
+        if let Some(line) = example_ratio(&strategies, &runs) {
+            println!("{line}");
         }
     }
 
@@ -148,21 +143,6 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         println!("{}", first_answers(&runs[s], &runs));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The example board, or `None` when the shared folder is not there (a
-/// clone elsewhere); a file that is there but unreadable is an error.
-fn example_board() -> Result<Option<Board>> {
-    let text = match std::fs::read_to_string(EXAMPLE_FILE) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(error).with_context(|| format!("cannot read {EXAMPLE_FILE}")),
-    };
-    let board = text
-        .trim_end()
-        .parse()
-        .with_context(|| format!("the example board in {EXAMPLE_FILE}"))?;
-    Ok(Some(board))
 }
 
 /// One outcome in a few words, for the progress lines.

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
-use super::solve::describe;
+use super::output::describe;
 use super::{PlaySettings, play_settings};
 use crate::play::{self, Event, Finish, Report, Settings};
 
@@ -17,13 +17,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let Some(query) = args.window.as_deref() else {
         bail!("live play needs --window TEXT");
     };
-    let dry_run = match &args.dry_run {
-        Some(images) if !images.is_empty() => {
-            bail!("--dry-run with --window reads the live window: give no images, or no --window")
-        }
-        Some(_) => true,
-        None => false,
-    };
+    let dry_run = args.dry_run;
     let PlaySettings {
         calibration,
         calibration_path,
@@ -34,10 +28,10 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let settings = Settings {
         calibration,
         solve,
-        settle: std::time::Duration::from_millis(args.settle_ms),
-        max_replans: args.max_replans,
-        max_moves: args.max_moves,
-        debug_dir: args.debug_dir.clone(),
+        settle: args.live.settle,
+        max_replans: args.live.max_replans,
+        max_moves: args.live.max_moves,
+        debug_dir: args.live.debug_dir.clone(),
         dry_run,
     };
     let mut planned = 0;
@@ -51,7 +45,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             calibration_path.display()
         )
     })?;
-    println!("{}", summary(&report, args.max_moves));
+    println!("{}", summary(&report, args.live.max_moves));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -7,6 +7,7 @@ mod bench;
 mod calibrate;
 mod dry_run;
 mod live;
+mod output;
 mod practice;
 mod solve;
 mod windows;
@@ -18,7 +19,7 @@ use std::io::Write as _;
 use anyhow::Result;
 use clap::Parser;
 
-use crate::solver::SolveOptions;
+use crate::solver::{SolveOptions, Strategy};
 use crate::vision::Calibration;
 
 pub use args::Cli;
@@ -45,7 +46,7 @@ pub fn main() -> ExitCode {
 /// one-line error that every other bad input gets (clap's own message spans
 /// several lines with usage and tips), exit code 2.
 fn usage_error(error: &clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
     if matches!(
         error.kind(),
         ErrorKind::DisplayHelp
@@ -70,6 +71,14 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             line += if line.ends_with(':') { " " } else { "; " };
         }
         line += part;
+    }
+    // clap quotes the value it refused, which may be anything a user
+    // pasted: a one-line error stays one readable line.
+    if let Some(ContextValue::String(value)) = error.get(ContextKind::InvalidValue) {
+        let cut: String = value.chars().take(output::EXCERPT).collect();
+        if cut.len() < value.len() {
+            line = line.replace(value.as_str(), &format!("{cut}..."));
+        }
     }
     eprintln!("error: {line}");
     ExitCode::from(2)
@@ -97,15 +106,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Calibrate(args)) => calibrate::run(&args),
         Some(Command::Practice(args)) => practice::run(&args),
         Some(Command::Windows) => windows::run(),
-        None => match (&cli.play.dry_run, &cli.play.window) {
-            (Some(images), None) => dry_run::run(images, &cli.play),
-            (_, Some(_)) => live::run(&cli.play),
-            (None, None) => {
-                anyhow::bail!(
+        None => {
+            let play = &cli.play;
+            match (&play.window, play.dry_run) {
+                (Some(_), _) if !play.images.is_empty() => anyhow::bail!(
+                    "--window reads the live window: give no images with it, or no --window"
+                ),
+                (Some(_), _) => live::run(play),
+                (None, true) => dry_run::run(play),
+                (None, false) => anyhow::bail!(
                     "nothing to do: give --window TEXT, --dry-run IMAGE..., or a command (see --help)"
-                )
+                ),
             }
-        },
+        }
     }
 }
 
@@ -118,19 +131,12 @@ struct PlaySettings {
 }
 
 fn play_settings(args: &args::PlayArgs) -> Result<PlaySettings> {
-    if args.threads == Some(0) {
-        anyhow::bail!("--threads 0: the solver needs at least one thread");
-    }
     let calibration_path = args
         .calibration
         .clone()
         .unwrap_or_else(Calibration::default_path);
     let calibration = Calibration::load(&calibration_path)?;
-    let solve = SolveOptions {
-        time_limit: args.time,
-        threads: args.threads.unwrap_or(SolveOptions::default().threads),
-        ..SolveOptions::default()
-    };
+    let solve = args.solver.options(Strategy::Optimal);
     Ok(PlaySettings {
         calibration,
         calibration_path,

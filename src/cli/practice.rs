@@ -6,13 +6,16 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::args::PracticeArgs;
+use super::output::excerpt;
 use crate::game::{Board, BoardRng, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use crate::practice::{self, Look, Settings};
 use crate::vision::Calibration;
 
 pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
     let board: Board = match (&args.board, args.seed) {
-        (Some(text), _) => text.parse().with_context(|| format!("--board {text:?}"))?,
+        (Some(text), _) => text
+            .parse()
+            .with_context(|| format!("--board {}", excerpt(text)))?,
         (None, seed) => {
             let seed = seed.unwrap_or_else(|| {
                 std::time::SystemTime::now()
@@ -28,7 +31,7 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
     let settings = Settings {
         board,
         scale: args.scale,
-        anim: std::time::Duration::from_millis(args.anim_ms),
+        anim: args.anim,
         title: args.title.clone(),
         log: args.log.clone(),
         look: Look::from_calibration(&calibration),

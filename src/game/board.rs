@@ -115,7 +115,10 @@ impl Board {
     pub fn empty(width: u8, height: u8) -> Result<Board, ParseError> {
         let cells = width as usize * height as usize;
         if cells == 0 || cells > MAX_CELLS {
-            return Err(ParseError::Size { width, height });
+            return Err(ParseError::Size {
+                width: width.into(),
+                height: height.into(),
+            });
         }
         Ok(Board {
             width,

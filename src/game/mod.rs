@@ -13,6 +13,11 @@ pub use cell::{Cell, CellSet, Colour};
 pub use parse::ParseError;
 pub use random::BoardRng;
 
+/// The example board of RULES.md (the source article's, and the real
+/// screenshot's): 11 moves, proven. A constant so that a shipped command
+/// needs no file beside it.
+pub const EXAMPLE_BOARD: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+
 /// The real game's board: 8 columns.
 pub const NODIATIS_WIDTH: u8 = 8;
 /// The real game's board: 6 rows.

@@ -13,8 +13,10 @@ use super::cell::{Cell, Colour};
 /// from 1 at the top, as they are written; `y` and `x` are board coordinates.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ParseError {
+    #[error("the board string is empty")]
+    Empty,
     #[error("a {width}x{height} board has no cells or more than {MAX_CELLS}")]
-    Size { width: u8, height: u8 },
+    Size { width: usize, height: usize },
     #[error("expected {expected} rows separated by commas, found {found}")]
     RowCount { expected: usize, found: usize },
     #[error("row {row} (y={y}) has {found} cells, expected {expected}")]
@@ -48,19 +50,32 @@ impl FromStr for Board {
     type Err = ParseError;
 
     /// Parses a board string, taking its shape from the string: as many rows
-    /// as it has, as wide as its first row.
+    /// as it has, as wide as most of them (so that the row that differs is
+    /// the one blamed, even when it is the first).
     fn from_str(text: &str) -> Result<Board, ParseError> {
         let rows = split_rows(text);
-        let width = rows[0].len();
+        if rows.len() == 1 && rows[0].is_empty() {
+            return Err(ParseError::Empty);
+        }
+        let width = usual_width(&rows);
         let height = rows.len();
         if width == 0 || width * height > MAX_CELLS {
-            return Err(ParseError::Size {
-                width: width.min(255) as u8,
-                height: height.min(255) as u8,
-            });
+            return Err(ParseError::Size { width, height });
         }
         parse_rows(&rows, width as u8)
     }
+}
+
+/// The width most rows have; on a tie, the first such row's.
+fn usual_width(rows: &[Vec<char>]) -> usize {
+    let count = |width: usize| rows.iter().filter(|r| r.len() == width).count();
+    let mut best = rows[0].len();
+    for row in rows {
+        if count(row.len()) > count(best) {
+            best = row.len();
+        }
+    }
+    best
 }
 
 fn split_rows(text: &str) -> Vec<Vec<char>> {
@@ -74,8 +89,8 @@ fn parse_rows(rows: &[Vec<char>], width: u8) -> Result<Board, ParseError> {
     let height = rows.len();
     if width == 0 || width as usize * height > MAX_CELLS {
         return Err(ParseError::Size {
-            width,
-            height: height.min(255) as u8,
+            width: width.into(),
+            height,
         });
     }
     for (i, row) in rows.iter().enumerate() {
@@ -166,11 +181,41 @@ mod tests {
                 found: 2
             }
         );
-        assert!(matches!("".parse::<Board>(), Err(ParseError::Size { .. })));
+        assert_eq!("".parse::<Board>(), Err(ParseError::Empty));
         let long = ["GGGGGGGGGGGGGGGG"; 9].join(",");
         assert!(matches!(
             long.parse::<Board>(),
             Err(ParseError::Size { .. })
         ));
+    }
+
+    #[test]
+    fn the_row_that_differs_is_blamed_even_the_first() {
+        let err = "GGGGBOYOG,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
+            .parse::<Board>()
+            .unwrap_err();
+        assert_eq!(
+            err,
+            ParseError::RowWidth {
+                row: 1,
+                y: 5,
+                found: 9,
+                expected: 8
+            }
+        );
+    }
+
+    #[test]
+    fn a_long_row_is_called_by_its_length() {
+        let err = "G".repeat(1000).parse::<Board>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "a 1000x1 board has no cells or more than 128"
+        );
+        let tall = vec!["G"; 300].join(",");
+        assert_eq!(
+            tall.parse::<Board>().unwrap_err().to_string(),
+            "a 1x300 board has no cells or more than 128"
+        );
     }
 }

@@ -39,7 +39,7 @@ pub struct Settings {
 /// Why the practice window cannot run.
 #[derive(Debug, Error)]
 pub enum PracticeError {
-    #[error("--scale {0}: must be between 0.25 and 4")]
+    #[error("window scale {0}: must be between 0.25 and 4")]
     Scale(f32),
     #[error("cannot open the window: {0}")]
     Window(String),
@@ -70,6 +70,10 @@ pub struct ClickLog {
     pub size: u8,
     pub board_after: String,
 }
+
+/// The window scales the practice window draws: from a quarter to four
+/// times the real game's size.
+pub const SCALES: std::ops::RangeInclusive<f32> = 0.25..=4.0;
 
 /// Room around the board, in pitches.
 const MARGIN: f32 = 0.5;
@@ -172,7 +176,7 @@ impl Game {
 
 /// Opens the window and plays until it is closed (or Escape).
 pub fn run(settings: &Settings) -> Result<Summary, PracticeError> {
-    if !(0.25..=4.0).contains(&settings.scale) {
+    if !SCALES.contains(&settings.scale) {
         return Err(PracticeError::Scale(settings.scale));
     }
     let mut log = match &settings.log {

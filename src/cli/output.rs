@@ -1,0 +1,115 @@
+//! What several commands print the same way: the solver's improving
+//! solutions as they come, the verdict and the move list, and the solved
+//! board's JSON object (`bot solve --json`, and inside the dry run's).
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use crate::game::Board;
+use crate::solver::{Improvement, Outcome};
+
+/// One line of the anytime log: `  0.412 ms  solution in 13 moves`.
+pub fn improvement_line(found: &Improvement) -> String {
+    format!(
+        "{:>10.3} ms  solution in {} moves",
+        found.elapsed.as_secs_f64() * 1e3,
+        found.length
+    )
+}
+
+/// The verdict and the move list as `bot solve` prints them: step, cell to
+/// click, colour, cluster size, and with `show_boards` the board after each
+/// move.
+pub fn describe(outcome: &Outcome, show_boards: bool) -> String {
+    let mut text = String::new();
+    let ms = outcome.elapsed.as_secs_f64() * 1e3;
+    if outcome.proven_optimal {
+        writeln!(
+            text,
+            "{} moves, proven optimal in {ms:.1} ms ({} nodes)",
+            outcome.length(),
+            outcome.nodes
+        )
+    } else {
+        writeln!(
+            text,
+            "{} moves, the best found in {ms:.1} ms ({} nodes); not proven: no solution shorter than {} exists",
+            outcome.length(),
+            outcome.nodes,
+            outcome.lower_bound
+        )
+    }
+    .expect("writing to a String");
+    for (i, step) in outcome.moves.iter().enumerate() {
+        writeln!(
+            text,
+            "{:>3}. click {} {} x{}",
+            i + 1,
+            step.cell,
+            step.colour.letter(),
+            step.size
+        )
+        .expect("writing to a String");
+        if show_boards {
+            writeln!(text, "{}", step.board_after.grid()).expect("writing to a String");
+        }
+    }
+    text
+}
+
+/// The `--json` object of one solved board: a contract for scripts.
+pub fn outcome_json(board: &Board, outcome: &Outcome) -> serde_json::Value {
+    let ms = |d: std::time::Duration| (d.as_secs_f64() * 1e6).round() / 1e3;
+    json!({
+        "board": board.to_string(),
+        "width": board.width(),
+        "height": board.height(),
+        "length": outcome.length(),
+        "proven_optimal": outcome.proven_optimal,
+        "lower_bound": outcome.lower_bound,
+        "elapsed_ms": ms(outcome.elapsed),
+        "nodes": outcome.nodes,
+        "moves": outcome.moves.iter().map(|s| json!({
+            "x": s.cell.x,
+            "y": s.cell.y,
+            "color": s.colour.letter().to_string(),
+            "size": s.size,
+        })).collect::<Vec<_>>(),
+        "improvements": outcome.improvements.iter().map(|i| json!({
+            "length": i.length,
+            "ms": ms(i.elapsed),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// How many characters of a user's text an error quotes.
+pub const EXCERPT: usize = 60;
+
+/// `text` quoted for an error message, cut after [`EXCERPT`] characters
+/// with a count of the rest, so that a megabyte of input stays a one-line
+/// error.
+pub fn excerpt(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= EXCERPT {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(EXCERPT).collect();
+    format!("{head:?}... ({} more characters)", count - EXCERPT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_cut_long_text() {
+        assert_eq!(excerpt("GG,G "), "\"GG,G \"");
+        let long = "x".repeat(1000);
+        let cut = excerpt(&long);
+        assert_eq!(
+            cut,
+            format!("\"{}\"... (940 more characters)", "x".repeat(60))
+        );
+    }
+}
