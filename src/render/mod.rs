@@ -12,12 +12,14 @@ mod annotate;
 mod canvas;
 pub mod font;
 mod noise;
+mod overlay;
 mod pile;
 mod swamp;
 mod window;
 
 pub use annotate::{annotate, storyboard};
 pub use canvas::Canvas;
+pub use overlay::{Pointer, pointer, tooltip};
 pub use window::frame;
 
 use crate::game::{Board, Cell, Colour};
@@ -163,6 +165,36 @@ impl Stage {
         &self.base
     }
 
+    /// The picture without piles, to change before painting: the tests
+    /// put other swamps behind the piles (darker, mirrored, banded) through
+    /// it, since nobody has seen the real swamp where a pile used to be.
+    pub fn base_mut(&mut self) -> &mut Canvas {
+        &mut self.base
+    }
+
+    /// Draws `tile` again over `out` (painted before) as the pile under the
+    /// mouse may look: `gain` times brighter (1.4 for 40%) with a glow of
+    /// its colour reaching `reach` pitches from its centre.
+    pub fn paint_hover(&self, tile: &Tile, gain: f32, reach: f32, out: &mut Canvas) {
+        let Some(sprite) = self.sprites.get(tile.colour.index() as usize) else {
+            return;
+        };
+        let p = &self.placement;
+        let clip = self.clip();
+        let centre = p.centre(tile.x, tile.y);
+        sprite.halo(out, centre, reach * p.pitch, 0.6, clip);
+        sprite.draw_lit(out, centre, tile.alpha, gain, clip);
+    }
+
+    /// The board's rectangle in pixels (x0, y0, x1, y1): piles are cut at
+    /// its edges, as in the game.
+    fn clip(&self) -> [i64; 4] {
+        let p = &self.placement;
+        let (w, h) = p.size();
+        let (x0, y0) = (p.x.round() as i64, p.y.round() as i64);
+        [x0, y0, x0 + w as i64, y0 + h as i64]
+    }
+
     /// Draws the picture with `tiles` into `out` (which takes the base's
     /// size). Piles stay within the board: a tile moving in from outside
     /// is cut at its edge, as in the game.
@@ -172,9 +204,7 @@ impl Stage {
         out.pixels.clear();
         out.pixels.extend_from_slice(&self.base.pixels);
         let p = &self.placement;
-        let (w, h) = p.size();
-        let (x0, y0) = (p.x.round() as i64, p.y.round() as i64);
-        let clip = [x0, y0, x0 + w as i64, y0 + h as i64];
+        let clip = self.clip();
         for tile in tiles {
             if let Some(sprite) = self.sprites.get(tile.colour.index() as usize) {
                 let (x, y) = p.centre(tile.x, tile.y);

@@ -35,6 +35,10 @@ pub(crate) struct CellStats {
     pub offset: [f32; 2],
     /// Share of the window that lies inside the image.
     pub coverage: f32,
+    /// Share of the window's samples inside the image that are
+    /// pile-coloured: a whole pile fills most of it, the glow of the
+    /// neighbours little, a pile half in from the next cell about half.
+    pub mass: f32,
 }
 
 /// Reusable sample buffers, so a read allocates once.
@@ -132,6 +136,7 @@ pub(crate) fn measure(
         } else {
             inside as f32 / total as f32
         },
+        mass: piles as f32 / inside.max(1) as f32,
     }
 }
 

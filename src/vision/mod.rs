@@ -11,6 +11,7 @@ pub(crate) mod colour;
 mod geometry;
 mod learn;
 mod locate;
+mod settled;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,7 @@ pub use calibration::{
 };
 pub use geometry::{Geometry, PixelPoint};
 pub use learn::{LearnError, cluster_colours, learn};
+pub use settled::Doubt;
 
 use crate::game::{Board, Cell, Colour, ParseError};
 use classify::{Judge, Scratch, Verdict};
@@ -79,6 +81,24 @@ pub enum VisionError {
     Unsure(Vec<(Cell, f32)>),
     #[error("the reading is not a possible board: {0}")]
     Shape(ParseError),
+    #[error("not a settled board (mid-animation or covered): {}", list_doubts(.0))]
+    Unsettled(Vec<(Cell, Doubt)>),
+}
+
+/// The cells in doubt, grouped by why: "a fading pile at (1,0), (2,0)".
+fn list_doubts(doubts: &[(Cell, Doubt)]) -> String {
+    let mut groups: Vec<(Doubt, Vec<String>)> = Vec::new();
+    for (cell, doubt) in doubts {
+        match groups.iter_mut().find(|(d, _)| d == doubt) {
+            Some((_, cells)) => cells.push(cell.to_string()),
+            None => groups.push((*doubt, vec![cell.to_string()])),
+        }
+    }
+    groups
+        .iter()
+        .map(|(doubt, cells)| format!("{doubt} at {}", cells.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn list_cells(cells: &[(Cell, f32)]) -> String {
@@ -101,6 +121,15 @@ pub struct CellReading {
     pub delta_e: f32,
     /// The pile's centre of mass relative to the cell centre, in pitches.
     pub offset: [f32; 2],
+    /// Share of the cell's window that is pile-coloured.
+    pub mass: f32,
+    /// How strongly the pile stands out from the background against its
+    /// colour's calibrated centre (1 as calibrated, about its opacity for
+    /// a fading pile; 0 for an empty cell).
+    pub strength: f32,
+    /// Why the reading cannot be trusted whatever its confidence: the
+    /// frame is not of a settled, visible board there.
+    pub doubt: Option<Doubt>,
 }
 
 impl CellReading {
@@ -124,6 +153,14 @@ impl Reading {
     /// The board read, if every cell is at or above the threshold and no
     /// tile floats; the error names the unsure cells.
     pub fn board(&self) -> Result<Board, VisionError> {
+        let doubts: Vec<(Cell, Doubt)> = self
+            .cells
+            .iter()
+            .filter_map(|c| Some((c.cell, c.doubt?)))
+            .collect();
+        if !doubts.is_empty() {
+            return Err(VisionError::Unsettled(doubts));
+        }
         let unsure: Vec<(Cell, f32)> = self
             .cells
             .iter()
@@ -255,19 +292,32 @@ fn read_with(
     geometry: &Geometry,
 ) -> (Reading, Judge) {
     let judge = judge(image, calibration, geometry);
-    let (reading, stats) = read_cells(image, calibration, geometry, &judge);
-    if reading.min_confidence() >= reading.threshold {
-        return (reading, judge);
+    let (mut reading, mut stats) = read_cells(image, calibration, geometry, &judge);
+    let mut used = judge;
+    if reading.min_confidence() < reading.threshold
+        && let Some(refined) = classify::refine(&judge, &reading, &stats, calibration)
+    {
+        let (second, second_stats) = read_cells(image, calibration, geometry, &refined);
+        if second.min_confidence() > reading.min_confidence() {
+            (reading, stats, used) = (second, second_stats, refined);
+        }
     }
-    let Some(refined) = classify::refine(&judge, &reading, &stats, calibration) else {
-        return (reading, judge);
+    let strength: Vec<f32> = reading.cells.iter().map(|c| c.strength).collect();
+    settled::check(image, geometry, &mut reading.cells, &stats, &strength);
+    (reading, used)
+}
+
+/// How strongly a cell's pile stands out (see [`settled::pile_strength`]).
+fn strength(stats: &classify::CellStats, calibration: &Calibration, colour: Colour) -> f32 {
+    let Some(pile) = stats.colour else {
+        return 0.0;
     };
-    let (second, _) = read_cells(image, calibration, geometry, &refined);
-    if second.min_confidence() > reading.min_confidence() {
-        (second, refined)
-    } else {
-        (reading, judge)
-    }
+    let model = &calibration.colours[colour.index() as usize];
+    settled::pile_strength(
+        pile,
+        colour::oklab_from_linear(colour::linear_from_cielab(model.lab)),
+        colour::oklab_from_linear(calibration.background.linear_rgb),
+    )
 }
 
 fn read_cells(
@@ -298,6 +348,9 @@ fn read_cells(
                 confidence,
                 delta_e,
                 offset: stats.offset,
+                mass: stats.mass,
+                strength: colour.map_or(0.0, |c| strength(&stats, calibration, c)),
+                doubt: None,
             };
             (reading, stats)
         })
@@ -391,6 +444,9 @@ mod tests {
                     confidence,
                     delta_e: 0.0,
                     offset: [0.0; 2],
+                    mass: 0.0,
+                    strength: 0.0,
+                    doubt: None,
                 }
             })
             .collect();

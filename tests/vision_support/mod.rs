@@ -116,6 +116,37 @@ pub fn tint(image: &RgbaImage, gains: [f32; 3]) -> RgbaImage {
     out
 }
 
+/// Saturation times `factor` around each pixel's luma, in sRGB (0.6 for a
+/// washed-out capture).
+pub fn saturate(image: &RgbaImage, factor: f32) -> RgbaImage {
+    let mut out = image.clone();
+    for p in out.pixels_mut() {
+        let [r, g, b] = [p[0], p[1], p[2]].map(f32::from);
+        let luma = 0.299 * r + 0.587 * g + 0.114 * b;
+        for c in &mut p.0[..3] {
+            *c = (luma + factor * (f32::from(*c) - luma))
+                .round()
+                .clamp(0.0, 255.0) as u8;
+        }
+    }
+    out
+}
+
+/// Every sRGB channel raised to `exponent` (below 1 lightens the shadows,
+/// above 1 darkens them).
+pub fn gamma(image: &RgbaImage, exponent: f32) -> RgbaImage {
+    let table: Vec<u8> = (0..=255)
+        .map(|v| (255.0 * (v as f32 / 255.0).powf(exponent)).round() as u8)
+        .collect();
+    let mut out = image.clone();
+    for p in out.pixels_mut() {
+        for c in &mut p.0[..3] {
+            *c = table[usize::from(*c)];
+        }
+    }
+    out
+}
+
 /// A warm overlay: every pixel mixed with orange by `alpha` (0..1).
 pub fn warm_overlay(image: &RgbaImage, alpha: f32) -> RgbaImage {
     let orange = [255.0, 150.0, 40.0];
