@@ -264,6 +264,10 @@ pub(crate) fn refine(
     })
 }
 
+/// The share of a pile's lightness difference from its colour's centre
+/// that does not count against it.
+const LIGHTNESS_FORGIVEN: f32 = 0.6;
+
 /// A cell's verdict: its colour (or empty) and how sure the read is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Verdict {
@@ -299,7 +303,15 @@ pub(crate) fn classify(stats: &CellStats, calibration: &Calibration) -> Verdict 
         .colours
         .iter()
         .enumerate()
-        .map(|(i, model)| (colour::delta_e(lab, model.lab), i))
+        .map(|(i, model)| {
+            // Light changes a pile's lightness most (a lit pile under the
+            // pointer, a capture's gamma), its hue least, and the dust
+            // colours differ in hue: most of a lightness difference is
+            // forgiven.
+            let [l, a, b] = model.lab;
+            let l = l + LIGHTNESS_FORGIVEN * (lab[0] - l);
+            (colour::delta_e(lab, [l, a, b]), i)
+        })
         .collect();
     distances.sort_by(|a, b| a.0.total_cmp(&b.0));
     let (nearest, index) = distances[0];

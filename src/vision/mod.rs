@@ -294,12 +294,26 @@ fn read_with(
     let judge = judge(image, calibration, geometry);
     let (mut reading, mut stats) = read_cells(image, calibration, geometry, &judge);
     let mut used = judge;
-    if reading.min_confidence() < reading.threshold
-        && let Some(refined) = classify::refine(&judge, &reading, &stats, calibration)
+    // The background's balance undoes a capture's own light, which changes
+    // piles and swamp alike; a swamp that is only darker or lighter where
+    // the piles are (another picture, a shadow) wants no balance at all.
+    let unbalanced = Judge {
+        balance: Balance::NONE,
+        ..judge
+    };
+    for other in [
+        classify::refine(&judge, &reading, &stats, calibration),
+        Some(unbalanced),
+    ]
+    .into_iter()
+    .flatten()
     {
-        let (second, second_stats) = read_cells(image, calibration, geometry, &refined);
+        if reading.min_confidence() >= reading.threshold {
+            break;
+        }
+        let (second, second_stats) = read_cells(image, calibration, geometry, &other);
         if second.min_confidence() > reading.min_confidence() {
-            (reading, stats, used) = (second, second_stats, refined);
+            (reading, stats, used) = (second, second_stats, other);
         }
     }
     let strength: Vec<f32> = reading.cells.iter().map(|c| c.strength).collect();
