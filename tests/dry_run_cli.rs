@@ -407,3 +407,62 @@ fn threads_are_bounded_on_every_command() {
     }
     assert!(!d.join("dry-run").exists());
 }
+
+/// A PNG header claiming `width` x `height` grey pixels, with an empty
+/// image data chunk: what a decompression bomb shows before its data.
+fn png_header(width: u32, height: u32) -> Vec<u8> {
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = 0xffff_ffffu32;
+        for &byte in bytes {
+            crc ^= u32::from(byte);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    0xedb8_8320 ^ (crc >> 1)
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+    let chunk = |kind: &[u8], data: &[u8]| {
+        let mut out = (data.len() as u32).to_be_bytes().to_vec();
+        let body = [kind, data].concat();
+        out.extend_from_slice(&body);
+        out.extend_from_slice(&crc32(&body).to_be_bytes());
+        out
+    };
+    let mut ihdr = width.to_be_bytes().to_vec();
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 0, 0, 0, 0]);
+    [
+        b"\x89PNG\r\n\x1a\n".to_vec(),
+        chunk(b"IHDR", &ihdr),
+        chunk(b"IDAT", &[]),
+        chunk(b"IEND", &[]),
+    ]
+    .concat()
+}
+
+#[test]
+fn an_image_too_large_for_any_screen_is_refused_from_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("bomb.png"), png_header(22_000, 22_000)).unwrap();
+    let out = bot(d, &["--dry-run", "bomb.png", "--out", "o"]);
+    assert_one_line_error(
+        &out,
+        "bomb.png: 22000x22000 pixels is more than the 40 megapixels",
+    );
+    let board = real_board().to_string();
+    let out = bot(
+        d,
+        &["calibrate", "bomb.png", "--board", &board, "--name", "x"],
+    );
+    assert_one_line_error(&out, "22000x22000 pixels");
+    // An 8K screen's capture is not refused for its size (its data is
+    // missing, which is the error).
+    std::fs::write(d.join("8k.png"), png_header(7680, 4320)).unwrap();
+    let out = bot(d, &["--dry-run", "8k.png", "--out", "o"]);
+    assert_one_line_error(&out, "8k.png: broken image");
+}
