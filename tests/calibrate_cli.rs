@@ -119,3 +119,43 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     }
     assert!(!d.join("calibration").exists(), "nothing written");
 }
+
+#[test]
+fn a_link_at_the_calibration_path_is_not_replaced_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("calibration")).unwrap();
+    let link = d.join("calibration/mine.toml");
+    std::os::unix::fs::symlink(d.join("nowhere.toml"), &link).unwrap();
+    let out = bot(
+        d,
+        &[
+            "calibrate",
+            &real_png(),
+            "--board",
+            &truth(),
+            "--name",
+            "mine",
+        ],
+    );
+    assert_one_line_error(&out, "already exists (use --force");
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    let out = bot(
+        d,
+        &[
+            "calibrate",
+            &real_png(),
+            "--board",
+            &truth(),
+            "--name",
+            "mine",
+            "--force",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(link.symlink_metadata().unwrap().is_file());
+}

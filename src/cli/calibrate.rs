@@ -15,7 +15,8 @@ use crate::vision;
 
 pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
     let path = destination(&args.name)?;
-    if path.exists() && !args.force {
+    // A link counts, even one to nothing: it is someone's file name.
+    if path.symlink_metadata().is_ok() && !args.force {
         bail!(
             "{}: already exists (use --force to overwrite it)",
             path.display()

@@ -121,7 +121,7 @@ pub enum CalibrationError {
     Version { path: PathBuf, found: String },
     #[error("calibration {path}: {message}")]
     Invalid { path: PathBuf, message: String },
-    #[error("calibration {path} already exists (use --force to overwrite it)")]
+    #[error("calibration {path} already exists")]
     Exists { path: PathBuf },
     #[error("calibration {path}: cannot write it: {cause}")]
     Write {
@@ -257,7 +257,8 @@ impl Calibration {
     /// the same folder, then renamed into place, so a crash leaves any old
     /// file whole. Refuses to replace an existing file unless `overwrite`.
     pub fn save(&self, path: &Path, overwrite: bool) -> Result<(), CalibrationError> {
-        if !overwrite && path.exists() {
+        // A link counts, even one to nothing: it is someone's file name.
+        if !overwrite && path.symlink_metadata().is_ok() {
             return Err(CalibrationError::Exists {
                 path: path.to_owned(),
             });
