@@ -50,7 +50,10 @@ pub enum LearnError {
         expected: String,
         seen: String,
     },
-    #[error("the board string has colours {found}; the screenshot's board needs all of {letters}")]
+    #[error(
+        "the board string has {}; the screenshot's board needs all of {letters}",
+        if found.is_empty() { "no colour".to_owned() } else { format!("only the colours {found}") }
+    )]
     MissingColours { found: String, letters: String },
     #[error("found {found} piles, fewer than the {colours} colours to learn")]
     TooFewPiles { found: usize, colours: u8 },
@@ -435,10 +438,18 @@ mod tests {
         let two_colours: Board = "GGGGOOOO,GGGGOOOO,GGGGOOOO,GGGGOOOO,GGGGOOOO,GGGGOOOO"
             .parse()
             .unwrap();
-        assert!(matches!(
-            learn(&image, &two_colours),
-            Err(LearnError::MissingColours { .. })
-        ));
+        let error = learn(&image, &two_colours).unwrap_err();
+        assert!(matches!(error, LearnError::MissingColours { .. }));
+        assert!(
+            error
+                .to_string()
+                .starts_with("the board string has only the colours")
+        );
+        let empty = Board::empty(8, 6).unwrap();
+        assert_eq!(
+            learn(&image, &empty).unwrap_err().to_string(),
+            "the board string has no colour; the screenshot's board needs all of GORYB"
+        );
         let all: Board = "GORYBGOR,GORYBGOR,GORYBGOR,GORYBGOR,GORYBGOR,GORYBGOR"
             .parse()
             .unwrap();
