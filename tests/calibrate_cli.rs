@@ -159,3 +159,19 @@ fn a_link_at_the_calibration_path_is_not_replaced_without_force() {
     );
     assert!(link.symlink_metadata().unwrap().is_file());
 }
+
+#[test]
+fn a_board_string_with_two_colours_swapped_teaches_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let swapped: String = truth()
+        .chars()
+        .map(|c| match c {
+            'G' => 'O',
+            'O' => 'G',
+            other => other,
+        })
+        .collect();
+    let out = bot(dir.path(), &["calibrate", &real_png(), "--board", &swapped]);
+    assert_one_line_error(&out, "the piles given as G look salmon, not lime");
+    assert!(!dir.path().join("calibration").exists(), "nothing written");
+}

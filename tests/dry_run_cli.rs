@@ -466,3 +466,31 @@ fn an_image_too_large_for_any_screen_is_refused_from_its_header() {
     let out = bot(d, &["--dry-run", "8k.png", "--out", "o"]);
     assert_one_line_error(&out, "8k.png: broken image");
 }
+
+#[test]
+fn a_calibration_that_would_disable_the_safety_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let calibration = std::fs::read_to_string(repo("calibration/nodiatis.toml")).unwrap();
+    assert!(calibration.contains("confidence = 0.5"));
+    std::fs::write(
+        d.join("blind.toml"),
+        calibration.replace("confidence = 0.5", "confidence = 0"),
+    )
+    .unwrap();
+    let out = bot(
+        d,
+        &[
+            "--dry-run",
+            &real_png(),
+            "--calibration",
+            "blind.toml",
+            "--out",
+            "o",
+        ],
+    );
+    assert_one_line_error(
+        &out,
+        "blind.toml: thresholds.confidence = 0: must be from 0.3 to 0.95",
+    );
+}

@@ -15,6 +15,10 @@ use thiserror::Error;
 use super::Geometry;
 use crate::game::{Colour, MAX_CELLS, MAX_COLOURS};
 
+/// The least CIEDE2000 distance between two colours' centres (the real
+/// game's nearest two, lime and gold, are about 20 apart).
+const MIN_COLOUR_DISTANCE: f32 = 8.0;
+
 /// The calibration format this bot reads and writes.
 pub const VERSION: u32 = 1;
 
@@ -194,52 +198,64 @@ impl Calibration {
                     Colour::LETTERS.iter().collect::<String>()
                 ));
             }
-            if !model.lab.iter().all(|v| v.is_finite())
-                || model.spread.is_nan()
-                || model.spread < 0.0
+            let [l, ca, cb] = model.lab;
+            if !((0.0..=100.0).contains(&l)
+                && (-128.0..=128.0).contains(&ca)
+                && (-128.0..=128.0).contains(&cb)
+                && (0.0..=20.0).contains(&model.spread))
             {
                 return Err(format!(
-                    "colour {:?} has a bad centre or spread",
+                    "colour {:?}: lab must be L 0 to 100, a and b -128 to 128, spread 0 to 20",
                     model.letter
                 ));
             }
         }
         let g = &self.geometry;
-        let positive = [
-            g.pitch_x,
-            g.pitch_y,
-            self.piles.size,
-            self.thresholds.max_delta_e,
-        ];
-        if !(positive.iter().all(|v| v.is_finite() && *v > 0.0)
-            && g.x.is_finite()
-            && g.y.is_finite())
-        {
-            return Err("geometry, pile size and max_delta_e must be positive numbers".into());
-        }
         let t = &self.thresholds;
-        let unit = [
-            t.confidence,
-            t.pile_distance,
-            self.piles.fraction,
-            self.empty.fraction,
+        // Every number a read trusts, with the range that keeps a read
+        // safe: outside it a guess passes for a read (a low confidence, a
+        // far colour reach, no pile distance), or nothing is ever read.
+        let ranges: [(&str, f32, f32, f32); 11] = [
+            ("thresholds.confidence", t.confidence, 0.3, 0.95),
+            ("thresholds.pile_distance", t.pile_distance, 0.005, 0.1),
+            ("thresholds.max_delta_e", t.max_delta_e, 5.0, 40.0),
+            ("thresholds.balance_limit", t.balance_limit, 1.0, 20.0),
+            ("piles.fraction", self.piles.fraction, 0.3, 1.0),
+            ("piles.size", self.piles.size, 0.3, 1.2),
+            ("empty.fraction", self.empty.fraction, 0.0, 0.3),
+            ("geometry.pitch_x", g.pitch_x, 4.0, 2000.0),
+            ("geometry.pitch_y", g.pitch_y, 4.0, 2000.0),
+            ("geometry.x", g.x, -1e5, 1e5),
+            ("geometry.y", g.y, -1e5, 1e5),
         ];
-        if !unit.iter().all(|v| (0.0..=1.0).contains(v))
-            || self.empty.fraction >= self.piles.fraction
-        {
-            return Err(
-                "confidence, pile_distance and fractions must be in 0..1, empty below piles".into(),
-            );
+        for (key, value, low, high) in ranges {
+            if !(low..=high).contains(&value) {
+                return Err(format!("{key} = {value}: must be from {low} to {high}"));
+            }
         }
-        if t.balance_limit.is_nan()
-            || t.balance_limit < 1.0
-            || !self
-                .background
-                .linear_rgb
-                .iter()
-                .all(|v| v.is_finite() && *v >= 0.0)
+        if self.empty.fraction >= self.piles.fraction {
+            return Err("empty.fraction must be below piles.fraction".into());
+        }
+        if !self
+            .background
+            .linear_rgb
+            .iter()
+            .all(|v| (0.0..=1.0).contains(v))
         {
-            return Err("balance_limit must be at least 1 and the background non-negative".into());
+            return Err("background.linear_rgb: each channel must be from 0 to 1".into());
+        }
+        // Two colours that near each other make every pile of either a
+        // coin toss.
+        for (i, a) in self.colours.iter().enumerate() {
+            for b in &self.colours[i + 1..] {
+                let distance = super::colour::delta_e(a.lab, b.lab);
+                if distance < MIN_COLOUR_DISTANCE {
+                    return Err(format!(
+                        "colours {:?} and {:?} are {distance:.1} apart (CIEDE2000): at least {MIN_COLOUR_DISTANCE} is needed to tell them apart",
+                        a.letter, b.letter
+                    ));
+                }
+            }
         }
         Ok(())
     }
@@ -341,7 +357,12 @@ impl CalibrationError {
 
 /// A TOML error on one line, with its line number.
 fn one_line(text: &str, error: &toml::de::Error) -> String {
-    let message = error.message().trim().replace('\n', " ");
+    let mut message = error.message().trim().replace('\n', " ");
+    // The parser quotes what it refused, which may be a whole line of
+    // anything: an error stays short.
+    if message.chars().count() > MAX_MESSAGE {
+        message = message.chars().take(MAX_MESSAGE).collect::<String>() + "...";
+    }
     match error.span() {
         Some(span) => {
             let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
@@ -350,6 +371,9 @@ fn one_line(text: &str, error: &toml::de::Error) -> String {
         None => message,
     }
 }
+
+/// The most characters of the TOML parser's message an error keeps.
+const MAX_MESSAGE: usize = 150;
 
 /// Rounds for a readable file: four decimals are far below any threshold.
 pub(crate) fn round4(v: f32) -> f32 {
@@ -393,7 +417,7 @@ mod tests {
                 .map(|c| ColourModel {
                     letter: c.letter(),
                     name: c.name().into(),
-                    lab: [50.0, f32::from(c.index()) * 10.0, 0.0],
+                    lab: [50.0, f32::from(c.index()) * 25.0 - 50.0, 0.0],
                     spread: 1.5,
                 })
                 .collect(),
@@ -406,6 +430,45 @@ mod tests {
         let text = calibration.to_toml();
         assert!(text.contains("[[colour]]"), "{text}");
         assert_eq!(Calibration::parse(&text).unwrap(), calibration);
+    }
+
+    #[test]
+    fn values_that_disable_the_safety_are_refused_by_name() {
+        let text = sample().to_toml();
+        for (from, to, names) in [
+            (
+                "confidence = 0.5",
+                "confidence = 0.0",
+                "thresholds.confidence = 0: must be from 0.3",
+            ),
+            (
+                "max_delta_e = 20.0",
+                "max_delta_e = 500.0",
+                "thresholds.max_delta_e = 500",
+            ),
+            (
+                "pile_distance = 0.02",
+                "pile_distance = 0.0",
+                "thresholds.pile_distance = 0",
+            ),
+            (
+                "balance_limit = 4.0",
+                "balance_limit = 1000.0",
+                "thresholds.balance_limit",
+            ),
+            ("pitch_x = 80.0", "pitch_x = 0.0", "geometry.pitch_x = 0"),
+        ] {
+            assert!(text.contains(from), "{from}");
+            let error = Calibration::parse(&text.replace(from, to)).unwrap_err();
+            assert!(error.to_string().contains(names), "{error}");
+        }
+        let mut twins = sample();
+        twins.colours[1].lab = twins.colours[0].lab;
+        let error = Calibration::parse(&twins.to_toml()).unwrap_err();
+        assert!(
+            error.to_string().contains("'G' and 'O' are 0.0 apart"),
+            "{error}"
+        );
     }
 
     #[test]

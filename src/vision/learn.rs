@@ -39,6 +39,9 @@ const LOOKS: [[u8; 3]; NODIATIS_COLOURS as usize] = [
     [90, 190, 235],
 ];
 
+/// What RULES.md calls each look, in the order of [`LOOKS`].
+const LOOK_NAMES: [&str; NODIATIS_COLOURS as usize] = ["lime", "salmon", "magenta", "gold", "cyan"];
+
 /// Why a screenshot gives no calibration.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum LearnError {
@@ -55,6 +58,14 @@ pub enum LearnError {
         if found.is_empty() { "no colour".to_owned() } else { format!("only the colours {found}") }
     )]
     MissingColours { found: String, letters: String },
+    #[error(
+        "the piles given as {letter} look {seen}, not {expected}: is the board string right? (nothing learned)"
+    )]
+    WrongHue {
+        letter: char,
+        expected: &'static str,
+        seen: &'static str,
+    },
     #[error("found {found} piles, fewer than the {colours} colours to learn")]
     TooFewPiles { found: usize, colours: u8 },
 }
@@ -154,7 +165,37 @@ pub fn learn(image: &RgbaImage, truth: &Board) -> Result<Calibration, LearnError
             });
         }
     }
-    Ok(build(&survey, &labels, NODIATIS_COLOURS))
+    let calibration = build(&survey, &labels, NODIATIS_COLOURS);
+    check_hues(&calibration)?;
+    Ok(calibration)
+}
+
+/// Each learned colour must look like its name: of the looks of RULES.md,
+/// its hue must be nearest its own. A board string with two letters
+/// swapped throughout would otherwise teach the swap to every later read.
+fn check_hues(calibration: &Calibration) -> Result<(), LearnError> {
+    let look_hues: Vec<f32> = LOOKS
+        .iter()
+        .map(|&rgb| lab_hue(colour::cielab(Balance::NONE.oklab(rgb))))
+        .collect();
+    let gap = |a: f32, b: f32| {
+        let d = (a - b).rem_euclid(360.0);
+        d.min(360.0 - d)
+    };
+    for (i, model) in calibration.colours.iter().enumerate().take(LOOKS.len()) {
+        let hue = lab_hue(model.lab);
+        let nearest = (0..look_hues.len())
+            .min_by(|&a, &b| gap(hue, look_hues[a]).total_cmp(&gap(hue, look_hues[b])))
+            .expect("five looks");
+        if nearest != i {
+            return Err(LearnError::WrongHue {
+                letter: model.letter,
+                expected: LOOK_NAMES[i],
+                seen: LOOK_NAMES[nearest],
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Learns a calibration without the true board: groups the piles' colours

@@ -111,6 +111,15 @@ pub enum VisionError {
     Unsettled(Vec<(Cell, Doubt)>),
 }
 
+fn list_cells(cells: &[(Cell, f32)]) -> String {
+    listed(
+        cells
+            .iter()
+            .map(|(cell, confidence)| format!("{cell} at {confidence:.2}"))
+            .collect(),
+    )
+}
+
 /// The cells in doubt, grouped by why: "a fading pile at (1,0), (2,0)".
 fn list_doubts(doubts: &[(Cell, Doubt)]) -> String {
     let mut groups: Vec<(Doubt, Vec<String>)> = Vec::new();
@@ -121,18 +130,28 @@ fn list_doubts(doubts: &[(Cell, Doubt)]) -> String {
         }
     }
     groups
-        .iter()
-        .map(|(doubt, cells)| format!("{doubt} at {}", cells.join(", ")))
+        .into_iter()
+        .map(|(doubt, cells)| format!("{doubt} at {}", listed(cells)))
         .collect::<Vec<_>>()
         .join("; ")
 }
 
-fn list_cells(cells: &[(Cell, f32)]) -> String {
-    cells
-        .iter()
-        .map(|(cell, confidence)| format!("{cell} at {confidence:.2}"))
+/// The most cells an error names; a garbled picture may have all of them
+/// in doubt, and an error stays one short line.
+const LISTED: usize = 6;
+
+/// The first [`LISTED`] items, and how many more.
+fn listed(items: Vec<String>) -> String {
+    let more = items.len().saturating_sub(LISTED);
+    let mut text = items
+        .into_iter()
+        .take(LISTED)
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if more > 0 {
+        text += &format!(" and {more} more");
+    }
+    text
 }
 
 /// One cell as read.
