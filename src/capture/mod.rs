@@ -61,6 +61,10 @@ pub enum CaptureError {
     #[error("cannot list the windows (is there a display? DISPLAY={display:?}): {cause}")]
     NoDisplay { display: String, cause: String },
     #[error(
+        "a Wayland session without X11 (WAYLAND_DISPLAY={wayland:?}, no DISPLAY): the bot sees and clicks windows through X11 only; run the game client under XWayland and give the bot its DISPLAY (e.g. DISPLAY=:0)"
+    )]
+    WaylandOnly { wayland: String },
+    #[error(
         "no visible window's title or application contains {query:?}; visible windows: {candidates}"
     )]
     NoMatch { query: String, candidates: String },
@@ -120,6 +124,18 @@ impl Region {
 /// Every window the window system lists, front-most first, except the bot's
 /// own process and the processes it runs in (its terminal).
 pub fn windows() -> Result<Vec<WindowInfo>, CaptureError> {
+    // Without an X11 display there is nothing to list: say what works
+    // instead of what the window system's library makes of it.
+    let variable = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
+    if variable("DISPLAY").is_none() {
+        return Err(match variable("WAYLAND_DISPLAY") {
+            Some(wayland) => CaptureError::WaylandOnly { wayland },
+            None => CaptureError::NoDisplay {
+                display: String::new(),
+                cause: "DISPLAY is not set".into(),
+            },
+        });
+    }
     let own = own_processes();
     let all = xcap::Window::all().map_err(|e| CaptureError::NoDisplay {
         display: std::env::var("DISPLAY").unwrap_or_default(),
