@@ -38,6 +38,15 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let report = play::play(&mut window, &settings, &mut |event| {
         show(&event, &mut planned)
     })
+    .map_err(|stopped| {
+        // The library says what went wrong; the flag to change is ours.
+        let hint = match stopped.error {
+            play::PlayError::TooManyReplans { .. } => "; --max-replans allows more",
+            play::PlayError::Unsettled { .. } => "; --settle-ms waits longer",
+            _ => "",
+        };
+        anyhow::anyhow!("{stopped}{hint}")
+    })
     .with_context(|| {
         format!(
             "window {:?}, calibration {}",

@@ -81,7 +81,7 @@ pub enum PlayError {
     Covered { when: String, by: String },
     #[error("the window kept moving while aiming {when}")]
     Unsteady { when: String },
-    #[error("the board read differed from the plan {count} times (--max-replans {max})")]
+    #[error("the board read differed from the plan {count} times (at most {max} re-plans)")]
     TooManyReplans { count: u32, max: u32 },
     #[error("the solver found no way to clear {0}")]
     NoPlan(Box<Board>),
@@ -327,7 +327,7 @@ impl Game<'_, '_> {
             }
             if tick >= deadline {
                 if let Some(board) = rule.timed_out() {
-                    log::warn!("no change {when} within --settle-ms: the click had no effect?");
+                    log::warn!("no change {when} within the settle time: the click had no effect?");
                     return Ok((board, frame));
                 }
                 let cause = match &frame.board {
