@@ -430,3 +430,33 @@ fn bench_boards_are_bounded() {
     let out = run(&["bench", "--boards", "4294967295"]);
     assert_short_error(&out, "--boards");
 }
+
+#[test]
+fn the_time_budget_holds_on_every_shape_and_strategy() {
+    // The halves bound once settled a wide board's halves exactly before
+    // the search began, for minutes.
+    let budget = 0.5;
+    for (w, h) in [(16, 8), (16, 6), (14, 6), (32, 4), (64, 2), (128, 1), (8, 16)] {
+        let board = BoardRng::new(u64::from(w) * 31 + u64::from(h))
+            .board(w, h, 5)
+            .unwrap();
+        let text = board.to_string();
+        for strategy in ["optimal", "standard", "lookahead", "shortlook"] {
+            let started = std::time::Instant::now();
+            let out = run(&[
+                "solve",
+                "--json",
+                "--time",
+                &budget.to_string(),
+                "--strategy",
+                strategy,
+                &text,
+            ]);
+            let took = started.elapsed().as_secs_f64();
+            // Generous slack for a shared machine: the bug was minutes.
+            assert!(took < budget + 3.0, "{w}x{h} {strategy}: {took:.2} s");
+            let json = stdout_of(&out);
+            check_json(json.trim(), &text);
+        }
+    }
+}

@@ -55,7 +55,7 @@ fn solve_on<T: Bits>(board: &Board, search: &mut Search, threads: usize, table_m
     if !run_beam::<T>(board, FIRST_BEAM, &search, &halt, || {}) {
         return;
     }
-    let halves = Halves::new(board, HALVES_FIRST_MB.min(table_mb));
+    let halves = Halves::new(board, HALVES_FIRST_MB.min(table_mb), deadline);
     let root_halves = halves
         .as_ref()
         .map_or([0; 2], |h| h.of(&Planes::<T>::of(board)));

@@ -14,6 +14,8 @@
 //! small iterative deepening on bit planes, and kept in a table shared by
 //! all threads.
 
+use std::time::Instant;
+
 use crate::game::{Board, MAX_COLOURS};
 
 use super::key::{Key, hash_set};
@@ -31,11 +33,49 @@ const MAX_SIDE_CELLS: usize = 64;
 /// Marks a table entry as a relaxed game's exact value, not just a bound.
 const EXACT: u32 = 1 << 16;
 
+/// How many relaxed positions a value's search visits between two looks at
+/// the clock: a relaxed game of a wide board's half can take minutes, and
+/// the search must stop at its deadline.
+const CLOCK_EVERY: u32 = 1024;
+
 /// The relaxed games of a board shape and the table of their values.
 pub(super) struct Halves {
     /// Left, right.
     sides: [Side; 2],
     table: Table,
+    /// When the search stops: past it, every relaxed game not yet settled
+    /// is taken as feasible, which only weakens the bound.
+    deadline: Instant,
+}
+
+/// One value's look at the clock, every [`CLOCK_EVERY`] positions.
+struct Clock {
+    deadline: Instant,
+    ticks: u32,
+    expired: bool,
+}
+
+impl Clock {
+    fn new(deadline: Instant) -> Clock {
+        Clock {
+            deadline,
+            ticks: 0,
+            expired: false,
+        }
+    }
+
+    /// True once the deadline has passed (looked at now and then).
+    #[inline]
+    fn expired(&mut self) -> bool {
+        if !self.expired {
+            self.ticks += 1;
+            if self.ticks == CLOCK_EVERY {
+                self.ticks = 0;
+                self.expired = Instant::now() >= self.deadline;
+            }
+        }
+        self.expired
+    }
 }
 
 /// One side of the board as its relaxed game sees it: the board's cells
@@ -56,9 +96,9 @@ type Half = Planes<u64>;
 
 impl Halves {
     /// The halves of boards shaped like `board`, with a table of at most
-    /// `mb` MiB; `None` for boards too tall or a side too big for the
-    /// relaxed games.
-    pub(super) fn new(board: &Board, mb: usize) -> Option<Halves> {
+    /// `mb` MiB, for a search that stops at `deadline`; `None` for boards
+    /// too tall or a side too big for the relaxed games.
+    pub(super) fn new(board: &Board, mb: usize, deadline: Instant) -> Option<Halves> {
         let (w, h) = (board.width() as usize, board.height() as usize);
         if h > MAX_HEIGHT || (w - w / 2) * h > MAX_SIDE_CELLS {
             return None;
@@ -69,6 +109,7 @@ impl Halves {
                 Side::new(w - w / 2, h, w / 2, true),
             ],
             table: Table::new(mb),
+            deadline,
         })
     }
 
@@ -90,7 +131,8 @@ impl Halves {
             let half = &halves[side];
             let key = self.key(half, side, cross);
             let least = self.sides[side].least(half, cross);
-            self.settle(half, side, cross, least, u32::MAX - 1, key)
+            let clock = &mut Clock::new(self.deadline);
+            self.settle(half, side, cross, least..=u32::MAX - 1, key, clock)
         })
     }
 
@@ -135,7 +177,8 @@ impl Halves {
                 let Some(limit) = (2 * moves).checked_sub(values[1 - side]) else {
                     return values;
                 };
-                values[side] = self.settle(half, side, cross, values[side], limit, *key);
+                let clock = &mut Clock::new(self.deadline);
+                values[side] = self.settle(half, side, cross, values[side]..=limit, *key, clock);
             }
         }
         values
@@ -147,12 +190,21 @@ impl Halves {
     }
 
     /// The relaxed game's value of `half` (whose key is `key`), known to
-    /// be at least `least` half moves, if at most `limit`; else
-    /// `limit + 1`, a bound. `cross` holds the colours both sides have.
-    fn settle(&self, half: &Half, side: usize, cross: u8, least: u32, limit: u32, key: Key) -> u32 {
-        let mut budget = least.max(self.table.bound(key) & !EXACT);
+    /// lie in `range` or above, if at most the range's end; else one more
+    /// than the end, a bound. `cross` holds the colours both sides have.
+    fn settle(
+        &self,
+        half: &Half,
+        side: usize,
+        cross: u8,
+        range: std::ops::RangeInclusive<u32>,
+        key: Key,
+        clock: &mut Clock,
+    ) -> u32 {
+        let limit = *range.end();
+        let mut budget = (*range.start()).max(self.table.bound(key) & !EXACT);
         while budget <= limit {
-            if self.feasible(half, side, cross, budget) {
+            if self.feasible(half, side, cross, budget, clock) {
                 return budget;
             }
             budget += 1;
@@ -161,9 +213,18 @@ impl Halves {
     }
 
     /// True when `half` can be cleared within `budget` half moves in the
-    /// relaxed game, where the other side has the colours of `cross`.
-    fn feasible(&self, half: &Half, side: usize, cross: u8, budget: u32) -> bool {
-        if half.present == 0 {
+    /// relaxed game, where the other side has the colours of `cross`; also
+    /// once `clock` has expired, which makes the bound weaker, never wrong
+    /// (nothing is stored as infeasible on the strength of it).
+    fn feasible(
+        &self,
+        half: &Half,
+        side: usize,
+        cross: u8,
+        budget: u32,
+        clock: &mut Clock,
+    ) -> bool {
+        if half.present == 0 || clock.expired() {
             return true;
         }
         let relaxed = &self.sides[side];
@@ -219,6 +280,7 @@ impl Halves {
                             side,
                             cross,
                             budget - cost,
+                            clock,
                         )
                     {
                         found = true;
@@ -242,6 +304,7 @@ impl Halves {
                             side,
                             cross,
                             budget - 1,
+                            clock,
                         )
                     {
                         found = true;
@@ -250,7 +313,9 @@ impl Halves {
                 }
             }
         }
-        if !found {
+        if clock.expired {
+            // What was found may rest on a guess: keep none of it.
+        } else if !found {
             self.table.store(key, budget + 1);
         } else if least == budget {
             self.table.store(key, budget | EXACT);
@@ -349,11 +414,40 @@ mod tests {
     use crate::game::BoardRng;
     use crate::solver::{SolveOptions, Strategy, solve};
 
+    /// A deadline no test reaches.
+    fn far() -> Instant {
+        Instant::now() + std::time::Duration::from_secs(3600)
+    }
+
+    #[test]
+    fn past_the_deadline_a_value_is_a_weaker_bound_at_once() {
+        // A wide board's half takes minutes to settle exactly.
+        let board = BoardRng::new(7).board(16, 6, 5).unwrap();
+        let planes = Planes::<u128>::of(&board);
+        let exact_enough = Halves::new(
+            &board,
+            1,
+            Instant::now() + std::time::Duration::from_millis(300),
+        )
+        .unwrap();
+        let started = Instant::now();
+        let late = Halves::new(&board, 1, Instant::now()).unwrap();
+        let weak = late.of(&planes);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        let stronger = exact_enough.of(&planes);
+        // Both bound the same game; the late one no higher.
+        assert!(
+            weak[0] <= stronger[0] && weak[1] <= stronger[1],
+            "{weak:?} {stronger:?}"
+        );
+        assert!(weak.iter().all(|&v| v > 0));
+    }
+
     #[test]
     fn a_side_plays_as_the_board_does() {
         let mut rng = BoardRng::new(5);
         for (w, h) in [(8, 6), (7, 5), (4, 8), (9, 3)] {
-            let halves = Halves::new(&rng.board(w, h, 4).unwrap(), 1).unwrap();
+            let halves = Halves::new(&rng.board(w, h, 4).unwrap(), 1, far()).unwrap();
             for _ in 0..40 {
                 let mut board = rng.board(w, h, 4).unwrap();
                 while !board.is_cleared() {
@@ -390,7 +484,7 @@ mod tests {
             boards.push(board);
         }
         for board in boards {
-            let halves = Halves::new(&board, 1).unwrap();
+            let halves = Halves::new(&board, 1, far()).unwrap();
             // The article's solver proves its optimum without this bound.
             let options = SolveOptions {
                 strategy: Strategy::Standard,
