@@ -264,3 +264,49 @@ fn bad_windows_and_displays_are_one_line_errors_without_a_click() {
     one_line(&out, "display");
     assert!(game.clicks().is_empty());
 }
+
+#[test]
+fn an_empty_board_is_no_game_to_play() {
+    let desktop = Desktop::start();
+    // With no pile, the board is found only where the calibration knows
+    // it: one made for the practice window at scale 1 (its board at
+    // half a cell from the corner, 80-pixel cells, in a 720x560 window).
+    let default = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration/nodiatis.toml"),
+    )
+    .unwrap();
+    let mut practice = String::new();
+    for line in default.lines() {
+        let key = line.split('=').next().unwrap_or("").trim();
+        let value = match key {
+            "image_width" => Some("720"),
+            "image_height" => Some("560"),
+            "x" | "y" => Some("40.0"),
+            "pitch_x" | "pitch_y" => Some("80.0"),
+            _ => None,
+        };
+        match value {
+            Some(value) => practice += &format!("{key} = {value}\n"),
+            None => practice += &format!("{line}\n"),
+        }
+    }
+    let calibration = desktop.path("practice.toml");
+    std::fs::write(&calibration, practice).unwrap();
+    let calibration = calibration.to_str().unwrap();
+    let empty = ["        "; 6].join(",");
+    let game = desktop.practice_probed(&empty, 100, GAME, &["--calibration", calibration]);
+    for args in [
+        &["--window", GAME, "--calibration", calibration][..],
+        &["--window", GAME, "--calibration", calibration, "--dry-run"],
+    ] {
+        let out = desktop.run_bot(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("no dust on the board: start a game first"),
+            "{stderr}"
+        );
+    }
+    assert!(game.clicks().is_empty());
+}

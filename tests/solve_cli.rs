@@ -436,7 +436,15 @@ fn the_time_budget_holds_on_every_shape_and_strategy() {
     // The halves bound once settled a wide board's halves exactly before
     // the search began, for minutes.
     let budget = 0.5;
-    for (w, h) in [(16, 8), (16, 6), (14, 6), (32, 4), (64, 2), (128, 1), (8, 16)] {
+    for (w, h) in [
+        (16, 8),
+        (16, 6),
+        (14, 6),
+        (32, 4),
+        (64, 2),
+        (128, 1),
+        (8, 16),
+    ] {
         let board = BoardRng::new(u64::from(w) * 31 + u64::from(h))
             .board(w, h, 5)
             .unwrap();

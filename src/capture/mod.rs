@@ -332,6 +332,12 @@ impl GameWindow {
         Ok((image, part.shifted(self.info.x, self.info.y)))
     }
 
+    /// The screen (monitor) the last capture was on, in desktop
+    /// coordinates.
+    pub fn screen(&self) -> Option<Region> {
+        self.screen.as_ref().map(|(_, bounds)| *bounds)
+    }
+
     /// The monitor holding the top-left of `area` (desktop coordinates),
     /// cached until the area leaves it.
     fn screen_of(&mut self, area: &Region) -> Result<(xcap::Monitor, Region), CaptureError> {

@@ -13,6 +13,11 @@ use thiserror::Error;
 /// How long a click holds the button down: the game misses shorter presses.
 pub const HOLD: Duration = Duration::from_millis(40);
 
+/// How often, and how far apart, the pointer is read back after a move
+/// before it counts as put elsewhere.
+const READ_BACK_TRIES: u32 = 10;
+const READ_BACK_WAIT: Duration = Duration::from_millis(2);
+
 /// A position on the screen, in pixels (x to the right, y down).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScreenPoint {
@@ -44,6 +49,20 @@ pub enum InputError {
     },
     #[error("stopped by Ctrl-C")]
     Interrupted,
+    #[error(
+        "the mouse went to {found}, not {wanted} (a screen edge, another monitor or display scaling?): no click"
+    )]
+    Misplaced {
+        wanted: ScreenPoint,
+        found: ScreenPoint,
+    },
+}
+
+/// True when the pointer, read back at `found` after a move to `wanted`,
+/// is within `within` pixels of it on both axes: a press there lands on
+/// the same cell.
+pub fn on_target(found: ScreenPoint, wanted: ScreenPoint, within: i32) -> bool {
+    (found.x - wanted.x).abs() <= within && (found.y - wanted.y).abs() <= within
 }
 
 /// Makes the process per-monitor DPI-aware on Windows, so that capture
@@ -121,13 +140,13 @@ impl Mouse {
     }
 
     /// Clicks the left button at `at` (move, press, hold [`HOLD`], release)
-    /// after checking that the user has not taken the mouse. The mouse
-    /// stays at `at` until [`Mouse::rest`].
-    pub fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
+    /// after checking that the user has not taken the mouse, and, once
+    /// moved, that the pointer is really there (within `within` pixels):
+    /// the system may put it elsewhere. The mouse stays at `at` until
+    /// [`Mouse::rest`].
+    pub fn click(&mut self, at: ScreenPoint, within: i32) -> Result<(), InputError> {
         self.check()?;
-        self.enigo
-            .move_mouse(at.x, at.y, Coordinate::Abs)
-            .map_err(device)?;
+        self.move_to(at, within)?;
         self.enigo
             .button(Button::Left, Direction::Press)
             .map_err(device)?;
@@ -135,7 +154,6 @@ impl Mouse {
         self.enigo
             .button(Button::Left, Direction::Release)
             .map_err(device)?;
-        self.left_at = at;
         log::debug!("clicked at {at}");
         Ok(())
     }
@@ -145,11 +163,30 @@ impl Mouse {
     /// it on would hide that).
     pub fn rest(&mut self, rest: ScreenPoint) -> Result<(), InputError> {
         self.check()?;
-        self.enigo
-            .move_mouse(rest.x, rest.y, Coordinate::Abs)
-            .map_err(device)?;
-        self.left_at = rest;
+        self.move_to(rest, 0)?;
         log::debug!("mouse left at {rest}");
+        Ok(())
+    }
+
+    /// Moves the pointer to `to` and reads it back: where it really is
+    /// becomes where the bot left it, and must be within `within` pixels.
+    fn move_to(&mut self, to: ScreenPoint, within: i32) -> Result<(), InputError> {
+        self.enigo
+            .move_mouse(to.x, to.y, Coordinate::Abs)
+            .map_err(device)?;
+        // The window system may take a moment to report the move.
+        let mut found = self.location()?;
+        for _ in 0..READ_BACK_TRIES {
+            if on_target(found, to, within) {
+                break;
+            }
+            sleep(READ_BACK_WAIT);
+            found = self.location()?;
+        }
+        self.left_at = found;
+        if !on_target(found, to, within) {
+            return Err(InputError::Misplaced { wanted: to, found });
+        }
         Ok(())
     }
 }
@@ -161,6 +198,16 @@ fn device(error: enigo::InputError) -> InputError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pointer_put_elsewhere_is_off_target() {
+        let wanted = ScreenPoint::new(500, 300);
+        assert!(on_target(wanted, wanted, 0));
+        assert!(on_target(ScreenPoint::new(512, 290), wanted, 24));
+        // Clamped at a screen edge, or scaled by 1.25.
+        assert!(!on_target(ScreenPoint::new(500, 0), wanted, 24));
+        assert!(!on_target(ScreenPoint::new(625, 375), wanted, 24));
+    }
 
     #[test]
     fn points_print_as_pairs() {

@@ -11,7 +11,7 @@ use image::RgbaImage;
 
 use super::PlayError;
 use super::place;
-use crate::capture::GameWindow;
+use crate::capture::{GameWindow, Region};
 use crate::game::Board;
 use crate::vision::{self, Calibration, Geometry, VisionError};
 
@@ -20,8 +20,10 @@ use crate::vision::{self, Calibration, Geometry, VisionError};
 pub struct Frame {
     /// The capture (the board region, or the whole window for a search).
     pub image: RgbaImage,
-    /// The window's client area on the desktop when the frame was taken.
+    /// The window's client area on the desktop when the frame was taken,
+    /// and its size.
     pub origin: (i32, i32),
+    pub size: (u32, u32),
     pub board: Result<Board, VisionError>,
     pub confidence: f32,
     pub taken: Instant,
@@ -105,6 +107,7 @@ impl<'w> Eye<'w> {
             confidence: reading.min_confidence(),
             image,
             origin,
+            size,
             taken: Instant::now(),
         })
     }
@@ -122,10 +125,22 @@ impl<'w> Eye<'w> {
         Ok(covering.first().map(ToString::to_string))
     }
 
-    /// The window's place now (an error when it is closed or minimised).
-    pub fn origin_now(&mut self) -> Result<(i32, i32), PlayError> {
+    /// The window's place and size now (an error when it is closed or
+    /// minimised).
+    pub fn place_now(&mut self) -> Result<((i32, i32), (u32, u32)), PlayError> {
         let info = self.window.refresh()?;
-        Ok((info.x, info.y))
+        Ok(((info.x, info.y), (info.width, info.height)))
+    }
+
+    /// The screen the board was last captured on (desktop coordinates);
+    /// the window's own area before any capture.
+    pub fn screen(&self) -> Region {
+        self.window.screen().unwrap_or(Region {
+            x: self.origin.0,
+            y: self.origin.1,
+            width: self.size.0,
+            height: self.size.1,
+        })
     }
 }
 
@@ -155,6 +170,7 @@ fn find(
         confidence: reading.min_confidence(),
         image,
         origin,
+        size,
         taken: Instant::now(),
     };
     Ok((geometry, frame))

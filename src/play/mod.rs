@@ -83,6 +83,8 @@ pub enum PlayError {
     Unsteady { when: String },
     #[error("the board read differed from the plan {count} times (at most {max} re-plans)")]
     TooManyReplans { count: u32, max: u32 },
+    #[error("no dust on the board: start a game first")]
+    NoDust,
     #[error("the solver found no way to clear {0}")]
     NoPlan(Box<Board>),
 }
@@ -191,6 +193,10 @@ impl Game<'_, '_> {
             board: &board,
             confidence: frame.confidence,
         });
+        // An empty board is a game not started (or over), not a win.
+        if board.is_cleared() {
+            return Err(PlayError::NoDust);
+        }
         let first = self.plan(&board)?;
         let (planned, proven_optimal) = (first.length(), first.proven_optimal);
         let report = |game: &Game, finish| Report {
@@ -260,7 +266,9 @@ impl Game<'_, '_> {
             let when = format!("before click {number}");
             mouse.check()?;
             let (at, rest, aimed) = aim(eye, &current, step, &when, &self.settings.debug_dir)?;
-            mouse.click(at)?;
+            // Within a quarter cell of the centre is on the cell.
+            let within = (0.25 * eye.geometry.pitch_x.min(eye.geometry.pitch_y)) as i32;
+            mouse.click(at, within)?;
             self.clicks = number;
             (self.observe)(Event::Click { number, step, at });
             mouse.rest(rest)?;
@@ -390,12 +398,20 @@ fn aim(
             });
         }
         uncovered(eye, when)?;
-        if eye.origin_now()? != frame.origin {
+        // Moved or resized since the frame (a resize may keep the corner):
+        // the geometry is stale, look again.
+        if eye.place_now()? != (frame.origin, frame.size) {
             continue;
         }
         let at = place::click_point(&eye.geometry, eye.size, frame.origin, step.cell)
             .ok_or(PlayError::OffBoard)?;
-        let rest = place::rest_point(&eye.geometry, eye.size, frame.origin);
+        let rest = place::rest_point(
+            &eye.geometry,
+            eye.size,
+            frame.origin,
+            &eye.screen(),
+            &step.board_after,
+        );
         return Ok((at, rest, frame));
     }
     Err(PlayError::Unsteady {

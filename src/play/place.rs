@@ -5,7 +5,7 @@
 //! that every click point is checked to lie on the board before use.
 
 use crate::capture::Region;
-use crate::game::Cell;
+use crate::game::{Board, Cell};
 use crate::input::ScreenPoint;
 use crate::vision::{Geometry, PixelPoint};
 
@@ -60,26 +60,63 @@ pub fn click_point(
     (on_board && in_window).then(|| ScreenPoint::new(origin.0 + x as i32, origin.1 + y as i32))
 }
 
-/// Where the mouse waits between clicks: beside the board inside the window
-/// where there is room (left, right, below, above), else just outside the
-/// window's top-left corner.
-pub fn rest_point(geometry: &Geometry, size: (u32, u32), origin: (i32, i32)) -> ScreenPoint {
+/// Where the mouse waits after a click: beside the board inside the window
+/// and on the screen `screen` (desktop coordinates) where there is room
+/// (left, right, below, above); else, on a board that fills the window,
+/// over a cell that `after` (the board the click leaves) has empty for
+/// good: one in an edge column, which neither gravity nor the contraction
+/// fills again, the highest first, else one of the top row. Never outside
+/// the window, where the screen may clamp it (the fail-safe would take
+/// that for the user).
+pub fn rest_point(
+    geometry: &Geometry,
+    size: (u32, u32),
+    origin: (i32, i32),
+    screen: &Region,
+    after: &Board,
+) -> ScreenPoint {
     let (w, h) = geometry.size();
-    let (window_w, window_h) = (size.0 as f32, size.1 as f32);
     let (middle_x, middle_y) = (geometry.x + w / 2.0, geometry.y + h / 2.0);
     let (off_x, off_y) = (REST * geometry.pitch_x, REST * geometry.pitch_y);
-    let candidates = [
+    let to_screen = |(x, y): (f32, f32)| {
+        ScreenPoint::new(origin.0 + x.round() as i32, origin.1 + y.round() as i32)
+    };
+    let on_screen = |p: ScreenPoint| {
+        p.x >= screen.x
+            && p.y >= screen.y
+            && p.x < screen.x + screen.width as i32
+            && p.y < screen.y + screen.height as i32
+    };
+    let in_window =
+        |&(x, y): &(f32, f32)| x >= 0.0 && y >= 0.0 && x < size.0 as f32 && y < size.1 as f32;
+    let beside = [
         (geometry.x - off_x, middle_y),
         (geometry.x + w + off_x, middle_y),
         (middle_x, geometry.y + h + off_y),
         (middle_x, geometry.y - off_y),
     ];
-    let inside = |&(x, y): &(f32, f32)| x >= 0.0 && y >= 0.0 && x < window_w && y < window_h;
-    let (x, y) = candidates
+    if let Some(p) = beside
         .into_iter()
-        .find(inside)
-        .unwrap_or((-off_x, -off_y));
-    ScreenPoint::new(origin.0 + x.round() as i32, origin.1 + y.round() as i32)
+        .filter(in_window)
+        .map(to_screen)
+        .find(|&p| on_screen(p))
+    {
+        return p;
+    }
+    let top = geometry.height - 1;
+    let edges = [0, geometry.width - 1];
+    let empty_for_good = (0..geometry.height)
+        .rev()
+        .flat_map(|y| edges.map(|x| Cell::new(x, y)))
+        .chain((0..geometry.width).map(|x| Cell::new(x, top)))
+        .find(|&cell| after.get(cell).is_none());
+    let centre = |cell| {
+        let p = geometry.cell_centre(cell);
+        (p.x, p.y)
+    };
+    // Some cell is empty after any click; the board's top-left corner
+    // otherwise, inside it.
+    to_screen(empty_for_good.map_or((geometry.x + 1.0, geometry.y + 1.0), centre))
 }
 
 #[cfg(test)]
@@ -149,20 +186,61 @@ mod tests {
         );
     }
 
+    fn screen() -> Region {
+        Region {
+            x: 0,
+            y: 0,
+            width: 1600,
+            height: 1000,
+        }
+    }
+
     #[test]
     fn the_mouse_rests_off_the_board() {
         let g = practice();
-        let rest = rest_point(&g, (720, 560), (100, 50));
+        let after = Board::empty(8, 6).unwrap();
+        let rest = rest_point(&g, (720, 560), (100, 50), &screen(), &after);
         assert_eq!(rest, ScreenPoint::new(100 + 20, 50 + 280));
         let local = PixelPoint::new((rest.x - 100) as f32, (rest.y - 50) as f32);
         assert!(!g.contains(local));
-        // A board filling the window: the mouse leaves the window.
-        let full = Geometry {
-            x: 0.0,
-            y: 0.0,
-            ..g
+    }
+
+    #[test]
+    fn the_rest_point_stays_on_the_screen() {
+        // The window's left edge at the screen's: left of the board is
+        // off the screen, right of it is not.
+        let g = practice();
+        let after = Board::empty(8, 6).unwrap();
+        let rest = rest_point(&g, (720, 560), (-30, 50), &screen(), &after);
+        assert_eq!(rest, ScreenPoint::new(-30 + 700, 50 + 280));
+    }
+
+    #[test]
+    fn a_board_filling_the_window_rests_the_mouse_on_a_cell_empty_for_good() {
+        // The default calibration's geometry fills its 643x470 window.
+        let g = Geometry {
+            x: -1.9,
+            y: -3.8,
+            pitch_x: 80.1,
+            pitch_y: 80.2,
+            width: 8,
+            height: 6,
         };
-        let rest = rest_point(&full, (640, 480), (100, 50));
-        assert_eq!(rest, ScreenPoint::new(80, 30));
+        let after: Board = "        ,        ,  YY    , GGGRRR ,BBBBGGGG,OOOOYYYY"
+            .parse()
+            .unwrap();
+        let rest = rest_point(&g, (643, 470), (100, 50), &screen(), &after);
+        // Inside the window, over the highest empty cell of column 0
+        // (the top row's).
+        let local = PixelPoint::new((rest.x - 100) as f32, (rest.y - 50) as f32);
+        assert!(local.x >= 0.0 && local.y >= 0.0 && local.x < 643.0 && local.y < 470.0);
+        assert_eq!(g.cell_at(local), Some(Cell::new(0, 5)));
+        // Column 0 full to the top: the right edge column.
+        let after: Board = "G       ,G       ,G YY    ,GGGGRRR ,BBBBGGGG,OOOOYYYY"
+            .parse()
+            .unwrap();
+        let rest = rest_point(&g, (643, 470), (100, 50), &screen(), &after);
+        let local = PixelPoint::new((rest.x - 100) as f32, (rest.y - 50) as f32);
+        assert_eq!(g.cell_at(local), Some(Cell::new(7, 5)));
     }
 }

@@ -129,6 +129,18 @@ impl Desktop {
     /// logging to `<title>.log`, and waits until it is on the screen and
     /// shows the board.
     pub fn practice(&self, board: &str, anim_ms: u64, title: &str) -> Practice {
+        self.practice_probed(board, anim_ms, title, &[])
+    }
+
+    /// [`Desktop::practice`], the window's board looked at with `probe`
+    /// added to the bot's arguments (e.g. another calibration).
+    pub fn practice_probed(
+        &self,
+        board: &str,
+        anim_ms: u64,
+        title: &str,
+        probe: &[&str],
+    ) -> Practice {
         let log = self.path(&format!("{title}.log"));
         let anim_ms = anim_ms.to_string();
         let args = [
@@ -146,8 +158,11 @@ impl Desktop {
             let (process, id) = self.open_window(title, || self.command(&args));
             // The practice window paints when its board changes only: one
             // painted before the window manager mapped it stays black.
-            let probe = self.run_bot(&["--window", title, "--dry-run", "--time", "0.05"]);
-            if probe.status.success() {
+            let mut look = vec!["--window", title, "--dry-run", "--time", "0.05"];
+            look.extend_from_slice(probe);
+            let probe = self.run_bot(&look);
+            let empty = String::from_utf8_lossy(&probe.stderr).contains("no dust on the board");
+            if probe.status.success() || empty {
                 return Practice {
                     id,
                     log,
