@@ -15,6 +15,9 @@ use crate::capture::{GameWindow, Region};
 use crate::game::Board;
 use crate::vision::{self, Calibration, Geometry, VisionError};
 
+/// Where a window's client area is on the desktop, and its size.
+pub type Place = ((i32, i32), (u32, u32));
+
 /// One look at the board.
 #[derive(Debug)]
 pub struct Frame {
@@ -127,7 +130,7 @@ impl<'w> Eye<'w> {
 
     /// The window's place and size now (an error when it is closed or
     /// minimised).
-    pub fn place_now(&mut self) -> Result<((i32, i32), (u32, u32)), PlayError> {
+    pub fn place_now(&mut self) -> Result<Place, PlayError> {
         let info = self.window.refresh()?;
         Ok(((info.x, info.y), (info.width, info.height)))
     }
