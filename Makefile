@@ -14,9 +14,12 @@ DEMO_SAMPLE := samples/mid-1x-window.png
 deps:
 	@scripts/install-deps
 
+# The demo builds the profile the tests use (dependencies optimised, see
+# Cargo.toml), so that `make test` after it compiles only the tests and
+# the lints; `make bench` builds the release profile.
 demo: deps
-	$(CARGO) build --release
-	./target/release/bot --dry-run $(DEMO_SAMPLE) --out dry-run
+	$(CARGO) build
+	./target/debug/bot --dry-run $(DEMO_SAMPLE) --out dry-run
 
 test: deps
 	$(CARGO) fmt --check
