@@ -175,3 +175,87 @@ fn a_board_string_with_two_colours_swapped_teaches_nothing() {
     assert_one_line_error(&out, "the piles given as G look salmon, not lime");
     assert!(!dir.path().join("calibration").exists(), "nothing written");
 }
+
+/// The real screenshot and a mid-game picture in its look (after three
+/// moves of the article's solution), each with its board, in `dir`.
+fn two_screenshots(dir: &std::path::Path) -> [(String, String); 2] {
+    let mid = seed_boards()[3];
+    mid_game(&mid).save(dir.join("mid.png")).unwrap();
+    [
+        (real_png(), truth()),
+        (dir.join("mid.png").display().to_string(), mid.to_string()),
+    ]
+}
+
+#[test]
+fn learns_from_several_screenshots_each_with_its_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let [(full, full_board), (mid, mid_board)] = two_screenshots(d);
+    let out = bot(
+        d,
+        &[
+            "calibrate",
+            &full,
+            "--board",
+            &full_board,
+            &mid,
+            "--board",
+            &mid_board,
+            "--name",
+            "two",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Both read back with the new calibration before it is written.
+    assert_eq!(stdout.matches("cell confidences").count(), 2, "{stdout}");
+    let calibration = dustbot::vision::Calibration::load(&d.join("calibration/two.toml")).unwrap();
+    let mid_image = image::open(&mid).unwrap().to_rgba8();
+    let reading = dustbot::vision::read(&mid_image, &calibration, None).unwrap();
+    assert_eq!(reading.board().unwrap().to_string(), mid_board);
+    // The same from a folder of NAME.png and NAME.board.
+    let shots = d.join("shots");
+    std::fs::create_dir(&shots).unwrap();
+    std::fs::copy(&full, shots.join("a.png")).unwrap();
+    std::fs::write(shots.join("a.board"), &full_board).unwrap();
+    std::fs::copy(&mid, shots.join("b.png")).unwrap();
+    std::fs::write(shots.join("b.board"), &mid_board).unwrap();
+    let out = bot(d, &["calibrate", "shots", "--name", "folder"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_folder =
+        dustbot::vision::Calibration::load(&d.join("calibration/folder.toml")).unwrap();
+    assert_eq!(from_folder, calibration);
+}
+
+#[test]
+fn several_screenshots_need_a_board_each_and_name_the_wrong_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let [(full, full_board), (mid, _)] = two_screenshots(d);
+    let out = bot(d, &["calibrate", &full, "--board", &full_board, &mid]);
+    assert_one_line_error(&out, "1 --board for 2 screenshot file(s)");
+    // The full board given for the mid-game picture.
+    let out = bot(
+        d,
+        &[
+            "calibrate",
+            &full,
+            "--board",
+            &full_board,
+            &mid,
+            "--board",
+            &full_board,
+        ],
+    );
+    assert_one_line_error(&out, "screenshot 2:");
+    assert!(!d.join("calibration").exists(), "nothing written");
+}

@@ -240,13 +240,16 @@ pub struct BenchArgs {
 
 #[derive(Debug, Args)]
 pub struct CalibrateArgs {
-    /// A screenshot of the game showing the board.
-    #[arg(value_name = "SCREENSHOT")]
-    pub screenshot: PathBuf,
-    /// The board in the screenshot, as a board string: learn from it instead
-    /// of grouping colours and asking.
+    /// Screenshots of the game showing the board, each followed by its
+    /// --board (a full board first: it gives the board's place; mid-game
+    /// ones teach the swamp where piles were), or folders of NAME.png with
+    /// NAME.board beside each.
+    #[arg(value_name = "SCREENSHOT|DIR", required = true)]
+    pub screenshots: Vec<PathBuf>,
+    /// The board in the screenshot before it, as a board string: learn
+    /// from it instead of grouping colours and asking (one screenshot).
     #[arg(long, value_name = "STRING")]
-    pub board: Option<String>,
+    pub board: Vec<String>,
     /// Calibration name: writes calibration/NAME.toml.
     #[arg(long, default_value = "nodiatis")]
     pub name: String,

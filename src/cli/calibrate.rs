@@ -1,6 +1,7 @@
-//! `bot calibrate SCREENSHOT`: learns a calibration from a screenshot (from
-//! the true board with `--board`, else by grouping the pile colours and
-//! asking), checks it by re-reading the screenshot, and only then writes
+//! `bot calibrate SCREENSHOT...`: learns a calibration from screenshots of
+//! known boards (each with its `--board`, or folders of `NAME.png` with
+//! `NAME.board`), or from one screenshot by grouping the pile colours and
+//! asking; checks it by re-reading every screenshot, and only then writes
 //! `calibration/NAME.toml` atomically, never over a file without `--force`.
 
 use std::io::{BufRead, Write};
@@ -22,51 +23,132 @@ pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
             path.display()
         );
     }
-    let image = vision::load(&args.screenshot)?;
-    let screenshot = args.screenshot.display();
-    let (calibration, board) = match &args.board {
-        Some(text) => {
-            let truth = Board::parse_sized(text, NODIATIS_WIDTH, NODIATIS_HEIGHT)
-                .with_context(|| format!("--board {text:?}"))?;
-            let calibration =
-                vision::learn(&image, &truth).with_context(|| screenshot.to_string())?;
-            (calibration, truth)
+    let shots = screenshots(args)?;
+    let (calibration, shots) = if shots.iter().all(|(_, _, truth)| truth.is_some()) {
+        let known: Vec<(&image::RgbaImage, &Board)> = shots
+            .iter()
+            .filter_map(|(_, image, truth)| Some((image, truth.as_ref()?)))
+            .collect();
+        let calibration = vision::learn_from(&known).context(names(&shots))?;
+        let shots = shots
+            .into_iter()
+            .filter_map(|(path, image, truth)| Some((path, image, truth?)))
+            .collect();
+        (calibration, shots)
+    } else {
+        let [(path, image, _)] = <[_; 1]>::try_from(shots).map_err(|_| {
+            anyhow::anyhow!("several screenshots need a --board each (or NAME.board files)")
+        })?;
+        let screenshot = path.display();
+        let (calibration, board) = vision::cluster_colours(&image, NODIATIS_WIDTH, NODIATIS_HEIGHT)
+            .with_context(|| screenshot.to_string())?;
+        println!(
+            "Board read from {screenshot} (colours named by hue):\n{}",
+            board.grid()
+        );
+        println!("{board}");
+        if !args.yes && !confirm("Is this the board in the screenshot?")? {
+            bail!("not confirmed: nothing written (give the true board with --board)");
         }
-        None => {
-            let (calibration, board) =
-                vision::cluster_colours(&image, NODIATIS_WIDTH, NODIATIS_HEIGHT)
-                    .with_context(|| screenshot.to_string())?;
-            println!(
-                "Board read from {screenshot} (colours named by hue):\n{}",
-                board.grid()
-            );
-            println!("{board}");
-            if !args.yes && !confirm("Is this the board in the screenshot?")? {
-                bail!("not confirmed: nothing written (give the true board with --board)");
-            }
-            (calibration, board)
-        }
+        (calibration, vec![(path, image, board)])
     };
-    let reading = vision::read(&image, &calibration, None)
-        .with_context(|| format!("{screenshot}: re-reading with the new calibration"))?;
-    println!(
-        "Cell confidences with the new calibration (threshold {}):",
-        reading.threshold
-    );
-    print!("{}", reading.confidence_grid());
-    let read = reading.board().with_context(|| {
-        format!("{screenshot}: the new calibration does not read it back; nothing written")
-    })?;
-    if read != board {
-        bail!("{screenshot}: the new calibration reads {read}, not {board}; nothing written");
+    let mut lowest: f32 = 1.0;
+    for (path, image, board) in &shots {
+        let screenshot = path.display();
+        let reading = vision::read(image, &calibration, None)
+            .with_context(|| format!("{screenshot}: re-reading with the new calibration"))?;
+        println!(
+            "{screenshot}: cell confidences with the new calibration (threshold {}):",
+            reading.threshold
+        );
+        print!("{}", reading.confidence_grid());
+        let read = reading.board().with_context(|| {
+            format!("{screenshot}: the new calibration does not read it back; nothing written")
+        })?;
+        if read != *board {
+            bail!("{screenshot}: the new calibration reads {read}, not {board}; nothing written");
+        }
+        lowest = lowest.min(reading.min_confidence());
     }
     calibration.save(&path, args.force)?;
-    println!(
-        "wrote {} (lowest confidence {:.2})",
-        path.display(),
-        reading.min_confidence()
-    );
+    println!("wrote {} (lowest confidence {lowest:.2})", path.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// A screenshot, its pixels and its board when known.
+type Shot = (PathBuf, image::RgbaImage, Option<Board>);
+
+/// The screenshots named, loaded, each with its board: the `--board`s in
+/// order for the files given, `NAME.board` for the images of a folder.
+fn screenshots(args: &CalibrateArgs) -> Result<Vec<Shot>> {
+    let files = args.screenshots.iter().filter(|p| !p.is_dir()).count();
+    if !args.board.is_empty() && args.board.len() != files {
+        bail!(
+            "{} --board for {files} screenshot file(s): give one after each",
+            args.board.len()
+        );
+    }
+    let mut boards = args.board.iter();
+    let mut shots = Vec::new();
+    for path in &args.screenshots {
+        if path.is_dir() {
+            shots.extend(folder(path)?);
+            continue;
+        }
+        let truth = boards
+            .next()
+            .map(|text| board(text, "--board"))
+            .transpose()?;
+        shots.push((path.clone(), vision::load(path)?, truth));
+    }
+    Ok(shots)
+}
+
+/// The PNG and JPEG images of `dir` that have a `NAME.board` beside them,
+/// in name order.
+fn folder(dir: &Path) -> Result<Vec<Shot>> {
+    let listing =
+        std::fs::read_dir(dir).with_context(|| format!("{}: cannot list it", dir.display()))?;
+    let mut images: Vec<PathBuf> = listing
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().is_some_and(|e| {
+                matches!(
+                    e.to_string_lossy().to_ascii_lowercase().as_str(),
+                    "png" | "jpg" | "jpeg"
+                )
+            }) && p.with_extension("board").is_file()
+        })
+        .collect();
+    images.sort();
+    if images.is_empty() {
+        bail!("{}: no image with a NAME.board beside it", dir.display());
+    }
+    images
+        .into_iter()
+        .map(|path| {
+            let truth_path = path.with_extension("board");
+            let text = std::fs::read_to_string(&truth_path)
+                .with_context(|| format!("{}: cannot read it", truth_path.display()))?;
+            let truth = board(text.trim_end(), &truth_path.display().to_string())?;
+            Ok((path.clone(), vision::load(&path)?, Some(truth)))
+        })
+        .collect()
+}
+
+/// A board string of the real game's shape; errors name `source`.
+fn board(text: &str, source: &str) -> Result<Board> {
+    Board::parse_sized(text, NODIATIS_WIDTH, NODIATIS_HEIGHT)
+        .with_context(|| format!("{source} {}", super::output::excerpt(text)))
+}
+
+/// The screenshots' names, for an error about them all.
+fn names(shots: &[Shot]) -> String {
+    shots
+        .iter()
+        .map(|(p, _, _)| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `calibration/NAME.toml` in the current folder; NAME is a plain file name.

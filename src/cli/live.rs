@@ -41,9 +41,13 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     .map_err(|stopped| {
         // The library says what went wrong; the flag to change is ours.
         let hint = match stopped.error {
-            play::PlayError::TooManyReplans { .. } => "; --max-replans allows more",
-            play::PlayError::Unsettled { .. } => "; --settle-ms waits longer",
-            _ => "",
+            play::PlayError::TooManyReplans { .. } => "; --max-replans allows more".to_owned(),
+            play::PlayError::Unsettled { .. } => "; --settle-ms waits longer".to_owned(),
+            play::PlayError::Unreadable { .. } => format!(
+                "; to teach the calibration this board: bot calibrate FULL.png --board FULL_BOARD {} --board THIS_BOARD",
+                args.live.debug_dir.join("unreadable-frame.png").display()
+            ),
+            _ => String::new(),
         };
         anyhow::anyhow!("{stopped}{hint}")
     })

@@ -68,6 +68,25 @@ pub enum LearnError {
     },
     #[error("found {found} piles, fewer than the {colours} colours to learn")]
     TooFewPiles { found: usize, colours: u8 },
+    #[error("screenshot {number}: {error}")]
+    InShot {
+        number: usize,
+        error: Box<LearnError>,
+    },
+}
+
+impl LearnError {
+    /// The error, naming the screenshot (counted from 1) when there are
+    /// several.
+    fn in_shot(self, index: usize, count: usize) -> LearnError {
+        if count < 2 {
+            return self;
+        }
+        LearnError::InShot {
+            number: index + 1,
+            error: Box::new(self),
+        }
+    }
 }
 
 /// What the screenshot's cells look like before any colour is known.
@@ -89,7 +108,6 @@ fn survey(image: &RgbaImage, width: u8, height: u8) -> Result<Survey, LearnError
     };
     let found = locate::locate(image, &shape, None)?;
     let geometry = found.geometry;
-    let pitch = (geometry.pitch_x, geometry.pitch_y);
     let background = classify::background(image, &geometry)
         .ok_or_else(|| VisionError::NoBoard("the board's corners are outside the image".into()))?;
     let [_, a, b] = colour::oklab_from_linear(background);
@@ -107,17 +125,7 @@ fn survey(image: &RgbaImage, width: u8, height: u8) -> Result<Survey, LearnError
     spread.sort_by(f32::total_cmp);
     let p98 = spread[(spread.len() - 1) * 98 / 100];
     judge.threshold = (BACKGROUND_MARGIN * p98).max(MIN_PILE_DISTANCE);
-    let mut scratch = Scratch::default();
-    let stats = geometry
-        .cells()
-        .map(|cell| {
-            let centre = geometry.cell_centre(cell);
-            (
-                cell,
-                classify::measure(image, centre, pitch, &judge, &mut scratch),
-            )
-        })
-        .collect();
+    let stats = measure_cells(image, &geometry, &judge);
     Ok(Survey {
         geometry,
         image_size: image.dimensions(),
@@ -128,9 +136,36 @@ fn survey(image: &RgbaImage, width: u8, height: u8) -> Result<Survey, LearnError
     })
 }
 
+/// Every cell of the board at `geometry` measured with `judge`.
+fn measure_cells(image: &RgbaImage, geometry: &Geometry, judge: &Judge) -> Vec<(Cell, CellStats)> {
+    let pitch = (geometry.pitch_x, geometry.pitch_y);
+    let mut scratch = Scratch::default();
+    geometry
+        .cells()
+        .map(|cell| {
+            let centre = geometry.cell_centre(cell);
+            (
+                cell,
+                classify::measure(image, centre, pitch, judge, &mut scratch),
+            )
+        })
+        .collect()
+}
+
 /// Learns a calibration from a screenshot of `truth`.
 pub fn learn(image: &RgbaImage, truth: &Board) -> Result<Calibration, LearnError> {
-    let colours = truth.colour_bits();
+    learn_from(&[(image, truth)])
+}
+
+/// Learns a calibration from screenshots of known boards. The first gives
+/// the board's place in its frame and the background the colours are
+/// balanced against; the piles of all of them give the colours; the empty
+/// cells of all of them what an empty cell looks like. A mid-game
+/// screenshot so teaches the real swamp where piles used to be: a pixel
+/// belongs to a pile when it stands farther from the background than the
+/// swamp of every screenshot does.
+pub fn learn_from(shots: &[(&RgbaImage, &Board)]) -> Result<Calibration, LearnError> {
+    let colours = shots.iter().fold(0, |bits, (_, b)| bits | b.colour_bits());
     if colours.count_ones() < u32::from(NODIATIS_COLOURS) || colours >> NODIATIS_COLOURS != 0 {
         let found = Colour::all(8)
             .filter(|c| colours >> c.index() & 1 == 1)
@@ -143,29 +178,47 @@ pub fn learn(image: &RgbaImage, truth: &Board) -> Result<Calibration, LearnError
                 .collect(),
         });
     }
-    let survey = survey(image, truth.width(), truth.height())?;
-    let labels: Vec<Option<Colour>> = survey
-        .stats
-        .iter()
-        .map(|(cell, _)| truth.get(*cell))
-        .collect();
-    for ((cell, stats), label) in survey.stats.iter().zip(&labels) {
-        let looks_occupied = stats.fraction >= OCCUPIED / 2.0 && stats.colour.is_some();
-        if label.is_some() != looks_occupied {
-            return Err(LearnError::Mismatch {
-                cell: *cell,
-                expected: label.map_or("an empty cell".into(), |c| {
-                    format!("{} ({})", c.letter(), c.name())
-                }),
-                seen: if looks_occupied {
-                    "a pile".into()
-                } else {
-                    "an empty cell".into()
-                },
-            });
+    let mut surveys = Vec::new();
+    for (shot, (image, truth)) in shots.iter().enumerate() {
+        let survey = survey(image, truth.width(), truth.height())
+            .map_err(|e| e.in_shot(shot, shots.len()))?;
+        surveys.push(survey);
+    }
+    // One threshold for all: the one that keeps every swamp out.
+    let pile_distance = surveys.iter().map(|s| s.pile_distance).fold(0.0, f32::max);
+    let mut labels = Vec::new();
+    for (shot, (survey, (image, truth))) in surveys.iter_mut().zip(shots).enumerate() {
+        if survey.pile_distance < pile_distance {
+            let [_, a, b] = colour::oklab_from_linear(survey.background);
+            let judge = Judge {
+                balance: Balance::NONE,
+                background: [a, b],
+                threshold: pile_distance,
+            };
+            survey.stats = measure_cells(image, &survey.geometry, &judge);
+            survey.pile_distance = pile_distance;
+        }
+        for (cell, stats) in &survey.stats {
+            let label = truth.get(*cell);
+            let looks_occupied = stats.fraction >= OCCUPIED / 2.0 && stats.colour.is_some();
+            if label.is_some() != looks_occupied {
+                let error = LearnError::Mismatch {
+                    cell: *cell,
+                    expected: label.map_or("an empty cell".into(), |c| {
+                        format!("{} ({})", c.letter(), c.name())
+                    }),
+                    seen: if looks_occupied {
+                        "a pile".into()
+                    } else {
+                        "an empty cell".into()
+                    },
+                };
+                return Err(error.in_shot(shot, shots.len()));
+            }
+            labels.push(label);
         }
     }
-    let calibration = build(&survey, &labels, NODIATIS_COLOURS);
+    let calibration = build(&surveys, &labels, NODIATIS_COLOURS);
     check_hues(&calibration)?;
     Ok(calibration)
 }
@@ -254,7 +307,10 @@ pub fn cluster_colours(
             .expect("every cell is surveyed")]
     })
     .map_err(|e| LearnError::Vision(VisionError::Shape(e)))?;
-    Ok((build(&survey, &labels, NODIATIS_COLOURS), board))
+    Ok((
+        build(std::slice::from_ref(&survey), &labels, NODIATIS_COLOURS),
+        board,
+    ))
 }
 
 /// Hue (degrees) of a CIELAB colour.
@@ -362,8 +418,9 @@ fn k_means(points: &[[f32; 3]], k: usize) -> Vec<usize> {
     groups
 }
 
-/// The calibration of a surveyed screenshot whose cells carry `labels`.
-fn build(survey: &Survey, labels: &[Option<Colour>], colours: u8) -> Calibration {
+/// The calibration of surveyed screenshots whose cells, one survey after
+/// the other, carry `labels`; the first gives the place and background.
+fn build(surveys: &[Survey], labels: &[Option<Colour>], colours: u8) -> Calibration {
     let median = |mut values: Vec<f32>, default: f32| {
         if values.is_empty() {
             return default;
@@ -371,28 +428,29 @@ fn build(survey: &Survey, labels: &[Option<Colour>], colours: u8) -> Calibration
         let mid = values.len() / 2;
         *values.select_nth_unstable_by(mid, f32::total_cmp).1
     };
-    let pile_fractions = survey
-        .stats
+    let cells: Vec<&CellStats> = surveys
+        .iter()
+        .flat_map(|s| s.stats.iter().map(|(_, stats)| stats))
+        .collect();
+    let pile_fractions = cells
         .iter()
         .zip(labels)
         .filter(|(_, l)| l.is_some())
-        .map(|((_, s), _)| s.fraction)
+        .map(|(s, _)| s.fraction)
         .collect();
-    let empty_fractions: Vec<f32> = survey
-        .stats
+    let empty_fractions: Vec<f32> = cells
         .iter()
         .zip(labels)
         .filter(|(_, l)| l.is_none())
-        .map(|((_, s), _)| s.fraction)
+        .map(|(s, _)| s.fraction)
         .collect();
     let models = Colour::all(colours)
         .map(|c| {
-            let labs: Vec<[f32; 3]> = survey
-                .stats
+            let labs: Vec<[f32; 3]> = cells
                 .iter()
                 .zip(labels)
                 .filter(|(_, l)| **l == Some(c))
-                .filter_map(|((_, s), _)| s.colour.map(colour::cielab))
+                .filter_map(|(s, _)| s.colour.map(colour::cielab))
                 .collect();
             let centre = mean(labs.iter().copied());
             let spread = (labs
@@ -409,6 +467,7 @@ fn build(survey: &Survey, labels: &[Option<Colour>], colours: u8) -> Calibration
             }
         })
         .collect();
+    let survey = &surveys[0];
     let g = survey.geometry;
     Calibration {
         version: VERSION,

@@ -24,7 +24,7 @@ pub use calibration::{
     StoredGeometry, Thresholds, VERSION,
 };
 pub use geometry::{Geometry, PixelPoint};
-pub use learn::{LearnError, cluster_colours, learn};
+pub use learn::{LearnError, cluster_colours, learn, learn_from};
 pub use settled::Doubt;
 
 use crate::game::{Board, Cell, Colour, ParseError};
