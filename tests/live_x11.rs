@@ -310,3 +310,43 @@ fn an_empty_board_is_no_game_to_play() {
     }
     assert!(game.clicks().is_empty());
 }
+
+#[test]
+fn calibrates_from_the_live_window_and_reads_it_with_that() {
+    let desktop = Desktop::start();
+    let _game = desktop.practice(REAL_BOARD, 100, GAME);
+    let out = desktop.run_bot(&[
+        "calibrate",
+        "--window",
+        GAME,
+        "--countdown",
+        "0",
+        "--board",
+        REAL_BOARD,
+        "--name",
+        "live",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let calibration = desktop.path("calibration/live.toml");
+    assert!(calibration.is_file(), "{stdout}");
+    assert!(
+        desktop.path("calibration/live-window.png").is_file(),
+        "{stdout}"
+    );
+    // The window's own frame: its board is read at the stored geometry.
+    let read = desktop.run_bot(&[
+        "--window",
+        GAME,
+        "--dry-run",
+        "--calibration",
+        calibration.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&read.stdout);
+    assert!(read.status.success(), "{text}");
+    assert!(text.contains(REAL_BOARD), "{text}");
+}

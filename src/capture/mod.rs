@@ -332,6 +332,19 @@ impl GameWindow {
         Ok((image, part.shifted(self.info.x, self.info.y)))
     }
 
+    /// The whole client area as the screen shows it now (the window's
+    /// geometry refreshed first), clipped to the screen it starts on.
+    pub fn capture_client(&mut self) -> Result<RgbaImage, CaptureError> {
+        let info = self.refresh()?;
+        let client = Region {
+            x: 0,
+            y: 0,
+            width: info.width,
+            height: info.height,
+        };
+        Ok(self.capture_region(client)?.0)
+    }
+
     /// The screen (monitor) the last capture was on, in desktop
     /// coordinates.
     pub fn screen(&self) -> Option<Region> {

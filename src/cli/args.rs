@@ -244,12 +244,21 @@ pub struct CalibrateArgs {
     /// --board (a full board first: it gives the board's place; mid-game
     /// ones teach the swamp where piles were), or folders of NAME.png with
     /// NAME.board beside each.
-    #[arg(value_name = "SCREENSHOT|DIR", required = true)]
+    #[arg(value_name = "SCREENSHOT|DIR", required_unless_present = "window")]
     pub screenshots: Vec<PathBuf>,
     /// The board in the screenshot before it, as a board string: learn
     /// from it instead of grouping colours and asking (one screenshot).
     #[arg(long, value_name = "STRING")]
     pub board: Vec<String>,
+    /// Take the first screenshot from the live window whose title or
+    /// application name contains TEXT (its board is the first --board),
+    /// after a countdown to move the mouse off the board; it is kept as
+    /// calibration/NAME-window.png.
+    #[arg(long, value_name = "TEXT")]
+    pub window: Option<String>,
+    /// Seconds of the countdown before --window's screenshot.
+    #[arg(long, value_name = "SECS", default_value_t = 3, requires = "window", value_parser = clap::value_parser!(u64).range(0..=60))]
+    pub countdown: u64,
     /// Calibration name: writes calibration/NAME.toml.
     #[arg(long, default_value = "nodiatis")]
     pub name: String,

@@ -12,7 +12,7 @@ use anyhow::{Context, Result, bail};
 
 use super::args::CalibrateArgs;
 use crate::game::{Board, NODIATIS_HEIGHT, NODIATIS_WIDTH};
-use crate::vision;
+use crate::{play, vision};
 
 pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
     let path = destination(&args.name)?;
@@ -72,6 +72,14 @@ pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
     }
     calibration.save(&path, args.force)?;
     println!("wrote {} (lowest confidence {lowest:.2})", path.display());
+    if args.window.is_some() {
+        // Kept for a later calibration with more screenshots.
+        let (kept, image, _) = &shots[0];
+        image
+            .save(kept)
+            .with_context(|| format!("{}: cannot keep the window's screenshot", kept.display()))?;
+        println!("kept the window's screenshot as {}", kept.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -81,7 +89,8 @@ type Shot = (PathBuf, image::RgbaImage, Option<Board>);
 /// The screenshots named, loaded, each with its board: the `--board`s in
 /// order for the files given, `NAME.board` for the images of a folder.
 fn screenshots(args: &CalibrateArgs) -> Result<Vec<Shot>> {
-    let files = args.screenshots.iter().filter(|p| !p.is_dir()).count();
+    let files = args.screenshots.iter().filter(|p| !p.is_dir()).count()
+        + usize::from(args.window.is_some());
     if !args.board.is_empty() && args.board.len() != files {
         bail!(
             "{} --board for {files} screenshot file(s): give one after each",
@@ -90,6 +99,14 @@ fn screenshots(args: &CalibrateArgs) -> Result<Vec<Shot>> {
     }
     let mut boards = args.board.iter();
     let mut shots = Vec::new();
+    if let Some(query) = &args.window {
+        let truth = boards
+            .next()
+            .map(|text| board(text, "--board"))
+            .transpose()?;
+        let kept = Path::new("calibration").join(format!("{}-window.png", args.name));
+        shots.push((kept, window_image(query, args.countdown)?, truth));
+    }
     for path in &args.screenshots {
         if path.is_dir() {
             shots.extend(folder(path)?);
@@ -102,6 +119,20 @@ fn screenshots(args: &CalibrateArgs) -> Result<Vec<Shot>> {
         shots.push((path.clone(), vision::load(path)?, truth));
     }
     Ok(shots)
+}
+
+/// A picture of the live window's client area, after a countdown for the
+/// user to move the mouse off the board (the pile under it may be lit).
+fn window_image(query: &str, countdown: u64) -> Result<image::RgbaImage> {
+    let mut window = play::open(query)?;
+    for left in (1..=countdown).rev() {
+        println!(
+            "taking the screenshot of {:?} in {left} s: move the mouse off the board",
+            window.info().title
+        );
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
+    Ok(window.capture_client()?)
 }
 
 /// The PNG and JPEG images of `dir` that have a `NAME.board` beside them,
