@@ -9,13 +9,14 @@ mod vision_support;
 use std::path::PathBuf;
 
 use dustbot::game::{Board, BoardRng};
-use dustbot::render::{self, Look, Placement, Shot, Surround};
+use dustbot::render::{self, Canvas, Look, Placement, Pointer, Shot, Surround};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
 use vision_support::*;
 
 /// How a sample is made: a random board from `seed`, with `moves` random
-/// clicks played on it, drawn at `scale` with the `surround`.
+/// clicks played on it, drawn at `scale` with the `surround`, in the
+/// `condition` of the capture.
 struct Recipe {
     name: &'static str,
     seed: u64,
@@ -23,6 +24,19 @@ struct Recipe {
     scale: f32,
     surround: Surround,
     jpeg: bool,
+    condition: Condition,
+}
+
+/// What a capture may show beyond the plain board: the hardest cases of
+/// the stress suite (`tests/vision_stress.rs`), kept as files.
+#[derive(Clone, Copy)]
+enum Condition {
+    Plain,
+    /// The pile at column 3 of the bottom row lit 40% brighter, a hand
+    /// pointer on it.
+    Hover,
+    /// Another swamp behind the piles.
+    Swamp(Swamp),
 }
 
 const fn recipe(
@@ -40,12 +54,27 @@ const fn recipe(
         scale,
         surround,
         jpeg,
+        condition: Condition::Plain,
+    }
+}
+
+const fn hard(
+    name: &'static str,
+    seed: u64,
+    moves: u32,
+    scale: f32,
+    surround: Surround,
+    condition: Condition,
+) -> Recipe {
+    Recipe {
+        condition,
+        ..recipe(name, seed, moves, scale, surround, false)
     }
 }
 
 use Surround::{Bare, Window};
 
-const RECIPES: [Recipe; 11] = [
+const RECIPES: [Recipe; 13] = [
     recipe("full-1x-window", 1, 0, 1.0, Window, false),
     recipe("full-1x-bare", 2, 0, 1.0, Bare, false),
     recipe("full-0.5x-window", 3, 0, 0.5, Window, false),
@@ -57,6 +86,20 @@ const RECIPES: [Recipe; 11] = [
     recipe("mid-1.25x-window", 8, 8, 1.25, Window, true),
     recipe("late-0.5x-window", 9, 11, 0.5, Window, false),
     recipe("late-1.5x-bare", 10, 12, 1.5, Bare, false),
+    hard("hover-1x-window", 12, 3, 1.0, Window, Condition::Hover),
+    hard(
+        "swamp-banded-0.75x-bare",
+        13,
+        5,
+        0.75,
+        Bare,
+        Condition::Swamp(Swamp {
+            style: 2,
+            factor: 1.0,
+            band_at: 0.6,
+            seed: 0,
+        }),
+    ),
 ];
 
 /// JPEG quality of the JPEG samples: what a screenshot tool might save.
@@ -97,8 +140,27 @@ impl Recipe {
             surround: self.surround,
             seed: self.seed,
         };
-        let (canvas, placement) = render::screenshot(board, &Look::nodiatis(), &shot);
-        (canvas.to_image(), placement)
+        if let Condition::Plain = self.condition {
+            let (canvas, placement) = render::screenshot(board, &Look::nodiatis(), &shot);
+            return (canvas.to_image(), placement);
+        }
+        let mut stage = stage(board, self.scale, self.surround == Window, self.seed);
+        if let Condition::Swamp(swamp) = &self.condition {
+            restyle(&mut stage, swamp);
+        }
+        let tiles = render::tiles(board);
+        let mut canvas = Canvas::new(0, 0, [0, 0, 0]);
+        stage.paint(&tiles, &mut canvas);
+        if let Condition::Hover = self.condition {
+            let lit = tiles
+                .iter()
+                .find(|t| t.x == 3.0 && t.y == 0.0)
+                .expect("the bottom row is full");
+            stage.paint_hover(lit, 1.4, 0.75, &mut canvas);
+            let (x, y) = stage.placement().centre(3.1, 0.1);
+            render::pointer(&mut canvas, Pointer::Hand, (x, y), self.scale.max(1.0));
+        }
+        (canvas.to_image(), stage.placement())
     }
 }
 

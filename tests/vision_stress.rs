@@ -16,7 +16,7 @@ mod vision_support;
 use std::collections::BTreeMap;
 
 use dustbot::game::{Board, BoardRng, Cell, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH};
-use dustbot::render::{self, Canvas, Look, Placement, Pointer, Shot, Stage, Surround, Tile};
+use dustbot::render::{self, Canvas, Look, Placement, Pointer, Stage, Tile};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
 use vision_support::*;
@@ -100,23 +100,6 @@ fn look() -> Look {
     Look::nodiatis()
 }
 
-/// A stage at `scale`, bare or in a game window.
-fn stage(board: &Board, scale: f32, window: bool, seed: u64) -> Stage {
-    let shot = Shot {
-        scale,
-        surround: if window {
-            Surround::Window
-        } else {
-            Surround::Bare
-        },
-        seed,
-    };
-    // The screenshot's base is what the stage is made of: draw it empty.
-    let empty = Board::empty(board.width(), board.height()).unwrap();
-    let (base, placement) = render::screenshot(&empty, &look(), &shot);
-    Stage::new(&look(), base, placement, seed)
-}
-
 /// A stage placed as the real screenshot's board is in its 643x470 frame:
 /// the frame the default calibration knows.
 fn calibration_frame_stage(seed: u64) -> Stage {
@@ -141,60 +124,6 @@ fn paint(stage: &Stage, tiles: &[Tile]) -> Canvas {
 
 fn calibration() -> Calibration {
     Calibration::load(&repo("calibration/nodiatis.toml")).unwrap()
-}
-
-/// Changes the swamp inside the board's rectangle.
-fn restyle(stage: &mut Stage, style: u8, dice: &mut Dice) {
-    let p = stage.placement();
-    let (w, h) = p.size();
-    let (x0, y0) = (p.x.round().max(0.0) as usize, p.y.round().max(0.0) as usize);
-    let base = stage.base_mut();
-    let x1 = (x0 + w).min(base.width);
-    let y1 = (y0 + h).min(base.height);
-    let original = base.clone();
-    let factor = dice.pick(&[0.6, 1.4]);
-    let band_at = dice.range(0.2, 0.8);
-    let seed = dice.below(1000) as u32;
-    for y in y0..y1 {
-        for x in x0..x1 {
-            let rgb = original.get(x, y);
-            let (u, v) = ((x - x0) as f32 / w as f32, (y - y0) as f32 / h as f32);
-            let out = match style {
-                // 40% darker or brighter.
-                0 => scale_rgb(rgb, factor),
-                // Mirrored left to right.
-                1 => original.get(x1 - 1 - (x - x0), y),
-                // A dark band across and a bright fog patch, soft-edged
-                // as light and fog are.
-                2 => {
-                    let band = (1.0 - ((v - band_at).abs() / 0.15).min(1.0)).powi(2);
-                    let fog = (1.0 - ((u - 0.7).hypot(v - 0.3) / 0.25).min(1.0)).powi(2);
-                    mix_rgb(
-                        scale_rgb(rgb, 1.0 - 0.55 * band),
-                        [190, 200, 196],
-                        0.5 * fog,
-                    )
-                }
-                // Textured: grain of strong contrast.
-                _ => {
-                    let grain = (x as u32).wrapping_mul(73_856_093)
-                        ^ (y as u32).wrapping_mul(19_349_663)
-                        ^ seed.wrapping_mul(83_492_791);
-                    let grain = (grain % 1000) as f32 / 1000.0;
-                    scale_rgb(rgb, 0.7 + 0.6 * grain)
-                }
-            };
-            base.fill(x as i64, y as i64, 1, 1, out);
-        }
-    }
-}
-
-fn scale_rgb(rgb: [u8; 3], f: f32) -> [u8; 3] {
-    rgb.map(|c| (f32::from(c) * f).round().clamp(0.0, 255.0) as u8)
-}
-
-fn mix_rgb(a: [u8; 3], b: [u8; 3], t: f32) -> [u8; 3] {
-    std::array::from_fn(|i| (f32::from(a[i]) * (1.0 - t) + f32::from(b[i]) * t).round() as u8)
 }
 
 /// One case of `group` from `seed`.
@@ -238,7 +167,13 @@ fn case(group: &str, seed: u64) -> Case {
             };
             let board = mid_game_board(&mut dice);
             let mut stage = stage(&board, scale, window, seed);
-            restyle(&mut stage, style, &mut dice);
+            let swamp = Swamp {
+                style,
+                factor: dice.pick(&[0.6, 1.4]),
+                band_at: dice.range(0.2, 0.8),
+                seed: dice.below(1000) as u32,
+            };
+            restyle(&mut stage, &swamp);
             settled(&stage, &board)
         }
         "saturation x0.6" | "gamma 0.7" | "gamma 1.4" | "brightness x0.6" | "brightness x1.2"

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use dustbot::game::Board;
+use dustbot::render::{self, Look, Shot, Stage, Surround};
 use image::imageops::{self, FilterType};
 use image::{Rgba, RgbaImage};
 
@@ -307,4 +308,80 @@ pub fn seed_boards() -> Vec<Board> {
         .filter_map(|l| l.split('\t').nth(5))
         .filter_map(|b| b.parse().ok())
         .collect()
+}
+
+/// A stage at `scale`, bare or in a game window, for `board`'s shape in the
+/// game's look: the screenshot's picture without piles.
+pub fn stage(board: &Board, scale: f32, window: bool, seed: u64) -> Stage {
+    let shot = Shot {
+        scale,
+        surround: if window {
+            Surround::Window
+        } else {
+            Surround::Bare
+        },
+        seed,
+    };
+    let empty = Board::empty(board.width(), board.height()).unwrap();
+    let (base, placement) = render::screenshot(&empty, &Look::nodiatis(), &shot);
+    Stage::new(&Look::nodiatis(), base, placement, seed)
+}
+
+/// Another swamp behind the piles: `style` 0 is every pixel times
+/// `factor`, 1 the picture mirrored, 2 a soft dark band across at
+/// `band_at` (0..1 from the top) and a bright fog patch, 3 a grain of
+/// strong contrast from `seed`.
+#[derive(Clone, Copy, Debug)]
+pub struct Swamp {
+    pub style: u8,
+    pub factor: f32,
+    pub band_at: f32,
+    pub seed: u32,
+}
+
+/// Changes the swamp inside the board's rectangle.
+pub fn restyle(stage: &mut Stage, swamp: &Swamp) {
+    let p = stage.placement();
+    let (w, h) = p.size();
+    let (x0, y0) = (p.x.round().max(0.0) as usize, p.y.round().max(0.0) as usize);
+    let base = stage.base_mut();
+    let x1 = (x0 + w).min(base.width);
+    let y1 = (y0 + h).min(base.height);
+    let original = base.clone();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let rgb = original.get(x, y);
+            let (u, v) = ((x - x0) as f32 / w as f32, (y - y0) as f32 / h as f32);
+            let out = match swamp.style {
+                0 => scale_rgb(rgb, swamp.factor),
+                1 => original.get(x1 - 1 - (x - x0), y),
+                // Soft-edged, as light and fog are.
+                2 => {
+                    let band = (1.0 - ((v - swamp.band_at).abs() / 0.15).min(1.0)).powi(2);
+                    let fog = (1.0 - ((u - 0.7).hypot(v - 0.3) / 0.25).min(1.0)).powi(2);
+                    mix_rgb(
+                        scale_rgb(rgb, 1.0 - 0.55 * band),
+                        [190, 200, 196],
+                        0.5 * fog,
+                    )
+                }
+                _ => {
+                    let grain = (x as u32).wrapping_mul(73_856_093)
+                        ^ (y as u32).wrapping_mul(19_349_663)
+                        ^ swamp.seed.wrapping_mul(83_492_791);
+                    let grain = (grain % 1000) as f32 / 1000.0;
+                    scale_rgb(rgb, 0.7 + 0.6 * grain)
+                }
+            };
+            base.fill(x as i64, y as i64, 1, 1, out);
+        }
+    }
+}
+
+fn scale_rgb(rgb: [u8; 3], f: f32) -> [u8; 3] {
+    rgb.map(|c| (f32::from(c) * f).round().clamp(0.0, 255.0) as u8)
+}
+
+fn mix_rgb(a: [u8; 3], b: [u8; 3], t: f32) -> [u8; 3] {
+    std::array::from_fn(|i| (f32::from(a[i]) * (1.0 - t) + f32::from(b[i]) * t).round() as u8)
 }
