@@ -87,7 +87,11 @@ fn main() {
     assert_eq!(reading.board().unwrap(), board, "the sample reads exactly");
     let outcome = solver::solve(&board, &SolveOptions::default(), &mut |_| {});
     let clicks: Vec<Cell> = outcome.moves.iter().map(|s| s.cell).collect();
-    let annotate = median(|| drop(render::annotate(&image, &reading, &clicks)), runs);
+    let marks: Vec<render::CellMark> = reading.marks().map(Into::into).collect();
+    let annotate = median(
+        || drop(render::annotate(&image, &reading.geometry, &marks, &clicks)),
+        runs,
+    );
     report("dry run: annotated 1280x800 picture", annotate, runs);
     let story = median(
         || drop(render::storyboard(&board, &outcome.moves, &look)),

@@ -5,11 +5,17 @@
 //! [`input`] clicks it. [`game`] is the model they all share; [`play`] is the
 //! one place that wires the four stages for live play; [`render`] draws boards
 //! in the game's look for samples and the [`practice`] window; [`cli`] turns
-//! the command line into settings for them.
+//! the command line into settings for them. Under the stages and the
+//! renderer, beside the game model: [`colour`] (colour science) and
+//! [`geometry`] (where a board is in a picture), so that the renderer that
+//! draws the test pictures and the vision that reads them share no code
+//! above these.
 
 pub mod capture;
 pub mod cli;
+pub mod colour;
 pub mod game;
+pub mod geometry;
 pub mod input;
 pub mod play;
 pub mod practice;

@@ -21,9 +21,9 @@ use serde_json::json;
 
 use super::args::PlayArgs;
 use super::output::{describe, improvement_line, outcome_json};
-use super::{PlaySettings, play_settings, show};
+use super::{PlaySettings, look_of, play_settings, show};
 use crate::game::Cell;
-use crate::render::{self, Look};
+use crate::render;
 use crate::solver::{self, SolveOptions};
 use crate::vision::{self, Calibration};
 
@@ -226,7 +226,7 @@ fn dry_run(
     let board = match reading.board() {
         Ok(board) => board,
         Err(error) => {
-            write(&output.annotated, &render::annotate(&image, &reading, &[]))?;
+            write(&output.annotated, &annotated(&image, &reading, &[]))?;
             bail!("{name}: {error} (marked in {})", output.annotated.display());
         }
     };
@@ -245,11 +245,8 @@ fn dry_run(
     });
     say(&describe(&outcome, false));
     let clicks: Vec<Cell> = outcome.moves.iter().map(|s| s.cell).collect();
-    write(
-        &output.annotated,
-        &render::annotate(&image, &reading, &clicks),
-    )?;
-    let look = Look::from_calibration(calibration);
+    write(&output.annotated, &annotated(&image, &reading, &clicks))?;
+    let look = look_of(calibration);
     write(
         &output.storyboard,
         &render::storyboard(&board, &outcome.moves, &look),
@@ -269,6 +266,12 @@ fn dry_run(
         "annotated": output.annotated.display().to_string(),
         "storyboard": output.storyboard.display().to_string(),
     }))
+}
+
+/// The capture annotated with what was read and the clicks planned.
+fn annotated(image: &RgbaImage, reading: &vision::Reading, clicks: &[Cell]) -> RgbaImage {
+    let marks: Vec<render::CellMark> = reading.marks().map(Into::into).collect();
+    render::annotate(image, &reading.geometry, &marks, clicks)
 }
 
 fn round2(v: f32) -> f64 {

@@ -144,6 +144,15 @@ fn play_settings(args: &args::PlayArgs) -> Result<PlaySettings> {
     })
 }
 
+/// The colours a calibration was made from, to draw in: a board drawn in
+/// them reads with that calibration (the renderer knows no calibration).
+fn look_of(calibration: &Calibration) -> crate::render::Look {
+    crate::render::Look {
+        fog: calibration.background.linear_rgb,
+        piles: calibration.colours.iter().map(|c| c.lab).collect(),
+    }
+}
+
 /// Prints `text` at once (a search may go on for long); a closed standard
 /// output (`| head`) only silences the run.
 fn show(text: &str) {
@@ -151,4 +160,15 @@ fn show(text: &str) {
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .ok();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_calibration_has_the_real_games_colours() {
+        let calibration = Calibration::load(&Calibration::default_path()).unwrap();
+        assert_eq!(look_of(&calibration), crate::render::Look::nodiatis());
+    }
 }

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use super::args::PracticeArgs;
 use super::output::excerpt;
 use crate::game::{Board, BoardRng, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH};
-use crate::practice::{self, Look, Settings};
+use crate::practice::{self, Settings};
 use crate::vision::Calibration;
 
 pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
@@ -34,7 +34,7 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
         anim: args.anim,
         title: args.title.clone(),
         log: args.log.clone(),
-        look: Look::from_calibration(&calibration),
+        look: super::look_of(&calibration),
     };
     println!("{board}");
     let summary = practice::run(&settings)?;

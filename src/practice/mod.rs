@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::game::{Board, Cell, CellSet};
+use crate::geometry::{Geometry, PixelPoint};
 use crate::render::{self, Canvas};
-use crate::vision::{Geometry, PixelPoint};
 
 pub use crate::render::{Look, Tile};
 pub use paint::{Painter, Scene};

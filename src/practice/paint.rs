@@ -5,8 +5,8 @@
 //! in grey only: nothing but the piles is colourful, so the default
 //! calibration reads every frame at rest, the cleared board included.
 
+use crate::geometry::Geometry;
 use crate::render::{self, Canvas, Look, Placement, Stage, Tile};
-use crate::vision::Geometry;
 
 /// What a frame shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,9 +88,8 @@ mod tests {
     use crate::vision::{self, Calibration};
 
     fn frame(board: &Board, scale: f32, clicks: u32) -> (image::RgbaImage, Geometry) {
-        let calibration = Calibration::load(&Calibration::default_path()).unwrap();
         let (geometry, size) = layout(board, scale);
-        let painter = Painter::new(&geometry, size, &Look::from_calibration(&calibration));
+        let painter = Painter::new(&geometry, size, &Look::nodiatis());
         let scene = Scene {
             tiles: render::tiles(board),
             clicks,

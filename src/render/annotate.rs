@@ -7,8 +7,24 @@
 use image::RgbaImage;
 
 use super::{Canvas, Look, Placement, Stage, tiles};
-use crate::game::{Board, Cell, Step};
-use crate::vision::Reading;
+use crate::game::{Board, Cell, Colour, Step};
+use crate::geometry::Geometry;
+
+/// What a reader made of one cell, as the annotation shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellMark {
+    pub cell: Cell,
+    /// The colour read, `None` for an empty cell.
+    pub colour: Option<Colour>,
+    /// Read at or above the confidence threshold.
+    pub sure: bool,
+}
+
+impl From<(Cell, Option<Colour>, bool)> for CellMark {
+    fn from((cell, colour, sure): (Cell, Option<Colour>, bool)) -> CellMark {
+        CellMark { cell, colour, sure }
+    }
+}
 
 const GRID: [u8; 3] = [255, 255, 255];
 const LETTER: [u8; 3] = [255, 255, 255];
@@ -96,13 +112,12 @@ fn text_pixels(text: &str, dot: i64) -> (i64, i64) {
     (i64::from(w) * dot, i64::from(h) * dot)
 }
 
-/// The capture with the board's grid, each cell's letter at its top-left
-/// corner, unsure cells framed in red, and the 1-based click order
-/// written on the cells of `clicks` (cells of the board as it is when each
-/// click comes).
-pub fn annotate(image: &RgbaImage, reading: &Reading, clicks: &[Cell]) -> RgbaImage {
+/// The capture with the board's grid (at `g`), each cell's letter at its
+/// top-left corner, unsure cells framed in red, and the 1-based click
+/// order written on the cells of `clicks` (cells of the board as it is
+/// when each click comes).
+pub fn annotate(image: &RgbaImage, g: &Geometry, marks: &[CellMark], clicks: &[Cell]) -> RgbaImage {
     let mut out = Canvas::from_image(image);
-    let g = reading.geometry;
     let unit = g.pitch_x.min(g.pitch_y);
     let line = (unit / 80.0).round().max(1.0) as i64;
     let (w, h) = g.size();
@@ -123,9 +138,9 @@ pub fn annotate(image: &RgbaImage, reading: &Reading, clicks: &[Cell]) -> RgbaIm
             (c.y - 0.5 * g.pitch_y).round() as i64,
         )
     };
-    for c in &reading.cells {
+    for c in marks {
         let (left, top) = corner(c.cell);
-        let sure = c.is_sure(reading.threshold);
+        let sure = c.sure;
         if !sure {
             let thick = 3 * line;
             let (pw, ph) = (g.pitch_x.round() as i64, g.pitch_y.round() as i64);
@@ -259,7 +274,6 @@ mod tests {
     use super::*;
     use crate::game::replay;
     use crate::render::{Shot, Surround, screenshot};
-    use crate::vision::{self, Calibration};
 
     const SEED_BOARD: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
 
@@ -287,29 +301,44 @@ mod tests {
         );
     }
 
-    fn reading_of(board: &Board) -> (RgbaImage, Reading) {
+    /// The board drawn bare at scale 1, where it is, and every cell marked
+    /// as read surely.
+    fn drawn(board: &Board) -> (RgbaImage, Geometry, Vec<CellMark>) {
         let shot = Shot {
             scale: 1.0,
             surround: Surround::Bare,
             seed: 3,
         };
-        let (canvas, _) = screenshot(board, &Look::nodiatis(), &shot);
-        let image = canvas.to_image();
-        let calibration = Calibration::load(&Calibration::default_path()).unwrap();
-        let reading = vision::read(&image, &calibration, None).unwrap();
-        (image, reading)
+        let (canvas, p) = screenshot(board, &Look::nodiatis(), &shot);
+        let geometry = Geometry {
+            x: p.x,
+            y: p.y,
+            pitch_x: p.pitch,
+            pitch_y: p.pitch,
+            width: p.columns,
+            height: p.rows,
+        };
+        let marks = geometry
+            .cells()
+            .map(|cell| CellMark {
+                cell,
+                colour: board.get(cell),
+                sure: true,
+            })
+            .collect();
+        (canvas.to_image(), geometry, marks)
     }
 
     #[test]
     fn the_annotation_numbers_the_clicked_cells_and_letters_every_pile() {
         let board: Board = SEED_BOARD.parse().unwrap();
-        let (image, reading) = reading_of(&board);
-        let plain = annotate(&image, &reading, &[]);
-        let clicked = annotate(&image, &reading, &[Cell::new(7, 0)]);
+        let (image, geometry, marks) = drawn(&board);
+        let plain = annotate(&image, &geometry, &marks, &[]);
+        let clicked = annotate(&image, &geometry, &marks, &[Cell::new(7, 0)]);
         assert_eq!(plain.dimensions(), image.dimensions());
         // The click's number sits at the clicked cell's centre, in the
         // click colour; the other cells are as without clicks.
-        let centre = reading.geometry.cell_centre(Cell::new(7, 0));
+        let centre = geometry.cell_centre(Cell::new(7, 0));
         // Whether a pixel of `rgb` is within `r` of `(cx, cy)`.
         let near = |img: &RgbaImage, cx: f32, cy: f32, r: i64, rgb: [u8; 3]| {
             let (cx, cy) = (cx as i64, cy as i64);
@@ -318,12 +347,12 @@ mod tests {
         };
         assert!(near(&clicked, centre.x, centre.y, 10, CLICK));
         assert!(!near(&plain, centre.x, centre.y, 10, CLICK));
-        let other = reading.geometry.cell_centre(Cell::new(0, 5));
+        let other = geometry.cell_centre(Cell::new(0, 5));
         assert!(!near(&clicked, other.x, other.y, 10, CLICK));
         // Every cell's top-left corner carries its letter in white, clear
         // of the grid lines 40 pixels from the centre.
-        for cell in reading.geometry.cells() {
-            let c = reading.geometry.cell_centre(cell);
+        for cell in geometry.cells() {
+            let c = geometry.cell_centre(cell);
             assert!(near(&plain, c.x - 29.0, c.y - 27.0, 6, LETTER), "{cell}");
             assert!(!near(&image, c.x - 29.0, c.y - 27.0, 6, LETTER), "{cell}");
         }
@@ -332,15 +361,15 @@ mod tests {
     #[test]
     fn unsure_cells_are_framed_in_red() {
         let board: Board = SEED_BOARD.parse().unwrap();
-        let (image, mut reading) = reading_of(&board);
+        let (image, geometry, mut marks) = drawn(&board);
         let cell = Cell::new(2, 3);
         let index = usize::from(cell.x) * 6 + usize::from(cell.y);
-        reading.cells[index].confidence = 0.1;
-        let marked = annotate(&image, &reading, &[]);
-        let c = reading.geometry.cell_centre(cell);
+        marks[index].sure = false;
+        let marked = annotate(&image, &geometry, &marks, &[]);
+        let c = geometry.cell_centre(cell);
         let (left, top) = ((c.x - 40.0) as u32, (c.y - 40.0) as u32);
         assert_eq!(marked.get_pixel(left + 2, top + 40).0[..3], UNSURE);
-        let sure = reading.geometry.cell_centre(Cell::new(3, 3));
+        let sure = geometry.cell_centre(Cell::new(3, 3));
         let (left, top) = ((sure.x - 40.0) as u32, (sure.y - 40.0) as u32);
         assert_ne!(marked.get_pixel(left + 2, top + 40).0[..3], UNSURE);
     }

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use image::{Rgba, RgbaImage};
 
 use super::font;
-use crate::vision::colour::linear_from_oklab;
+use crate::colour::linear_from_oklab;
 
 /// A picture being drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub(crate) fn srgb(oklab: [f32; 3]) -> [u8; 3] {
 
 /// The Oklab colour of sRGB bytes.
 pub(crate) fn oklab(rgb: [u8; 3]) -> [f32; 3] {
-    crate::vision::colour::Balance::NONE.oklab(rgb)
+    crate::colour::Balance::NONE.oklab(rgb)
 }
 
 /// `over` laid on `under` with opacity `alpha` (0..=255) in sRGB bytes, as

@@ -17,14 +17,13 @@ mod pile;
 mod swamp;
 mod window;
 
-pub use annotate::{annotate, storyboard};
+pub use annotate::{CellMark, annotate, storyboard};
 pub use canvas::Canvas;
 pub use overlay::{Pointer, pointer, tooltip};
 pub use window::frame;
 
+use crate::colour::{linear_from_cielab, oklab_from_linear};
 use crate::game::{Board, Cell, Colour};
-use crate::vision::Calibration;
-use crate::vision::colour::{linear_from_cielab, oklab_from_linear};
 use pile::Sprite;
 
 /// The colours the game is drawn in.
@@ -50,15 +49,6 @@ impl Look {
                 [62.1943, -2.6898, 38.236],
                 [50.7939, -12.3903, -10.2088],
             ],
-        }
-    }
-
-    /// The colours a calibration was made from: a board drawn in them
-    /// reads with that calibration.
-    pub fn from_calibration(calibration: &Calibration) -> Look {
-        Look {
-            fog: calibration.background.linear_rgb,
-            piles: calibration.colours.iter().map(|c| c.lab).collect(),
         }
     }
 }
@@ -267,12 +257,6 @@ mod tests {
     use super::*;
 
     const MID_GAME: &str = "        ,        ,    YB  ,  BBBYR ,  BBYRRO, OYYRORY";
-
-    #[test]
-    fn the_default_calibration_has_the_real_games_colours() {
-        let calibration = Calibration::load(&Calibration::default_path()).unwrap();
-        assert_eq!(Look::from_calibration(&calibration), Look::nodiatis());
-    }
 
     #[test]
     fn centres_count_rows_from_the_bottom() {

@@ -8,7 +8,7 @@
 use super::Look;
 use super::canvas::{Canvas, srgb};
 use super::noise::{self, Stream};
-use crate::vision::colour::{linear_from_cielab, oklab_from_linear};
+use crate::colour::{linear_from_cielab, oklab_from_linear};
 
 const TITLE: usize = 26;
 const MENU: usize = 22;

@@ -7,7 +7,7 @@
 use image::RgbaImage;
 
 use super::calibration::Calibration;
-use super::colour::{self, Balance};
+use crate::colour::{self, Balance};
 
 use super::{Geometry, PixelPoint};
 use crate::game::Colour;

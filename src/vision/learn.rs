@@ -10,8 +10,8 @@ use super::calibration::{
     Thresholds, VERSION, round4,
 };
 use super::classify::{self, CellStats, Judge, Scratch};
-use super::colour::{self, Balance};
 use super::{Geometry, VisionError, locate};
+use crate::colour::{self, Balance};
 use crate::game::{Board, Cell, Colour, NODIATIS_COLOURS};
 
 /// The defaults a fresh calibration starts from.

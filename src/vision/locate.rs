@@ -9,8 +9,8 @@
 
 use image::RgbaImage;
 
-use super::colour::Balance;
 use super::{Geometry, PixelPoint, VisionError};
+use crate::colour::Balance;
 
 /// What the search needs to know about the board.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -7,8 +7,6 @@
 
 mod calibration;
 mod classify;
-pub(crate) mod colour;
-mod geometry;
 mod learn;
 mod locate;
 mod settled;
@@ -19,17 +17,17 @@ use std::path::{Path, PathBuf};
 use image::RgbaImage;
 use thiserror::Error;
 
+pub use crate::geometry::{Geometry, PixelPoint};
 pub use calibration::{
     BackgroundModel, BoardShape, Calibration, CalibrationError, ColourModel, EmptyModel, PileModel,
     StoredGeometry, Thresholds, VERSION,
 };
-pub use geometry::{Geometry, PixelPoint};
 pub use learn::{LearnError, cluster_colours, learn, learn_from};
 pub use settled::Doubt;
 
+use crate::colour::{self, Balance};
 use crate::game::{Board, Cell, Colour, ParseError};
 use classify::{Judge, Scratch, Verdict};
-use colour::Balance;
 
 /// Why an image file cannot be used. Every message names the file.
 #[derive(Debug, Error)]
@@ -224,6 +222,14 @@ impl Reading {
         Board::from_fn(self.geometry.width, self.geometry.height, |cell| {
             self.cell(cell).colour
         })
+    }
+
+    /// Each cell: the colour read (`None` for empty) and whether it was
+    /// read at or above the threshold.
+    pub fn marks(&self) -> impl Iterator<Item = (Cell, Option<Colour>, bool)> + '_ {
+        self.cells
+            .iter()
+            .map(|c| (c.cell, c.colour, c.is_sure(self.threshold)))
     }
 
     /// The lowest cell confidence.

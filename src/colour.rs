@@ -1,6 +1,8 @@
-//! Perceptual colour: a fast sRGB -> Oklab conversion for the many pixels a
-//! read looks at, white balance, and the CIEDE2000 difference (via
-//! `palette`) for the few cell colours it compares with the calibration.
+//! Perceptual colour, for the vision that reads boards and the renderer
+//! that draws them alike: a fast sRGB -> Oklab conversion for the many
+//! pixels a read looks at, white balance, and the CIEDE2000 difference (via
+//! `palette`) for the few cell colours a read compares with the
+//! calibration.
 
 use std::sync::OnceLock;
 
