@@ -307,12 +307,8 @@ pub fn read(
     let pitch = (grid.pitch_x, grid.pitch_y);
     let mut scratch = Scratch::default();
     locate::grow(&mut grid, &shape, |centre| {
-        let stats = classify::measure(image, centre, pitch, &judge, &mut scratch);
-        let verdict = classify::classify(&stats, calibration);
-        let centred = stats.offset[0].abs() < 0.15 && stats.offset[1].abs() < 0.15;
-        verdict.colour.is_some()
-            && verdict.confidence >= 0.5 * calibration.thresholds.confidence
-            && centred
+        centred_pile(image, centre, pitch, &judge, calibration, &mut scratch)
+            .is_some_and(|v| v.confidence >= 0.5 * calibration.thresholds.confidence)
     });
     let geometry = locate::place(image, &grid, &shape, hint.or(stored.as_ref()))?;
     Ok(read_at(image, calibration, &geometry))
@@ -456,30 +452,42 @@ fn fits(image: &RgbaImage, calibration: &Calibration, reading: &Reading, judge: 
     if reading.board().is_err() {
         return false;
     }
+    // (A board is only given for piles centred in their cells: see
+    // `settled`.)
     let g = &reading.geometry;
     let mut scratch = Scratch::default();
     let pitch = (g.pitch_x, g.pitch_y);
-    let measure = |x: i32, y: i32, scratch: &mut Scratch| {
-        classify::measure(image, g.lattice_point(x, y), pitch, judge, scratch)
-    };
-    let centred = reading
-        .cells
-        .iter()
-        .filter(|c| c.colour.is_some())
-        .all(|c| c.offset[0].abs() < 0.15 && c.offset[1].abs() < 0.15);
     let (w, h) = (i32::from(g.width), i32::from(g.height));
     let outside = (0..h)
         .flat_map(|y| [(-1, y), (w, y)])
         .chain((0..w).map(|x| (x, -1)));
     // A pile next to the board is read as surely as the board's own and sits
     // centred on the lattice; window decorations there are neither.
-    let clear_around = outside.into_iter().all(|(x, y)| {
-        let stats = measure(x, y, &mut scratch);
-        let verdict = classify::classify(&stats, calibration);
-        let centred = stats.offset[0].abs() < 0.15 && stats.offset[1].abs() < 0.15;
-        verdict.colour.is_none() || verdict.confidence < reading.threshold || !centred
-    });
-    centred && clear_around
+    outside.into_iter().all(|(x, y)| {
+        let centre = g.lattice_point(x, y);
+        centred_pile(image, centre, pitch, judge, calibration, &mut scratch)
+            .is_none_or(|v| v.confidence < reading.threshold)
+    })
+}
+
+/// A pile's centre of mass lies within this many pitches of where a
+/// search takes a cell's centre to be; window decorations rarely do.
+const CENTRED: f32 = 0.15;
+
+/// The verdict on the window around `centre` when it holds a pile centred
+/// there (see [`CENTRED`]), else `None`.
+fn centred_pile(
+    image: &RgbaImage,
+    centre: PixelPoint,
+    pitch: (f32, f32),
+    judge: &Judge,
+    calibration: &Calibration,
+    scratch: &mut Scratch,
+) -> Option<Verdict> {
+    let stats = classify::measure(image, centre, pitch, judge, scratch);
+    let verdict = classify::classify(&stats, calibration);
+    let centred = stats.offset[0].abs() < CENTRED && stats.offset[1].abs() < CENTRED;
+    (verdict.colour.is_some() && centred).then_some(verdict)
 }
 
 #[cfg(test)]
