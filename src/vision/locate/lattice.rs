@@ -1,0 +1,214 @@
+//! The lattice of the piles: blobs of similar size one pitch apart in a
+//! row or a column linked into groups, and a least-squares fit of the
+//! biggest group's pitch and origin.
+
+use super::blobs::Pile;
+use super::{Geometry, PixelPoint, Shape, VisionError};
+
+/// The lattice of the piles found: column `c`, row `r` (rows grow
+/// downwards, as in the image) is centred at `(centre_x + c * pitch_x,
+/// centre_y + r * pitch_y)`; `cells` are the lattice cells known to hold a
+/// pile.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Grid {
+    pub centre_x: f32,
+    pub centre_y: f32,
+    pub pitch_x: f32,
+    pub pitch_y: f32,
+    pub cells: Vec<(i32, i32)>,
+    /// The piles' mean larger side, in pixels.
+    pub pile_size: f32,
+}
+
+impl Grid {
+    pub fn point(&self, column: i32, row: i32) -> PixelPoint {
+        PixelPoint::new(
+            self.centre_x + column as f32 * self.pitch_x,
+            self.centre_y + row as f32 * self.pitch_y,
+        )
+    }
+
+    /// The corners between the cells found, where the board's background
+    /// shows (corners shared by at least two of them, so inside the board
+    /// whatever its placement); all their corners when there are none.
+    pub fn inner_corners(&self) -> Vec<PixelPoint> {
+        let cells: std::collections::HashSet<(i32, i32)> = self.cells.iter().copied().collect();
+        let corner = |c: i32, r: i32| {
+            PixelPoint::new(
+                self.centre_x + (c as f32 - 0.5) * self.pitch_x,
+                self.centre_y + (r as f32 - 0.5) * self.pitch_y,
+            )
+        };
+        // Corner (c, r) is the top-left corner of cell (c, r).
+        let mut all: Vec<(i32, i32)> = self
+            .cells
+            .iter()
+            .flat_map(|&(c, r)| [(c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1)])
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        let shared: Vec<PixelPoint> = all
+            .iter()
+            .filter(|&&(c, r)| {
+                [(c - 1, r - 1), (c, r - 1), (c - 1, r), (c, r)]
+                    .iter()
+                    .filter(|k| cells.contains(k))
+                    .count()
+                    >= 2
+            })
+            .map(|&(c, r)| corner(c, r))
+            .collect();
+        if shared.is_empty() {
+            all.iter().map(|&(c, r)| corner(c, r)).collect()
+        } else {
+            shared
+        }
+    }
+
+    /// The board whose column 0 is lattice column `left` and whose row 0 is
+    /// lattice row `bottom`.
+    pub(super) fn geometry(&self, shape: &Shape, left: i32, bottom: i32) -> Geometry {
+        let top = bottom - (i32::from(shape.height) - 1);
+        let corner = self.point(left, top);
+        Geometry {
+            x: corner.x - 0.5 * self.pitch_x,
+            y: corner.y - 0.5 * self.pitch_y,
+            pitch_x: self.pitch_x,
+            pitch_y: self.pitch_y,
+            width: shape.width,
+            height: shape.height,
+        }
+    }
+}
+
+/// A pile with its lattice position in the group.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Placed {
+    pub pile: Pile,
+    pub column: i32,
+    pub row: i32,
+}
+
+/// Links piles of similar size one pitch apart in a row or a column, and
+/// returns the biggest linked group (by the piles' total area, so a few big
+/// piles outweigh a row of small icons) with lattice positions.
+pub(super) fn biggest_lattice_group(piles: &[Pile]) -> Vec<Placed> {
+    let n = piles.len();
+    let mut links: Vec<Vec<(usize, i32, i32)>> = vec![Vec::new(); n];
+    for i in 0..n {
+        for j in i + 1..n {
+            let (a, b) = (piles[i], piles[j]);
+            if a.size.max(b.size) / a.size.min(b.size) > 1.6 {
+                continue;
+            }
+            let s = 0.5 * (a.size + b.size);
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let one_step = |d: f32| (0.9 * s..=1.9 * s).contains(&d.abs());
+            let step = if dy.abs() < 0.3 * s && one_step(dx) {
+                (dx.signum() as i32, 0)
+            } else if dx.abs() < 0.3 * s && one_step(dy) {
+                (0, dy.signum() as i32)
+            } else {
+                continue;
+            };
+            links[i].push((j, step.0, step.1));
+            links[j].push((i, -step.0, -step.1));
+        }
+    }
+    let mut placed: Vec<Option<(i32, i32)>> = vec![None; n];
+    let mut best: Vec<Placed> = Vec::new();
+    for root in 0..n {
+        if placed[root].is_some() {
+            continue;
+        }
+        placed[root] = Some((0, 0));
+        let mut group = vec![root];
+        let mut k = 0;
+        while k < group.len() {
+            let i = group[k];
+            let (c, r) = placed[i].expect("grouped piles are placed");
+            for &(j, dc, dr) in &links[i] {
+                if placed[j].is_none() {
+                    placed[j] = Some((c + dc, r + dr));
+                    group.push(j);
+                }
+            }
+            k += 1;
+        }
+        let weight = |members: &mut dyn Iterator<Item = Pile>| -> f32 {
+            members.map(|p| p.size * p.size).sum()
+        };
+        let heavier =
+            weight(&mut group.iter().map(|&i| piles[i])) > weight(&mut best.iter().map(|p| p.pile));
+        if heavier {
+            best = group
+                .iter()
+                .map(|&i| {
+                    let (column, row) = placed[i].expect("grouped piles are placed");
+                    Placed {
+                        pile: piles[i],
+                        column,
+                        row,
+                    }
+                })
+                .collect();
+        }
+    }
+    best
+}
+
+/// Least-squares line `v = origin + index * pitch`; `None` with one index.
+fn fit_line(points: impl Iterator<Item = (i32, f32)> + Clone) -> Option<(f32, f32)> {
+    let n = points.clone().count() as f32;
+    let (si, sv, sii, siv) = points.fold((0.0f32, 0.0f32, 0.0f32, 0.0f32), |acc, (i, v)| {
+        let i = i as f32;
+        (acc.0 + i, acc.1 + v, acc.2 + i * i, acc.3 + i * v)
+    });
+    let denominator = n * sii - si * si;
+    if denominator.abs() < 1e-3 {
+        return None;
+    }
+    let pitch = (n * siv - si * sv) / denominator;
+    Some(((sv - pitch * si) / n, pitch))
+}
+
+/// The lattice through the group's piles: least-squares pitch and origin.
+pub(super) fn fit_grid(group: &[Placed], shape: &Shape) -> Result<Grid, VisionError> {
+    let columns = group.iter().map(|p| (p.column, p.pile.x));
+    let rows = group.iter().map(|p| (p.row, p.pile.y));
+    let mean_size = group.iter().map(|p| p.pile.size).sum::<f32>() / group.len() as f32;
+    let (pitch_x, pitch_y) = match (fit_line(columns.clone()), fit_line(rows.clone())) {
+        (Some((_, px)), Some((_, py))) => (px, py),
+        (Some((_, px)), None) => (px, px * shape.aspect),
+        (None, Some((_, py))) => (py / shape.aspect, py),
+        (None, None) => {
+            let px = mean_size / shape.pile_size;
+            (px, px * shape.aspect)
+        }
+    };
+    if !(pitch_x > 0.0 && pitch_y > 0.0) {
+        return Err(VisionError::NoBoard(
+            "the piles found do not form a grid".into(),
+        ));
+    }
+    // Origins from the means, with the fitted (or assumed) pitches.
+    let n = group.len() as f32;
+    let centre_x = group
+        .iter()
+        .map(|p| p.pile.x - p.column as f32 * pitch_x)
+        .sum::<f32>()
+        / n;
+    let centre_y = group
+        .iter()
+        .map(|p| p.pile.y - p.row as f32 * pitch_y)
+        .sum::<f32>()
+        / n;
+    Ok(Grid {
+        centre_x,
+        centre_y,
+        pitch_x,
+        pitch_y,
+        cells: group.iter().map(|p| (p.column, p.row)).collect(),
+        pile_size: mean_size,
+    })
+}
