@@ -21,7 +21,7 @@ use serde_json::json;
 
 use super::args::PlayArgs;
 use super::output::{describe, improvement_line, outcome_json};
-use super::{PlaySettings, look_of, play_settings, show};
+use super::{ReadAndPlan, look_of, read_and_plan, show};
 use crate::game::Cell;
 use crate::render;
 use crate::solver::{self, SolveOptions};
@@ -36,11 +36,11 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     if args.images.is_empty() {
         bail!("--dry-run needs images or folders of images (or --window TEXT)");
     }
-    let PlaySettings {
+    let ReadAndPlan {
         calibration,
         solve: options,
         ..
-    } = play_settings(args)?;
+    } = read_and_plan(args)?;
     let json = args.images_out.json;
     let images = expand(&args.images);
     let outputs = plan_outputs(&args.images_out.out, &images).context("--out")?;

@@ -10,22 +10,22 @@ use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
 use super::output::describe;
-use super::{PlaySettings, play_settings};
-use crate::play::{self, Event, Finish, Report, Settings};
+use super::{ReadAndPlan, read_and_plan};
+use crate::play::{self, Event, Finish, PlaySettings, Report};
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let Some(query) = args.window.as_deref() else {
         bail!("live play needs --window TEXT");
     };
     let dry_run = args.dry_run;
-    let PlaySettings {
+    let ReadAndPlan {
         calibration,
         calibration_path,
         solve,
-    } = play_settings(args)?;
+    } = read_and_plan(args)?;
     let mut window = play::open(query)?;
     println!("window {}", window.info());
-    let settings = Settings {
+    let settings = PlaySettings {
         calibration,
         solve,
         settle: args.live.settle,

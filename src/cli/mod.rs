@@ -124,20 +124,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 /// What live play and dry runs share: the calibration (and where it came
 /// from) and the solver settings.
-struct PlaySettings {
+struct ReadAndPlan {
     calibration: Calibration,
     calibration_path: std::path::PathBuf,
     solve: SolveOptions,
 }
 
-fn play_settings(args: &args::PlayArgs) -> Result<PlaySettings> {
+fn read_and_plan(args: &args::PlayArgs) -> Result<ReadAndPlan> {
     let calibration_path = args
         .calibration
         .clone()
         .unwrap_or_else(Calibration::default_path);
     let calibration = Calibration::load(&calibration_path)?;
     let solve = args.solver.options(Strategy::Optimal);
-    Ok(PlaySettings {
+    Ok(ReadAndPlan {
         calibration,
         calibration_path,
         solve,

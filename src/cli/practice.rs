@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use super::args::PracticeArgs;
 use super::output::excerpt;
 use crate::game::{Board, BoardRng, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH};
-use crate::practice::{self, Settings};
+use crate::practice::{self, PracticeSettings};
 use crate::vision::Calibration;
 
 pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
@@ -28,7 +28,7 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
     };
     let path = Calibration::default_path();
     let calibration = Calibration::load(&path)?;
-    let settings = Settings {
+    let settings = PracticeSettings {
         board,
         scale: args.scale,
         anim: args.anim,

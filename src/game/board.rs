@@ -5,7 +5,7 @@ use std::fmt;
 use thiserror::Error;
 
 use super::cell::{Cell, CellSet, Colour};
-use super::parse::ParseError;
+use super::parse::BoardError;
 use super::{MAX_CELLS, MAX_COLOURS};
 
 /// A board of `width` x `height` cells, each empty or holding one colour.
@@ -112,10 +112,10 @@ pub fn replay(board: &Board, clicks: &[Cell]) -> Result<Vec<Step>, MoveError> {
 impl Board {
     /// An empty board. Fails when the shape has no cells or more than
     /// [`MAX_CELLS`].
-    pub fn empty(width: u8, height: u8) -> Result<Board, ParseError> {
+    pub fn empty(width: u8, height: u8) -> Result<Board, BoardError> {
         let cells = width as usize * height as usize;
         if cells == 0 || cells > MAX_CELLS {
-            return Err(ParseError::Size {
+            return Err(BoardError::Size {
                 width: width.into(),
                 height: height.into(),
             });
@@ -133,7 +133,7 @@ impl Board {
         width: u8,
         height: u8,
         mut colour_at: impl FnMut(Cell) -> Option<Colour>,
-    ) -> Result<Board, ParseError> {
+    ) -> Result<Board, BoardError> {
         let mut board = Board::empty(width, height)?;
         for x in 0..width {
             for y in 0..height {
@@ -148,13 +148,13 @@ impl Board {
         Ok(board)
     }
 
-    fn check_no_floating(&self) -> Result<(), ParseError> {
+    fn check_no_floating(&self) -> Result<(), BoardError> {
         for x in 0..self.width {
             for y in 1..self.height {
                 let cell = Cell::new(x, y);
                 let below = Cell::new(x, y - 1);
                 if self.get(cell).is_some() && self.get(below).is_none() {
-                    return Err(ParseError::Floating {
+                    return Err(BoardError::Floating {
                         row: self.height - y,
                         cell,
                     });

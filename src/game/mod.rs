@@ -10,7 +10,7 @@ mod random;
 
 pub use board::{Board, Cluster, ClusterList, MoveError, Step, replay};
 pub use cell::{Cell, CellSet, Colour};
-pub use parse::ParseError;
+pub use parse::BoardError;
 pub use random::BoardRng;
 
 /// The example board of RULES.md (the source article's, and the real

@@ -12,7 +12,7 @@ use super::cell::{Cell, Colour};
 /// Why a board string (or a set of cells) is not a board. Rows are counted
 /// from 1 at the top, as they are written; `y` and `x` are board coordinates.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum ParseError {
+pub enum BoardError {
     #[error("the board string is empty")]
     Empty,
     #[error("a {width}x{height} board has no cells or more than {MAX_CELLS}")]
@@ -34,10 +34,10 @@ pub enum ParseError {
 
 impl Board {
     /// Parses a board string whose shape must be `width` x `height`.
-    pub fn parse_sized(text: &str, width: u8, height: u8) -> Result<Board, ParseError> {
+    pub fn parse_sized(text: &str, width: u8, height: u8) -> Result<Board, BoardError> {
         let rows = split_rows(text);
         if rows.len() != height as usize {
-            return Err(ParseError::RowCount {
+            return Err(BoardError::RowCount {
                 expected: height as usize,
                 found: rows.len(),
             });
@@ -47,20 +47,20 @@ impl Board {
 }
 
 impl FromStr for Board {
-    type Err = ParseError;
+    type Err = BoardError;
 
     /// Parses a board string, taking its shape from the string: as many rows
     /// as it has, as wide as most of them (so that the row that differs is
     /// the one blamed, even when it is the first).
-    fn from_str(text: &str) -> Result<Board, ParseError> {
+    fn from_str(text: &str) -> Result<Board, BoardError> {
         let rows = split_rows(text);
         if rows.len() == 1 && rows[0].is_empty() {
-            return Err(ParseError::Empty);
+            return Err(BoardError::Empty);
         }
         let width = usual_width(&rows);
         let height = rows.len();
         if width == 0 || width * height > MAX_CELLS {
-            return Err(ParseError::Size { width, height });
+            return Err(BoardError::Size { width, height });
         }
         parse_rows(&rows, width as u8)
     }
@@ -85,17 +85,17 @@ fn split_rows(text: &str) -> Vec<Vec<char>> {
         .collect()
 }
 
-fn parse_rows(rows: &[Vec<char>], width: u8) -> Result<Board, ParseError> {
+fn parse_rows(rows: &[Vec<char>], width: u8) -> Result<Board, BoardError> {
     let height = rows.len();
     if width == 0 || width as usize * height > MAX_CELLS {
-        return Err(ParseError::Size {
+        return Err(BoardError::Size {
             width: width.into(),
             height,
         });
     }
     for (i, row) in rows.iter().enumerate() {
         if row.len() != width as usize {
-            return Err(ParseError::RowWidth {
+            return Err(BoardError::RowWidth {
                 row: i + 1,
                 y: height - 1 - i,
                 found: row.len(),
@@ -113,7 +113,7 @@ fn parse_rows(rows: &[Vec<char>], width: u8) -> Result<Board, ParseError> {
         }
         let colour = Colour::from_letter(letter);
         if colour.is_none() && unknown.is_none() {
-            unknown = Some(ParseError::UnknownLetter { row, cell, letter });
+            unknown = Some(BoardError::UnknownLetter { row, cell, letter });
         }
         colour
     });
@@ -161,7 +161,7 @@ mod tests {
         let err = "GGGGBOYO,RORGYGB,RRBGOORG".parse::<Board>().unwrap_err();
         assert_eq!(
             err,
-            ParseError::RowWidth {
+            BoardError::RowWidth {
                 row: 2,
                 y: 1,
                 found: 7,
@@ -176,16 +176,16 @@ mod tests {
         let err = Board::parse_sized("GG,GG", 2, 3).unwrap_err();
         assert_eq!(
             err,
-            ParseError::RowCount {
+            BoardError::RowCount {
                 expected: 3,
                 found: 2
             }
         );
-        assert_eq!("".parse::<Board>(), Err(ParseError::Empty));
+        assert_eq!("".parse::<Board>(), Err(BoardError::Empty));
         let long = ["GGGGGGGGGGGGGGGG"; 9].join(",");
         assert!(matches!(
             long.parse::<Board>(),
-            Err(ParseError::Size { .. })
+            Err(BoardError::Size { .. })
         ));
     }
 
@@ -196,7 +196,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             err,
-            ParseError::RowWidth {
+            BoardError::RowWidth {
                 row: 1,
                 y: 5,
                 found: 9,

@@ -2,7 +2,7 @@
 
 use super::board::Board;
 use super::cell::Colour;
-use super::parse::ParseError;
+use super::parse::BoardError;
 
 /// A small deterministic generator (SplitMix64): the same seed gives the same
 /// boards on every machine and every version, which a benchmark needs.
@@ -29,7 +29,7 @@ impl BoardRng {
     }
 
     /// A full board, each cell a uniformly drawn colour of `colours`.
-    pub fn board(&mut self, width: u8, height: u8, colours: u8) -> Result<Board, ParseError> {
+    pub fn board(&mut self, width: u8, height: u8, colours: u8) -> Result<Board, BoardError> {
         let colours = colours.max(1);
         Board::from_fn(width, height, |_| {
             Colour::new(self.below(colours as u64) as u8)

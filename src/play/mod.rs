@@ -25,7 +25,7 @@ use crate::input::{self, InputError, Mouse, ScreenPoint};
 use crate::solver::{self, Outcome, SolveOptions};
 use crate::vision::{Calibration, VisionError};
 use eye::{Eye, Frame};
-use settle::{Settle, Verdict};
+use settle::{Progress, Settle};
 
 /// How often the board is captured while it settles.
 const POLL: Duration = Duration::from_millis(50);
@@ -35,7 +35,7 @@ const AIM_TRIES: u32 = 5;
 
 /// What live play was asked for.
 #[derive(Debug)]
-pub struct Settings {
+pub struct PlaySettings {
     pub calibration: Calibration,
     pub solve: SolveOptions,
     /// How long to wait for the board to settle after a click (and to read
@@ -156,7 +156,7 @@ pub fn open(query: &str) -> Result<GameWindow, CaptureError> {
 /// is reached, or something makes the bot unsure.
 pub fn play(
     window: &mut GameWindow,
-    settings: &Settings,
+    settings: &PlaySettings,
     observe: &mut dyn FnMut(Event),
 ) -> Result<Report, Stopped> {
     let mut game = Game {
@@ -172,7 +172,7 @@ pub fn play(
 }
 
 struct Game<'s, 'o> {
-    settings: &'s Settings,
+    settings: &'s PlaySettings,
     observe: &'o mut dyn FnMut(Event),
     started: Instant,
     clicks: u32,
@@ -329,7 +329,7 @@ impl Game<'_, '_> {
             // could pass for an animation frame or even for a board.
             uncovered(eye, &when)?;
             let board = frame.board.as_ref().ok().copied();
-            if let Verdict::Settled(board) = rule.see(board, frame.taken) {
+            if let Progress::Settled(board) = rule.see(board, frame.taken) {
                 log::debug!("settled {when} in {} ms", started.elapsed().as_millis());
                 return Ok((board, frame));
             }

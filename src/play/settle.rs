@@ -16,7 +16,7 @@ pub const QUIET: Duration = Duration::from_millis(500);
 
 /// What the rule says after a read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Progress {
     Wait,
     Settled(Board),
 }
@@ -43,10 +43,10 @@ impl Settle {
     }
 
     /// Takes one read (`None`: unreadable or unsure) made at `at`.
-    pub fn see(&mut self, board: Option<Board>, at: Instant) -> Verdict {
+    pub fn see(&mut self, board: Option<Board>, at: Instant) -> Progress {
         let Some(board) = board else {
             self.run = None;
-            return Verdict::Wait;
+            return Progress::Wait;
         };
         let (since, count) = match self.run {
             Some((last, since, count)) if last == board => (since, count + 1),
@@ -54,14 +54,14 @@ impl Settle {
         };
         self.run = Some((board, since, count));
         if count < 2 {
-            return Verdict::Wait;
+            return Progress::Wait;
         }
         let predicted = self.expected.is_none_or(|e| e == board);
         let steady_elsewhere = self.before != Some(board) && at.duration_since(since) >= QUIET;
         if predicted || steady_elsewhere {
-            Verdict::Settled(board)
+            Progress::Settled(board)
         } else {
-            Verdict::Wait
+            Progress::Wait
         }
     }
 
@@ -97,12 +97,15 @@ mod tests {
         let (before, after, _) = boards();
         let t = Instant::now();
         let mut settle = Settle::new(Some(before), Some(after));
-        assert_eq!(settle.see(Some(before), ms(t, 0)), Verdict::Wait);
-        assert_eq!(settle.see(None, ms(t, 50)), Verdict::Wait);
-        assert_eq!(settle.see(Some(after), ms(t, 100)), Verdict::Wait);
-        assert_eq!(settle.see(None, ms(t, 150)), Verdict::Wait);
-        assert_eq!(settle.see(Some(after), ms(t, 200)), Verdict::Wait);
-        assert_eq!(settle.see(Some(after), ms(t, 250)), Verdict::Settled(after));
+        assert_eq!(settle.see(Some(before), ms(t, 0)), Progress::Wait);
+        assert_eq!(settle.see(None, ms(t, 50)), Progress::Wait);
+        assert_eq!(settle.see(Some(after), ms(t, 100)), Progress::Wait);
+        assert_eq!(settle.see(None, ms(t, 150)), Progress::Wait);
+        assert_eq!(settle.see(Some(after), ms(t, 200)), Progress::Wait);
+        assert_eq!(
+            settle.see(Some(after), ms(t, 250)),
+            Progress::Settled(after)
+        );
     }
 
     #[test]
@@ -111,7 +114,7 @@ mod tests {
         let t = Instant::now();
         let mut settle = Settle::new(Some(before), Some(after));
         for i in 0..40 {
-            assert_eq!(settle.see(Some(before), ms(t, 50 * i)), Verdict::Wait);
+            assert_eq!(settle.see(Some(before), ms(t, 50 * i)), Progress::Wait);
         }
         assert_eq!(settle.timed_out(), Some(before));
     }
@@ -121,10 +124,13 @@ mod tests {
         let (before, after, other) = boards();
         let t = Instant::now();
         let mut settle = Settle::new(Some(before), Some(after));
-        assert_eq!(settle.see(Some(other), ms(t, 0)), Verdict::Wait);
-        assert_eq!(settle.see(Some(other), ms(t, 50)), Verdict::Wait);
-        assert_eq!(settle.see(Some(other), ms(t, 450)), Verdict::Wait);
-        assert_eq!(settle.see(Some(other), ms(t, 500)), Verdict::Settled(other));
+        assert_eq!(settle.see(Some(other), ms(t, 0)), Progress::Wait);
+        assert_eq!(settle.see(Some(other), ms(t, 50)), Progress::Wait);
+        assert_eq!(settle.see(Some(other), ms(t, 450)), Progress::Wait);
+        assert_eq!(
+            settle.see(Some(other), ms(t, 500)),
+            Progress::Settled(other)
+        );
     }
 
     #[test]
@@ -134,7 +140,7 @@ mod tests {
         let mut settle = Settle::new(Some(before), Some(after));
         settle.see(Some(after), ms(t, 0));
         settle.see(None, ms(t, 50));
-        assert_eq!(settle.see(Some(after), ms(t, 100)), Verdict::Wait);
+        assert_eq!(settle.see(Some(after), ms(t, 100)), Progress::Wait);
         assert_eq!(settle.timed_out(), None);
     }
 
@@ -143,10 +149,10 @@ mod tests {
         let (before, _, _) = boards();
         let t = Instant::now();
         let mut settle = Settle::new(None, None);
-        assert_eq!(settle.see(Some(before), ms(t, 0)), Verdict::Wait);
+        assert_eq!(settle.see(Some(before), ms(t, 0)), Progress::Wait);
         assert_eq!(
             settle.see(Some(before), ms(t, 50)),
-            Verdict::Settled(before)
+            Progress::Settled(before)
         );
     }
 }

@@ -24,7 +24,7 @@ pub use paint::{Painter, Scene};
 
 /// What `bot practice` was asked for.
 #[derive(Debug)]
-pub struct Settings {
+pub struct PracticeSettings {
     pub board: Board,
     /// 1.0 draws the real game's 80-pixel cells.
     pub scale: f32,
@@ -101,7 +101,7 @@ pub fn layout(board: &Board, scale: f32) -> (Geometry, (usize, usize)) {
 /// The game state the window shows: the board and, while a move animates,
 /// the board before it.
 #[derive(Debug)]
-struct Game {
+struct Round {
     board: Board,
     clicks: u32,
     animation: Option<Animation>,
@@ -115,7 +115,7 @@ struct Animation {
     started: Instant,
 }
 
-impl Game {
+impl Round {
     /// Plays a click on `cell` (if any) and returns the cluster size
     /// removed, 0 when nothing happens.
     fn click(&mut self, cell: Option<Cell>, now: Instant) -> u8 {
@@ -175,7 +175,7 @@ impl Game {
 }
 
 /// Opens the window and plays until it is closed (or Escape).
-pub fn run(settings: &Settings) -> Result<Summary, PracticeError> {
+pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
     if !SCALES.contains(&settings.scale) {
         return Err(PracticeError::Scale(settings.scale));
     }
@@ -195,7 +195,7 @@ pub fn run(settings: &Settings) -> Result<Summary, PracticeError> {
     // Polling at 120 Hz sees every press of a 40 ms click.
     window.set_target_fps(120);
     let started = Instant::now();
-    let mut game = Game {
+    let mut game = Round {
         board: settings.board,
         clicks: 0,
         animation: None,
@@ -265,7 +265,7 @@ pub fn run(settings: &Settings) -> Result<Summary, PracticeError> {
 }
 
 /// The window title: the click count, and the result once cleared.
-fn status(title: &str, game: &Game) -> String {
+fn status(title: &str, game: &Round) -> String {
     if game.board.is_cleared() {
         format!("{title} - cleared in {} clicks", game.clicks)
     } else {
@@ -282,7 +282,7 @@ mod tests {
     #[test]
     fn clicks_play_moves_and_count() {
         let board: Board = REAL.parse().unwrap();
-        let mut game = Game {
+        let mut game = Round {
             board,
             clicks: 0,
             animation: None,
@@ -301,7 +301,7 @@ mod tests {
     #[test]
     fn the_animation_moves_tiles_then_settles() {
         let board: Board = REAL.parse().unwrap();
-        let mut game = Game {
+        let mut game = Round {
             board,
             clicks: 0,
             animation: None,

@@ -270,7 +270,7 @@ const LIGHTNESS_FORGIVEN: f32 = 0.6;
 
 /// A cell's verdict: its colour (or empty) and how sure the read is.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Verdict {
+pub(crate) struct CellVerdict {
     pub colour: Option<Colour>,
     pub confidence: f32,
     /// CIEDE2000 distance of the cell's colour from the chosen colour's
@@ -279,7 +279,7 @@ pub(crate) struct Verdict {
 }
 
 /// Matches a cell's statistics against the calibration.
-pub(crate) fn classify(stats: &CellStats, calibration: &Calibration) -> Verdict {
+pub(crate) fn classify(stats: &CellStats, calibration: &Calibration) -> CellVerdict {
     let empty = calibration.empty.fraction;
     let pile = calibration.piles.fraction;
     // The occupancy decision sits nearer the empty side: a pile in an odd
@@ -290,7 +290,7 @@ pub(crate) fn classify(stats: &CellStats, calibration: &Calibration) -> Verdict 
         Some(colour) if stats.fraction >= boundary => colour,
         _ => {
             let sure = ((boundary - stats.fraction) / (boundary - empty)).clamp(0.0, 1.0);
-            return Verdict {
+            return CellVerdict {
                 colour: None,
                 confidence: sure * coverage,
                 delta_e: 0.0,
@@ -327,7 +327,7 @@ pub(crate) fn classify(stats: &CellStats, calibration: &Calibration) -> Verdict 
     };
     let reach = calibration.thresholds.max_delta_e;
     let fit = (1.0 - nearest / reach).clamp(0.0, 1.0);
-    Verdict {
+    CellVerdict {
         colour: Colour::new(index as u8),
         confidence: occupied.min(separation).min(fit) * coverage,
         delta_e: nearest,

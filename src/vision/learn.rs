@@ -100,7 +100,7 @@ struct Survey {
 }
 
 fn survey(image: &RgbaImage, width: u8, height: u8) -> Result<Survey, LearnError> {
-    let shape = locate::Shape {
+    let shape = locate::SearchShape {
         width,
         height,
         aspect: 1.0,

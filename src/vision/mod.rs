@@ -26,8 +26,8 @@ pub use learn::{LearnError, cluster_colours, learn, learn_from};
 pub use settled::Doubt;
 
 use crate::colour::{self, Balance};
-use crate::game::{Board, Cell, Colour, ParseError};
-use classify::{Judge, Scratch, Verdict};
+use crate::game::{Board, BoardError, Cell, Colour};
+use classify::{CellVerdict, Judge, Scratch};
 
 /// Why an image file cannot be used. Every message names the file.
 #[derive(Debug, Error)]
@@ -104,7 +104,7 @@ pub enum VisionError {
     #[error("unsure of {} cell(s): {}", .0.len(), list_cells(.0))]
     Unsure(Vec<(Cell, f32)>),
     #[error("the reading is not a possible board: {0}")]
-    Shape(ParseError),
+    Shape(BoardError),
     #[error("not a settled board (mid-animation or covered): {}", list_doubts(.0))]
     Unsettled(Vec<(Cell, Doubt)>),
 }
@@ -218,7 +218,7 @@ impl Reading {
 
     /// The board as read, unsure cells included (for pictures and
     /// messages); fails only on a floating tile.
-    pub fn guess(&self) -> Result<Board, ParseError> {
+    pub fn guess(&self) -> Result<Board, BoardError> {
         Board::from_fn(self.geometry.width, self.geometry.height, |cell| {
             self.cell(cell).colour
         })
@@ -314,9 +314,9 @@ pub fn read(
     Ok(read_at(image, calibration, &geometry))
 }
 
-fn search_shape(calibration: &Calibration) -> locate::Shape {
+fn search_shape(calibration: &Calibration) -> locate::SearchShape {
     let g = &calibration.geometry;
-    locate::Shape {
+    locate::SearchShape {
         width: calibration.board.width,
         height: calibration.board.height,
         aspect: g.pitch_y / g.pitch_x,
@@ -398,7 +398,7 @@ fn read_cells(
                 judge,
                 &mut scratch,
             );
-            let Verdict {
+            let CellVerdict {
                 colour,
                 confidence,
                 delta_e,
@@ -483,7 +483,7 @@ fn centred_pile(
     judge: &Judge,
     calibration: &Calibration,
     scratch: &mut Scratch,
-) -> Option<Verdict> {
+) -> Option<CellVerdict> {
     let stats = classify::measure(image, centre, pitch, judge, scratch);
     let verdict = classify::classify(&stats, calibration);
     let centred = stats.offset[0].abs() < CENTRED && stats.offset[1].abs() < CENTRED;

@@ -3,14 +3,14 @@
 //! biggest group's pitch and origin.
 
 use super::blobs::Pile;
-use super::{Geometry, PixelPoint, Shape, VisionError};
+use super::{Geometry, PixelPoint, SearchShape, VisionError};
 
 /// The lattice of the piles found: column `c`, row `r` (rows grow
 /// downwards, as in the image) is centred at `(centre_x + c * pitch_x,
 /// centre_y + r * pitch_y)`; `cells` are the lattice cells known to hold a
 /// pile.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Grid {
+pub(crate) struct PileGrid {
     pub centre_x: f32,
     pub centre_y: f32,
     pub pitch_x: f32,
@@ -20,7 +20,7 @@ pub(crate) struct Grid {
     pub pile_size: f32,
 }
 
-impl Grid {
+impl PileGrid {
     pub fn point(&self, column: i32, row: i32) -> PixelPoint {
         PixelPoint::new(
             self.centre_x + column as f32 * self.pitch_x,
@@ -67,7 +67,7 @@ impl Grid {
 
     /// The board whose column 0 is lattice column `left` and whose row 0 is
     /// lattice row `bottom`.
-    pub(super) fn geometry(&self, shape: &Shape, left: i32, bottom: i32) -> Geometry {
+    pub(super) fn geometry(&self, shape: &SearchShape, left: i32, bottom: i32) -> Geometry {
         let top = bottom - (i32::from(shape.height) - 1);
         let corner = self.point(left, top);
         Geometry {
@@ -173,7 +173,7 @@ fn fit_line(points: impl Iterator<Item = (i32, f32)> + Clone) -> Option<(f32, f3
 }
 
 /// The lattice through the group's piles: least-squares pitch and origin.
-pub(super) fn fit_grid(group: &[Placed], shape: &Shape) -> Result<Grid, VisionError> {
+pub(super) fn fit_grid(group: &[Placed], shape: &SearchShape) -> Result<PileGrid, VisionError> {
     let columns = group.iter().map(|p| (p.column, p.pile.x));
     let rows = group.iter().map(|p| (p.row, p.pile.y));
     let mean_size = group.iter().map(|p| p.pile.size).sum::<f32>() / group.len() as f32;
@@ -203,7 +203,7 @@ pub(super) fn fit_grid(group: &[Placed], shape: &Shape) -> Result<Grid, VisionEr
         .map(|p| p.pile.y - p.row as f32 * pitch_y)
         .sum::<f32>()
         / n;
-    Ok(Grid {
+    Ok(PileGrid {
         centre_x,
         centre_y,
         pitch_x,

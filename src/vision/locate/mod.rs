@@ -17,12 +17,12 @@ use super::{Geometry, PixelPoint, VisionError};
 use blobs::pile_blobs;
 use lattice::{Placed, biggest_lattice_group, fit_grid};
 
-pub(crate) use lattice::Grid;
+pub(crate) use lattice::PileGrid;
 pub(crate) use place::place;
 
 /// What the search needs to know about the board.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Shape {
+pub(crate) struct SearchShape {
     pub width: u8,
     pub height: u8,
     /// `pitch_y / pitch_x`.
@@ -33,7 +33,7 @@ pub(crate) struct Shape {
 
 /// of the pitch.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Found {
+pub(crate) struct Located {
     pub geometry: Geometry,
     pub pile_size: f32,
 }
@@ -42,19 +42,19 @@ pub(crate) struct Found {
 /// board's columns are ambiguous (the geometry of an earlier read).
 pub(crate) fn locate(
     image: &RgbaImage,
-    shape: &Shape,
+    shape: &SearchShape,
     near: Option<&Geometry>,
-) -> Result<Found, VisionError> {
+) -> Result<Located, VisionError> {
     let grid = find_grid(image, shape)?;
     let geometry = place(image, &grid, shape, near)?;
-    Ok(Found {
+    Ok(Located {
         geometry,
         pile_size: grid.pile_size / geometry.pitch_x,
     })
 }
 
 /// Finds the piles' lattice: blobs of pile size linked one pitch apart.
-pub(crate) fn find_grid(image: &RgbaImage, shape: &Shape) -> Result<Grid, VisionError> {
+pub(crate) fn find_grid(image: &RgbaImage, shape: &SearchShape) -> Result<PileGrid, VisionError> {
     let piles = pile_blobs(image);
     if piles.is_empty() {
         return Err(VisionError::NoBoard(
@@ -70,7 +70,7 @@ pub(crate) fn find_grid(image: &RgbaImage, shape: &Shape) -> Result<Grid, Vision
 /// nothing under them inside the window), then the one with the most
 /// blobs. A row of buttons under the board leaves the real bottom row
 /// hanging over gaps; the board's own rows never do, bar missed piles.
-fn trim_to_board(group: Vec<Placed>, shape: &Shape) -> Vec<Placed> {
+fn trim_to_board(group: Vec<Placed>, shape: &SearchShape) -> Vec<Placed> {
     let (first_column, last_column) = min_max(group.iter().map(|p| p.column));
     let (first_row, last_row) = min_max(group.iter().map(|p| p.row));
     let (width, height) = (i32::from(shape.width), i32::from(shape.height));
@@ -107,7 +107,11 @@ fn trim_to_board(group: Vec<Placed>, shape: &Shape) -> Vec<Placed> {
 /// are) while the whole stays within the board's size. The blob search
 /// misses piles whose colour is close to the background's (cyan on teal);
 /// the cell reader does not.
-pub(crate) fn grow(grid: &mut Grid, shape: &Shape, mut occupied: impl FnMut(PixelPoint) -> bool) {
+pub(crate) fn grow(
+    grid: &mut PileGrid,
+    shape: &SearchShape,
+    mut occupied: impl FnMut(PixelPoint) -> bool,
+) {
     let (width, height) = (i32::from(shape.width), i32::from(shape.height));
     let mut known: std::collections::HashSet<(i32, i32)> = grid.cells.iter().copied().collect();
     let mut refused = std::collections::HashSet::new();
@@ -142,7 +146,7 @@ mod tests {
 
     use super::*;
 
-    const SHAPE: Shape = Shape {
+    const SHAPE: SearchShape = SearchShape {
         width: 8,
         height: 6,
         aspect: 1.0,

@@ -4,7 +4,7 @@
 
 use image::RgbaImage;
 
-use super::{Geometry, Grid, Shape, VisionError, min_max};
+use super::{Geometry, PileGrid, SearchShape, VisionError, min_max};
 use crate::colour::Balance;
 
 /// Places the grid's cells on the board: the lowest row is row 0 (gravity),
@@ -13,8 +13,8 @@ use crate::colour::Balance;
 /// visible edges or `near` decide.
 pub(crate) fn place(
     image: &RgbaImage,
-    grid: &Grid,
-    shape: &Shape,
+    grid: &PileGrid,
+    shape: &SearchShape,
     near: Option<&Geometry>,
 ) -> Result<Geometry, VisionError> {
     let cells = &grid.cells;
