@@ -248,7 +248,7 @@ impl Calibration {
         // coin toss.
         for (i, a) in self.colours.iter().enumerate() {
             for b in &self.colours[i + 1..] {
-                let distance = super::colour::delta_e(a.lab, b.lab);
+                let distance = crate::colour::delta_e(a.lab, b.lab);
                 if distance < MIN_COLOUR_DISTANCE {
                     return Err(format!(
                         "colours {:?} and {:?} are {distance:.1} apart (CIEDE2000): at least {MIN_COLOUR_DISTANCE} is needed to tell them apart",

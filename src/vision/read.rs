@@ -1,0 +1,229 @@
+//! Reading a board from an image: a known geometry first (the last
+//! read's, or the calibration's for an image of its size), a search of the
+//! image when that does not fit, then every cell read as a colour or empty
+//! with a confidence, under the balances that undo a capture's light, and
+//! the settled check on the whole.
+
+use image::RgbaImage;
+
+use super::classify::{self, CellVerdict, Judge, Scratch};
+use super::{
+    Calibration, CellReading, Geometry, PixelPoint, Reading, VisionError, locate, settled,
+};
+use crate::colour::{self, Balance};
+use crate::game::Colour;
+
+/// Reads the board in `image`. Tries `hint` (the last read's geometry)
+/// first, then the calibration's stored geometry for an image of its size;
+/// searches the image when neither fits. Fails only when no board is found;
+/// unsure cells are in the reading (see [`Reading::board`]).
+pub fn read(
+    image: &RgbaImage,
+    calibration: &Calibration,
+    hint: Option<&Geometry>,
+) -> Result<Reading, VisionError> {
+    let stored = calibration.stored_geometry(image.dimensions());
+    for known in hint.into_iter().chain(stored.as_ref()) {
+        let (reading, judge) = read_with(image, calibration, known);
+        if fits(image, calibration, &reading, &judge) {
+            return Ok(reading);
+        }
+        log::debug!("geometry {known:?} does not fit the image: searching");
+    }
+    let shape = search_shape(calibration);
+    let mut grid = locate::find_grid(image, &shape)?;
+    // Let the cell reader complete the piles the blob search missed, then
+    // place the board.
+    let judge = judge_from(
+        classify::median_linear(classify::patch_pixels(
+            image,
+            &grid.inner_corners(),
+            (grid.pitch_x, grid.pitch_y),
+        )),
+        calibration,
+    );
+    let pitch = (grid.pitch_x, grid.pitch_y);
+    let mut scratch = Scratch::default();
+    locate::grow(&mut grid, &shape, |centre| {
+        centred_pile(image, centre, pitch, &judge, calibration, &mut scratch)
+            .is_some_and(|v| v.confidence >= 0.5 * calibration.thresholds.confidence)
+    });
+    let geometry = locate::place(image, &grid, &shape, hint.or(stored.as_ref()))?;
+    Ok(read_at(image, calibration, &geometry))
+}
+
+fn search_shape(calibration: &Calibration) -> locate::SearchShape {
+    let g = &calibration.geometry;
+    locate::SearchShape {
+        width: calibration.board.width,
+        height: calibration.board.height,
+        aspect: g.pitch_y / g.pitch_x,
+        pile_size: calibration.piles.size,
+    }
+}
+
+/// Reads every cell at a known geometry.
+pub fn read_at(image: &RgbaImage, calibration: &Calibration, geometry: &Geometry) -> Reading {
+    read_with(image, calibration, geometry).0
+}
+
+/// Reads every cell with the background's white balance; when that leaves
+/// cells unsure (a coloured haze over the capture, not only a tint), fits
+/// the balance to the colours of the sure piles and reads again. Returns
+/// the better reading and the judge it used.
+fn read_with(
+    image: &RgbaImage,
+    calibration: &Calibration,
+    geometry: &Geometry,
+) -> (Reading, Judge) {
+    let judge = judge(image, calibration, geometry);
+    let (mut reading, mut stats) = read_cells(image, calibration, geometry, &judge);
+    let mut used = judge;
+    // The background's balance undoes a capture's own light, which changes
+    // piles and swamp alike; a swamp that is only darker or lighter where
+    // the piles are (another picture, a shadow) wants no balance at all.
+    let unbalanced = Judge {
+        balance: Balance::NONE,
+        ..judge
+    };
+    for other in [
+        classify::refine(&judge, &reading, &stats, calibration),
+        Some(unbalanced),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if reading.min_confidence() >= reading.threshold {
+            break;
+        }
+        let (second, second_stats) = read_cells(image, calibration, geometry, &other);
+        if second.min_confidence() > reading.min_confidence() {
+            (reading, stats, used) = (second, second_stats, other);
+        }
+    }
+    let strength: Vec<f32> = reading.cells.iter().map(|c| c.strength).collect();
+    settled::check(image, geometry, &mut reading.cells, &stats, &strength);
+    (reading, used)
+}
+
+/// How strongly a cell's pile stands out (see [`settled::pile_strength`]).
+fn strength(stats: &classify::CellStats, calibration: &Calibration, colour: Colour) -> f32 {
+    let Some(pile) = stats.colour else {
+        return 0.0;
+    };
+    let model = &calibration.colours[colour.index() as usize];
+    settled::pile_strength(
+        pile,
+        colour::oklab_from_linear(colour::linear_from_cielab(model.lab)),
+        colour::oklab_from_linear(calibration.background.linear_rgb),
+    )
+}
+
+fn read_cells(
+    image: &RgbaImage,
+    calibration: &Calibration,
+    geometry: &Geometry,
+    judge: &Judge,
+) -> (Reading, Vec<classify::CellStats>) {
+    let mut scratch = Scratch::default();
+    let (cells, stats) = geometry
+        .cells()
+        .map(|cell| {
+            let stats = classify::measure(
+                image,
+                geometry.cell_centre(cell),
+                (geometry.pitch_x, geometry.pitch_y),
+                judge,
+                &mut scratch,
+            );
+            let CellVerdict {
+                colour,
+                confidence,
+                delta_e,
+            } = classify::classify(&stats, calibration);
+            let reading = CellReading {
+                cell,
+                colour,
+                confidence,
+                delta_e,
+                offset: stats.offset,
+                mass: stats.mass,
+                strength: colour.map_or(0.0, |c| strength(&stats, calibration, c)),
+                doubt: None,
+            };
+            (reading, stats)
+        })
+        .unzip();
+    let reading = Reading {
+        geometry: *geometry,
+        cells,
+        threshold: calibration.thresholds.confidence,
+    };
+    (reading, stats)
+}
+
+/// How this capture's pixels are judged: white-balanced so that its board
+/// background matches the calibration's, then compared with that
+/// background.
+fn judge(image: &RgbaImage, calibration: &Calibration, geometry: &Geometry) -> Judge {
+    judge_from(classify::background(image, geometry), calibration)
+}
+
+/// The judge for a capture whose board background measures `measured`.
+fn judge_from(measured: Option<[f32; 3]>, calibration: &Calibration) -> Judge {
+    let reference = calibration.background.linear_rgb;
+    let balance = measured.map_or(Balance::NONE, |measured| {
+        Balance::between(measured, reference, calibration.thresholds.balance_limit)
+    });
+    let [_, a, b] = colour::oklab_from_linear(reference);
+    Judge {
+        balance,
+        background: [a, b],
+        threshold: calibration.thresholds.pile_distance,
+    }
+}
+
+/// True when a reading at a known geometry is the board: every cell sure,
+/// the shape possible, every pile centred in its cell, and no pile just
+/// outside the board (which a geometry shifted by a cell would leave).
+fn fits(image: &RgbaImage, calibration: &Calibration, reading: &Reading, judge: &Judge) -> bool {
+    if reading.board().is_err() {
+        return false;
+    }
+    // (A board is only given for piles centred in their cells: see
+    // `settled`.)
+    let g = &reading.geometry;
+    let mut scratch = Scratch::default();
+    let pitch = (g.pitch_x, g.pitch_y);
+    let (w, h) = (i32::from(g.width), i32::from(g.height));
+    let outside = (0..h)
+        .flat_map(|y| [(-1, y), (w, y)])
+        .chain((0..w).map(|x| (x, -1)));
+    // A pile next to the board is read as surely as the board's own and sits
+    // centred on the lattice; window decorations there are neither.
+    outside.into_iter().all(|(x, y)| {
+        let centre = g.lattice_point(x, y);
+        centred_pile(image, centre, pitch, judge, calibration, &mut scratch)
+            .is_none_or(|v| v.confidence < reading.threshold)
+    })
+}
+
+/// A pile's centre of mass lies within this many pitches of where a
+/// search takes a cell's centre to be; window decorations rarely do.
+const CENTRED: f32 = 0.15;
+
+/// The verdict on the window around `centre` when it holds a pile centred
+/// there (see [`CENTRED`]), else `None`.
+fn centred_pile(
+    image: &RgbaImage,
+    centre: PixelPoint,
+    pitch: (f32, f32),
+    judge: &Judge,
+    calibration: &Calibration,
+    scratch: &mut Scratch,
+) -> Option<CellVerdict> {
+    let stats = classify::measure(image, centre, pitch, judge, scratch);
+    let verdict = classify::classify(&stats, calibration);
+    let centred = stats.offset[0].abs() < CENTRED && stats.offset[1].abs() < CENTRED;
+    (verdict.colour.is_some() && centred).then_some(verdict)
+}
