@@ -35,11 +35,31 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// A board of square cells `pitch` pixels wide, `width` x `height`
+    /// cells, its top-left corner at `(x, y)`: the renderer draws boards so.
+    pub fn square(x: f32, y: f32, pitch: f32, width: u8, height: u8) -> Geometry {
+        Geometry {
+            x,
+            y,
+            pitch_x: pitch,
+            pitch_y: pitch,
+            width,
+            height,
+        }
+    }
+
     /// The centre of `cell` in pixels. Row 0 is the bottom row.
     pub fn cell_centre(&self, cell: Cell) -> PixelPoint {
-        let row_from_top = f32::from(self.height) - 1.0 - f32::from(cell.y);
+        self.point(f32::from(cell.x), f32::from(cell.y))
+    }
+
+    /// The pixel at the centre of the cell at column `x`, row `y` (from the
+    /// bottom) in cells: fractional between cells (a pile on its way), and
+    /// outside the board for `x = -1` (to look next to it).
+    pub fn point(&self, x: f32, y: f32) -> PixelPoint {
+        let row_from_top = f32::from(self.height) - 1.0 - y;
         PixelPoint::new(
-            self.x + (f32::from(cell.x) + 0.5) * self.pitch_x,
+            self.x + (x + 0.5) * self.pitch_x,
             self.y + (row_from_top + 0.5) * self.pitch_y,
         )
     }
@@ -73,6 +93,12 @@ impl Geometry {
         )
     }
 
+    /// The board's size in whole pixels, as a picture of it has.
+    pub fn pixel_size(&self) -> (usize, usize) {
+        let (w, h) = self.size();
+        (w.round().max(1.0) as usize, h.round().max(1.0) as usize)
+    }
+
     /// The same board seen in an image whose origin is at `(dx, dy)` of
     /// this one's (e.g. a capture of the board region only).
     pub fn translated(&self, dx: f32, dy: f32) -> Geometry {
@@ -87,16 +113,6 @@ impl Geometry {
     pub fn cells(&self) -> impl Iterator<Item = Cell> + use<> {
         let (width, height) = (self.width, self.height);
         (0..width).flat_map(move |x| (0..height).map(move |y| Cell::new(x, y)))
-    }
-
-    /// The centre of the cell at column `x`, row `y` in board units, which
-    /// may lie outside the board (e.g. `x = -1`): used to look next to it.
-    pub(crate) fn lattice_point(&self, x: i32, y: i32) -> PixelPoint {
-        let row_from_top = i32::from(self.height) - 1 - y;
-        PixelPoint::new(
-            self.x + (x as f32 + 0.5) * self.pitch_x,
-            self.y + (row_from_top as f32 + 0.5) * self.pitch_y,
-        )
     }
 }
 
@@ -133,7 +149,7 @@ mod tests {
         let top = g.cell_centre(Cell::new(0, 5));
         assert!(bottom.y > top.y);
         assert_eq!(top, PixelPoint::new(42.0, 33.5));
-        assert_eq!(g.lattice_point(0, 5), top);
+        assert_eq!(g.point(0.0, 5.0), top);
     }
 
     #[test]

@@ -9,7 +9,8 @@ mod vision_support;
 use std::path::PathBuf;
 
 use dustbot::game::{Board, BoardRng};
-use dustbot::render::{self, Canvas, Look, Placement, Pointer, Shot, Surround};
+use dustbot::geometry::Geometry;
+use dustbot::render::{self, Canvas, Look, Pointer, Shot, Surround};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
 use vision_support::*;
@@ -134,7 +135,7 @@ impl Recipe {
         board
     }
 
-    fn draw(&self, board: &Board) -> (RgbaImage, Placement) {
+    fn draw(&self, board: &Board) -> (RgbaImage, Geometry) {
         let shot = Shot {
             scale: self.scale,
             surround: self.surround,
@@ -157,10 +158,11 @@ impl Recipe {
                 .find(|t| t.x == 3.0 && t.y == 0.0)
                 .expect("the bottom row is full");
             stage.paint_hover(lit, 1.4, 0.75, &mut canvas);
-            let (x, y) = stage.placement().centre(3.1, 0.1);
+            let at = stage.geometry().point(3.1, 0.1);
+            let (x, y) = (at.x, at.y);
             render::pointer(&mut canvas, Pointer::Hand, (x, y), self.scale.max(1.0));
         }
-        (canvas.to_image(), stage.placement())
+        (canvas.to_image(), stage.geometry())
     }
 }
 
@@ -234,11 +236,11 @@ fn the_samples_are_what_the_renderer_draws() {
         let g = vision::read(&committed, &calibration, None)
             .unwrap()
             .geometry;
-        let slack = 0.05 * placement.pitch;
+        let slack = 0.05 * placement.pitch_x;
         assert!(
             (g.x - placement.x).abs() < slack
                 && (g.y - placement.y).abs() < slack
-                && (g.pitch_x - placement.pitch).abs() < slack,
+                && (g.pitch_x - placement.pitch_x).abs() < slack,
             "{}: read at {g:?}, drawn at {placement:?}",
             recipe.name
         );

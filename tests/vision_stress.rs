@@ -16,7 +16,8 @@ mod vision_support;
 use std::collections::BTreeMap;
 
 use dustbot::game::{Board, BoardRng, Cell, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH};
-use dustbot::render::{self, Canvas, Look, Placement, Pointer, Stage, Tile};
+use dustbot::geometry::Geometry;
+use dustbot::render::{self, Canvas, Look, Pointer, Stage, Tile};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
 use vision_support::*;
@@ -105,13 +106,7 @@ fn look() -> Look {
 fn calibration_frame_stage(seed: u64) -> Stage {
     let calibration = calibration();
     let g = &calibration.geometry;
-    let placement = Placement {
-        x: g.x,
-        y: g.y,
-        pitch: g.pitch_x,
-        columns: NODIATIS_WIDTH,
-        rows: NODIATIS_HEIGHT,
-    };
+    let placement = Geometry::square(g.x, g.y, g.pitch_x, NODIATIS_WIDTH, NODIATIS_HEIGHT);
     let base = Canvas::new(g.image_width as usize, g.image_height as usize, [0, 0, 0]);
     Stage::new(&look(), base, placement, seed)
 }
@@ -211,8 +206,9 @@ fn case(group: &str, seed: u64) -> Case {
             let mut out = paint(&stage, &tiles);
             let tile = tiles[dice.below(tiles.len() as u64) as usize];
             stage.paint_hover(&tile, dice.range(1.15, 1.4), dice.range(0.6, 0.8), &mut out);
-            let (x, y) = stage.placement().centre(tile.x, tile.y);
-            let p = stage.placement().pitch;
+            let centre = stage.geometry().point(tile.x, tile.y);
+            let (x, y) = (centre.x, centre.y);
+            let p = stage.geometry().pitch_x;
             let kind = dice.pick(&[Pointer::Arrow, Pointer::Hand]);
             let at = (x + dice.range(-0.2, 0.2) * p, y + dice.range(-0.2, 0.2) * p);
             render::pointer(&mut out, kind, at, scale.max(1.0));
@@ -265,8 +261,8 @@ fn case(group: &str, seed: u64) -> Case {
             let board = mid_game_board(&mut dice);
             let stage = stage(&board, scale, window, seed);
             let mut out = paint(&stage, &render::tiles(&board));
-            let p = stage.placement();
-            let (w, h) = p.size();
+            let p = stage.geometry();
+            let (w, h) = p.pixel_size();
             let at = (
                 (p.x + dice.range(0.05, 0.6) * w as f32) as i64,
                 (p.y + dice.range(0.3, 0.8) * h as f32) as i64,

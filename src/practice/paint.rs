@@ -6,7 +6,7 @@
 //! calibration reads every frame at rest, the cleared board included.
 
 use crate::geometry::Geometry;
-use crate::render::{self, Canvas, Look, Placement, Stage, Tile};
+use crate::render::{self, Canvas, Look, Stage, Tile};
 
 /// What a frame shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,29 +36,22 @@ impl Painter {
     /// A painter for a `size` window with the board at `geometry` (square
     /// cells, as [`super::layout`] makes them).
     pub fn new(geometry: &Geometry, size: (usize, usize), look: &Look) -> Painter {
-        let placement = Placement {
-            x: geometry.x,
-            y: geometry.y,
-            pitch: geometry.pitch_x,
-            columns: geometry.width,
-            rows: geometry.height,
-        };
         let mut base = Canvas::new(size.0, size.1, WINDOW);
-        let (w, h) = placement.size();
-        let frame = (FRAME * placement.pitch).round().max(2.0) as i64;
-        let at = (placement.x.round() as i64, placement.y.round() as i64);
+        let (w, h) = geometry.pixel_size();
+        let frame = (FRAME * geometry.pitch_x).round().max(2.0) as i64;
+        let at = (geometry.x.round() as i64, geometry.y.round() as i64);
         render::frame(&mut base, at, (w as i64, h as i64), frame);
         Painter {
-            stage: Stage::new(look, base, placement, SEED),
-            dot: (placement.pitch / 40.0).round().max(1.0) as i64,
+            stage: Stage::new(look, base, *geometry, SEED),
+            dot: (geometry.pitch_x / 40.0).round().max(1.0) as i64,
         }
     }
 
     /// Draws `scene` into `frame` (which takes the window's size).
     pub fn paint(&self, scene: &Scene, frame: &mut Canvas) {
         self.stage.paint(&scene.tiles, frame);
-        let p = self.stage.placement();
-        let (w, h) = p.size();
+        let p = self.stage.geometry();
+        let (w, h) = p.pixel_size();
         let (left, top) = (p.x.round() as i64, p.y.round() as i64);
         let line = render::font::GLYPH_H as i64 * self.dot;
         // Centred in the margins above and under the board.

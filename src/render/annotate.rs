@@ -6,7 +6,7 @@
 
 use image::RgbaImage;
 
-use super::{Canvas, Look, Placement, Stage, tiles};
+use super::{Canvas, Look, Stage, tiles};
 use crate::game::{Board, Cell, Colour, Step};
 use crate::geometry::Geometry;
 
@@ -201,14 +201,8 @@ const CAPTION_DOT: i64 = 2;
 /// cluster the next click removes is outlined, with the click's number on
 /// the clicked cell.
 pub fn storyboard(start: &Board, steps: &[Step], look: &Look) -> RgbaImage {
-    let placement = Placement {
-        x: 0.0,
-        y: 0.0,
-        pitch: PANEL_PITCH,
-        columns: start.width(),
-        rows: start.height(),
-    };
-    let (pw, ph) = placement.size();
+    let placement = Geometry::square(0.0, 0.0, PANEL_PITCH, start.width(), start.height());
+    let (pw, ph) = placement.pixel_size();
     let (pw, ph) = (pw as i64, ph as i64);
     let caption = text_pixels("0", CAPTION_DOT).1 + 6;
     let panels = steps.len() + 1;
@@ -247,7 +241,8 @@ pub fn storyboard(start: &Board, steps: &[Step], look: &Look) -> RgbaImage {
         };
         let pitch = PANEL_PITCH.round() as i64;
         let cell_corner = |cell: Cell| {
-            let (x, y) = placement.centre(f32::from(cell.x), f32::from(cell.y));
+            let c = placement.cell_centre(cell);
+            let (x, y) = (c.x, c.y);
             (left + x as i64 - pitch / 2, top + y as i64 - pitch / 2)
         };
         for cell in cluster.cells.indices().map(|k| board.cell_of(k)) {
@@ -310,14 +305,7 @@ mod tests {
             seed: 3,
         };
         let (canvas, p) = screenshot(board, &Look::nodiatis(), &shot);
-        let geometry = Geometry {
-            x: p.x,
-            y: p.y,
-            pitch_x: p.pitch,
-            pitch_y: p.pitch,
-            width: p.columns,
-            height: p.rows,
-        };
+        let geometry = p;
         let marks = geometry
             .cells()
             .map(|cell| CellMark {

@@ -24,6 +24,7 @@ pub use window::frame;
 
 use crate::colour::{linear_from_cielab, oklab_from_linear};
 use crate::game::{Board, Cell, Colour};
+use crate::geometry::Geometry;
 use pile::Sprite;
 
 /// The colours the game is drawn in.
@@ -50,37 +51,6 @@ impl Look {
                 [50.7939, -12.3903, -10.2088],
             ],
         }
-    }
-}
-
-/// The board's place in a picture: the top-left corner of the top-left
-/// cell and the cell pitch, in pixels.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Placement {
-    pub x: f32,
-    pub y: f32,
-    pub pitch: f32,
-    pub columns: u8,
-    pub rows: u8,
-}
-
-impl Placement {
-    /// The pixel at the centre of the cell at column `x`, row `y` (from the
-    /// bottom); fractional positions lie between cells.
-    pub fn centre(&self, x: f32, y: f32) -> (f32, f32) {
-        let from_top = f32::from(self.rows) - 1.0 - y;
-        (
-            self.x + (x + 0.5) * self.pitch,
-            self.y + (from_top + 0.5) * self.pitch,
-        )
-    }
-
-    /// The board's size in pixels, as the swamp picture has it.
-    pub fn size(&self) -> (usize, usize) {
-        (
-            (f32::from(self.columns) * self.pitch).round().max(1.0) as usize,
-            (f32::from(self.rows) * self.pitch).round().max(1.0) as usize,
-        )
     }
 }
 
@@ -113,7 +83,7 @@ pub fn tiles(board: &Board) -> Vec<Tile> {
 /// board's place, and the sprites.
 #[derive(Clone, Debug)]
 pub struct Stage {
-    placement: Placement,
+    placement: Geometry,
     base: Canvas,
     sprites: Vec<Sprite>,
 }
@@ -121,10 +91,10 @@ pub struct Stage {
 impl Stage {
     /// Draws the swamp onto `base` at `placement` and makes the piles of
     /// every colour of `look` at its pitch.
-    pub fn new(look: &Look, mut base: Canvas, placement: Placement, seed: u64) -> Stage {
+    pub fn new(look: &Look, mut base: Canvas, placement: Geometry, seed: u64) -> Stage {
         let fog = oklab_from_linear(look.fog);
-        let cells = (placement.columns, placement.rows);
-        let picture = swamp::swamp(cells, placement.pitch, fog, seed);
+        let cells = (placement.width, placement.height);
+        let picture = swamp::swamp(cells, placement.pitch_x, fog, seed);
         base.paste(
             &picture,
             placement.x.round() as i64,
@@ -136,7 +106,7 @@ impl Stage {
             .enumerate()
             .map(|(i, &lab)| {
                 let centre = oklab_from_linear(linear_from_cielab(lab));
-                Sprite::new(i, centre, fog, placement.pitch, seed)
+                Sprite::new(i, centre, fog, placement.pitch_x, seed)
             })
             .collect();
         Stage {
@@ -146,7 +116,8 @@ impl Stage {
         }
     }
 
-    pub fn placement(&self) -> Placement {
+    /// Where the board is in the picture.
+    pub fn geometry(&self) -> Geometry {
         self.placement
     }
 
@@ -171,8 +142,9 @@ impl Stage {
         };
         let p = &self.placement;
         let clip = self.clip();
-        let centre = p.centre(tile.x, tile.y);
-        sprite.halo(out, centre, reach * p.pitch, 0.6, clip);
+        let centre = p.point(tile.x, tile.y);
+        let centre = (centre.x, centre.y);
+        sprite.halo(out, centre, reach * p.pitch_x, 0.6, clip);
         sprite.draw_lit(out, centre, tile.alpha, gain, clip);
     }
 
@@ -180,7 +152,7 @@ impl Stage {
     /// its edges, as in the game.
     fn clip(&self) -> [i64; 4] {
         let p = &self.placement;
-        let (w, h) = p.size();
+        let (w, h) = p.pixel_size();
         let (x0, y0) = (p.x.round() as i64, p.y.round() as i64);
         [x0, y0, x0 + w as i64, y0 + h as i64]
     }
@@ -197,7 +169,8 @@ impl Stage {
         let clip = self.clip();
         for tile in tiles {
             if let Some(sprite) = self.sprites.get(tile.colour.index() as usize) {
-                let (x, y) = p.centre(tile.x, tile.y);
+                let centre = p.point(tile.x, tile.y);
+                let (x, y) = (centre.x, centre.y);
                 sprite.draw(out, x, y, tile.alpha, clip);
             }
         }
@@ -227,21 +200,16 @@ pub struct Shot {
 pub const PITCH: f32 = 80.0;
 
 /// A screenshot of `board` in `look`, and where the board is in it.
-pub fn screenshot(board: &Board, look: &Look, shot: &Shot) -> (Canvas, Placement) {
-    let mut placement = Placement {
-        x: 0.0,
-        y: 0.0,
-        pitch: PITCH * shot.scale,
-        columns: board.width(),
-        rows: board.height(),
-    };
+pub fn screenshot(board: &Board, look: &Look, shot: &Shot) -> (Canvas, Geometry) {
+    let mut placement =
+        Geometry::square(0.0, 0.0, PITCH * shot.scale, board.width(), board.height());
     let base = match shot.surround {
         Surround::Bare => {
-            let (w, h) = placement.size();
+            let (w, h) = placement.pixel_size();
             Canvas::new(w, h, [0, 0, 0])
         }
         Surround::Window => {
-            let (canvas, (x, y)) = window::window(placement.size(), look, shot.seed);
+            let (canvas, (x, y)) = window::window(placement.pixel_size(), look, shot.seed);
             (placement.x, placement.y) = (x as f32, y as f32);
             canvas
         }
@@ -260,17 +228,15 @@ mod tests {
 
     #[test]
     fn centres_count_rows_from_the_bottom() {
-        let p = Placement {
-            x: 10.0,
-            y: 20.0,
-            pitch: 40.0,
-            columns: 8,
-            rows: 6,
+        let p = Geometry::square(10.0, 20.0, 40.0, 8, 6);
+        let at = |x, y| {
+            let c = p.point(x, y);
+            (c.x, c.y)
         };
-        assert_eq!(p.centre(0.0, 5.0), (30.0, 40.0));
-        assert_eq!(p.centre(7.0, 0.0), (310.0, 240.0));
-        assert_eq!(p.centre(0.5, 5.0), (50.0, 40.0));
-        assert_eq!(p.size(), (320, 240));
+        assert_eq!(at(0.0, 5.0), (30.0, 40.0));
+        assert_eq!(at(7.0, 0.0), (310.0, 240.0));
+        assert_eq!(at(0.5, 5.0), (50.0, 40.0));
+        assert_eq!(p.pixel_size(), (320, 240));
     }
 
     #[test]
@@ -289,8 +255,8 @@ mod tests {
             4,
         );
         let changed = |x: f32, y: f32| {
-            let (cx, cy) = placement.centre(x, y);
-            let (cx, cy) = (cx as usize, cy as usize);
+            let c = placement.point(x, y);
+            let (cx, cy) = (c.x as usize, c.y as usize);
             picture.get(cx, cy) != stage.base().get(cx, cy)
         };
         assert!(changed(1.0, 0.0) && changed(4.0, 3.0));
@@ -309,7 +275,7 @@ mod tests {
         let (a, placement) = screenshot(&board, &Look::nodiatis(), &shot);
         let (b, _) = screenshot(&board, &Look::nodiatis(), &shot);
         assert_eq!(a, b);
-        let (w, h) = placement.size();
+        let (w, h) = placement.pixel_size();
         assert!(placement.x > 100.0 && placement.y > 50.0);
         assert!(placement.x as usize + w < a.width && placement.y as usize + h < a.height);
         let other = Shot { seed: 12, ..shot };
@@ -319,13 +285,7 @@ mod tests {
     #[test]
     fn faded_and_moving_tiles_draw_between_cells() {
         let look = Look::nodiatis();
-        let placement = Placement {
-            x: 0.0,
-            y: 0.0,
-            pitch: 40.0,
-            columns: 8,
-            rows: 6,
-        };
+        let placement = Geometry::square(0.0, 0.0, 40.0, 8, 6);
         let stage = Stage::new(&look, Canvas::new(320, 240, [0, 0, 0]), placement, 1);
         let mut out = Canvas::new(0, 0, [0, 0, 0]);
         let tile = |x: f32, alpha: f32| Tile {
@@ -335,7 +295,8 @@ mod tests {
             alpha,
         };
         stage.paint(&[tile(0.5, 1.0)], &mut out);
-        let between = placement.centre(0.5, 0.0);
+        let between = placement.point(0.5, 0.0);
+        let between = (between.x, between.y);
         let at = |c: &Canvas| c.get(between.0 as usize, between.1 as usize);
         assert_ne!(at(&out), at(stage.base()));
         stage.paint(&[tile(0.5, 0.0)], &mut out);

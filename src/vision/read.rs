@@ -202,7 +202,7 @@ fn fits(image: &RgbaImage, calibration: &Calibration, reading: &Reading, judge: 
     // A pile next to the board is read as surely as the board's own and sits
     // centred on the lattice; window decorations there are neither.
     outside.into_iter().all(|(x, y)| {
-        let centre = g.lattice_point(x, y);
+        let centre = g.point(x as f32, y as f32);
         centred_pile(image, centre, pitch, judge, calibration, &mut scratch)
             .is_none_or(|v| v.confidence < reading.threshold)
     })

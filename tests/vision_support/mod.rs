@@ -341,8 +341,8 @@ pub struct Swamp {
 
 /// Changes the swamp inside the board's rectangle.
 pub fn restyle(stage: &mut Stage, swamp: &Swamp) {
-    let p = stage.placement();
-    let (w, h) = p.size();
+    let p = stage.geometry();
+    let (w, h) = p.pixel_size();
     let (x0, y0) = (p.x.round().max(0.0) as usize, p.y.round().max(0.0) as usize);
     let base = stage.base_mut();
     let x1 = (x0 + w).min(base.width);
