@@ -55,7 +55,8 @@ pub(crate) struct Scratch {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Judge {
     pub balance: Balance,
-    pub background: [f32; 2],
+    /// The board's background, Oklab.
+    pub background: [f32; 3],
     pub threshold: f32,
 }
 
@@ -64,7 +65,14 @@ impl Judge {
     #[inline]
     pub fn judge(&self, rgb: [u8; 3]) -> ([f32; 3], f32) {
         let lab = self.balance.oklab(rgb);
-        let distance = (lab[1] - self.background[0]).hypot(lab[2] - self.background[1]);
+        let [l, a, b] = self.background;
+        // A shadow of the background (a tree trunk, dark grass, black) has
+        // its hue at less chroma, down to none at black: it is compared
+        // with the background's colour at its own lightness, so that no
+        // dark pixel passes for dust. Lighter pixels (fog) keep the
+        // background's own chroma as the reference.
+        let shade = (lab[0] / l.max(1e-3)).clamp(0.0, 1.0);
+        let distance = (lab[1] - shade * a).hypot(lab[2] - shade * b);
         (lab, distance)
     }
 }
@@ -341,10 +349,10 @@ mod tests {
     use super::*;
 
     fn judge() -> Judge {
-        let [_, a, b] = Balance::NONE.oklab([70, 84, 82]);
+        let background_lab = Balance::NONE.oklab([70, 84, 82]);
         Judge {
             balance: Balance::NONE,
-            background: [a, b],
+            background: background_lab,
             threshold: 0.02,
         }
     }

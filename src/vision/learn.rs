@@ -110,10 +110,10 @@ fn survey(image: &RgbaImage, width: u8, height: u8) -> Result<Survey, LearnError
     let geometry = found.geometry;
     let background = classify::background(image, &geometry)
         .ok_or_else(|| VisionError::NoBoard("the board's corners are outside the image".into()))?;
-    let [_, a, b] = colour::oklab_from_linear(background);
+    let background_lab = colour::oklab_from_linear(background);
     let mut judge = Judge {
         balance: Balance::NONE,
-        background: [a, b],
+        background: background_lab,
         threshold: 0.0,
     };
     // A pixel is pile-coloured when it is clearly farther from the
@@ -189,10 +189,10 @@ pub fn learn_from(shots: &[(&RgbaImage, &Board)]) -> Result<Calibration, LearnEr
     let mut labels = Vec::new();
     for (shot, (survey, (image, truth))) in surveys.iter_mut().zip(shots).enumerate() {
         if survey.pile_distance < pile_distance {
-            let [_, a, b] = colour::oklab_from_linear(survey.background);
+            let background_lab = colour::oklab_from_linear(survey.background);
             let judge = Judge {
                 balance: Balance::NONE,
-                background: [a, b],
+                background: background_lab,
                 threshold: pile_distance,
             };
             survey.stats = measure_cells(image, &survey.geometry, &judge);

@@ -175,10 +175,10 @@ fn judge_from(measured: Option<[f32; 3]>, calibration: &Calibration) -> Judge {
     let balance = measured.map_or(Balance::NONE, |measured| {
         Balance::between(measured, reference, calibration.thresholds.balance_limit)
     });
-    let [_, a, b] = colour::oklab_from_linear(reference);
+    let background_lab = colour::oklab_from_linear(reference);
     Judge {
         balance,
-        background: [a, b],
+        background: background_lab,
         threshold: calibration.thresholds.pile_distance,
     }
 }
