@@ -419,9 +419,15 @@ fn every_settled_board_reads_exactly_and_nothing_is_misread() {
     for group in [
         "full",
         "mid-game",
+        "few piles, known frame",
+        "no pile, known frame",
         "swamp mirrored",
         "swamp banded",
+        "swamp textured",
+        "gamma 0.7",
+        "gamma 1.4",
         "warm cast",
+        "hover",
     ] {
         let exact = tallies[group].counts.get(&Verdict::Exact).copied();
         assert_eq!(exact, Some(PER_GROUP as u32), "{group}: every board exact");
