@@ -275,6 +275,10 @@ pub struct PracticeArgs {
     /// Seed of a random board.
     #[arg(long, value_name = "N", conflicts_with = "board")]
     pub seed: Option<u64>,
+    /// A random board whose proven optimum is exactly N clicks (9 to 13):
+    /// boards are drawn from the seed and proven until one is.
+    #[arg(long, value_name = "N", conflicts_with = "board", value_parser = clap::value_parser!(u8).range(9..=13))]
+    pub optimum: Option<u8>,
     /// The board to play, as a board string.
     #[arg(long, value_name = "STRING")]
     pub board: Option<String>,

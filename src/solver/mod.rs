@@ -17,7 +17,7 @@ mod table;
 
 use std::time::{Duration, Instant};
 
-use crate::game::{Board, Cell, Step, replay};
+use crate::game::{Board, BoardRng, Cell, Step, replay};
 
 pub use bound::lower_bound;
 
@@ -139,6 +139,26 @@ pub fn solve(
     search.finish(board)
 }
 
+/// A level of a chosen difficulty: random boards of `width` x `height` in
+/// `colours` colours drawn from `rng`, each proven with `options`, until
+/// one's proven optimum is exactly `optimum` clicks. Returns it with how
+/// many boards were drawn, or `None` after `max_draws` without one (a
+/// board not proven within the budget is passed over: its difficulty is
+/// not known).
+pub fn board_with_optimum(
+    rng: &mut BoardRng,
+    (width, height, colours): (u8, u8, u8),
+    optimum: usize,
+    options: &SolveOptions,
+    max_draws: u32,
+) -> Option<(Board, u32)> {
+    (1..=max_draws).find_map(|draw| {
+        let board = rng.board(width, height, colours).ok()?;
+        let outcome = solve(&board, options, &mut |_| {});
+        (outcome.proven_optimal && outcome.length() == optimum).then_some((board, draw))
+    })
+}
+
 /// Clicks the biggest cluster until the board is clear.
 fn greedy(board: &Board) -> Vec<Cell> {
     let mut board = *board;
@@ -237,5 +257,35 @@ impl<'a> Search<'a> {
             nodes: self.nodes,
             improvements: self.improvements,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_has_the_optimum_asked_for() {
+        let options = SolveOptions {
+            time_limit: Duration::from_secs(10),
+            threads: 1,
+            ..SolveOptions::default()
+        };
+        let mut rng = BoardRng::new(7);
+        let (board, draws) = board_with_optimum(&mut rng, (8, 6, 5), 11, &options, 200).unwrap();
+        let outcome = solve(&board, &options, &mut |_| {});
+        assert!(outcome.proven_optimal);
+        assert_eq!(outcome.length(), 11);
+        // The seed's draws, in order: the one kept is the draws-th.
+        let mut again = BoardRng::new(7);
+        for _ in 1..draws {
+            again.board(8, 6, 5).unwrap();
+        }
+        assert_eq!(again.board(8, 6, 5).unwrap(), board);
+        // An optimum no board of this size has: none after the draws allowed.
+        assert_eq!(
+            board_with_optimum(&mut rng, (8, 6, 5), 2, &options, 3),
+            None
+        );
     }
 }

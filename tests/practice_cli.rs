@@ -1,0 +1,62 @@
+//! `bot practice --optimum N` through the real binary: the board it opens
+//! has a proven optimum of exactly N clicks, and the seed repeats it. (The
+//! window itself is tested with live play, in `tests/live_x11.rs`; here
+//! there is no display, so the run ends after choosing the board.)
+
+use std::process::{Command, Output, Stdio};
+
+fn practice(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bot"))
+        .arg("practice")
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The board string a practice run printed.
+fn board_of(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    stdout
+        .lines()
+        .find(|l| l.matches(',').count() == 5)
+        .unwrap_or_else(|| panic!("no board in {stdout}"))
+        .to_owned()
+}
+
+#[test]
+fn a_board_of_the_optimum_asked_for() {
+    let out = practice(&["--optimum", "12", "--seed", "3"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("drawn from seed 3 has a proven optimum of 12 clicks"),
+        "{stdout}"
+    );
+    let board = board_of(&out);
+    let solved = Command::new(env!("CARGO_BIN_EXE_bot"))
+        .args(["solve", "--json", &board])
+        .output()
+        .unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&solved.stdout).trim()).unwrap();
+    assert_eq!(json["length"], 12, "{json}");
+    assert_eq!(json["proven_optimal"], true, "{json}");
+    // The same seed, the same board.
+    assert_eq!(
+        board_of(&practice(&["--optimum", "12", "--seed", "3"])),
+        board
+    );
+}
+
+#[test]
+fn an_optimum_outside_the_levels_is_a_one_line_error() {
+    for bad in ["8", "14", "x"] {
+        let out = practice(&["--optimum", bad]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("--optimum"), "{stderr}");
+    }
+}
