@@ -1,6 +1,6 @@
-//! Darkened and warm-tinted captures: the real screenshot (and every
-//! sample, when present) still reads exactly under the lighting changes a
-//! capture can bring. `cargo test --test vision_light -- --nocapture`
+//! Darkened, warm-tinted, washed-out and gamma-changed captures: the real
+//! screenshot (and every sample, when present) still reads exactly under
+//! the lighting changes a capture can bring. `cargo test --test vision_light -- --nocapture`
 //! prints the margins: how far each change can go before the read fails.
 
 mod vision_support;
@@ -88,5 +88,39 @@ fn the_real_screenshot_reads_in_dim_and_warm_light() {
 fn every_sample_reads_in_dim_and_warm_light() {
     for (path, image, truth) in samples() {
         check(&path.display().to_string(), &image, &truth);
+    }
+}
+
+/// Washed-out and gamma-changed captures, mildest first.
+const SATURATION: [f32; 7] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3];
+const GAMMA_DOWN: [f32; 5] = [0.9, 0.8, 0.7, 0.6, 0.5];
+const GAMMA_UP: [f32; 6] = [1.2, 1.4, 1.6, 1.8, 2.0, 2.2];
+
+/// How far saturation and gamma can go before `image` no longer reads
+/// exactly: (saturation, gamma down, gamma up).
+fn photometric_margins(name: &str, image: &RgbaImage, truth: &Board) -> [Option<f32>; 3] {
+    let margins = [
+        margin(image, truth, &SATURATION, saturate),
+        margin(image, truth, &GAMMA_DOWN, gamma),
+        margin(image, truth, &GAMMA_UP, gamma),
+    ];
+    println!(
+        "{name}: reads exactly down to saturation x{:?}, gamma down to {:?} and up to {:?}",
+        margins[0], margins[1], margins[2]
+    );
+    margins
+}
+
+#[test]
+fn the_real_screenshot_reads_washed_out_and_at_other_gammas() {
+    let (image, truth) = real();
+    let [washed, lighter, darker] = photometric_margins("real", &image, &truth);
+    assert!(washed.is_some_and(|s| s <= 0.7), "saturation {washed:?}");
+    assert!(lighter.is_some_and(|g| g <= 0.7), "gamma {lighter:?}");
+    assert!(darker.is_some_and(|g| g >= 1.4), "gamma {darker:?}");
+    // Every sample's margins, for BENCHMARKS.md: the lit pile under the
+    // pointer is the weakest (see there).
+    for (path, image, truth) in samples() {
+        photometric_margins(&path.display().to_string(), &image, &truth);
     }
 }
