@@ -3,7 +3,9 @@
 //! Data flows one way: [`capture`] grabs the game window, [`vision`] reads the
 //! board from the image, [`solver`] finds the shortest clearing sequence,
 //! [`input`] clicks it. [`game`] is the model they all share; [`play`] is the
-//! one place that wires the four stages for live play; [`render`] draws boards
+//! one place that wires the four stages for live play, and [`assist`] wires
+//! the first three for a player who clicks for themselves (hints, never a
+//! click); [`render`] draws boards
 //! in the game's look for samples and the [`practice`] window; [`cli`] turns
 //! the command line into settings for them. Under the stages and the
 //! renderer, beside the game model: [`colour`] (colour science) and
@@ -11,6 +13,7 @@
 //! draws the test pictures and the vision that reads them share no code
 //! above these.
 
+pub mod assist;
 pub mod capture;
 pub mod cli;
 pub mod colour;

@@ -2,15 +2,21 @@
 //! default calibration, and each is still what the renderer draws from its
 //! recipe below. `DUSTBOT_REGENERATE_SAMPLES=1 cargo test --release --test
 //! samples` draws them again (boards, pictures and truths) instead of
-//! comparing; `DUSTBOT_SAMPLES=DIR` points both at another folder.
+//! comparing; `DUSTBOT_SAMPLES=DIR` points both at another folder. The
+//! README's picture of the hint window (`docs/hint-window.png`) is made
+//! and checked the same way.
 
 mod vision_support;
 
 use std::path::PathBuf;
 
-use dustbot::game::{Board, BoardRng};
+use std::time::Duration;
+
+use dustbot::assist::{self, Hint, ScreenGrid};
+use dustbot::game::{Board, BoardRng, Cell, replay};
 use dustbot::geometry::Geometry;
 use dustbot::render::{self, Canvas, Look, Pointer, Shot, Surround};
+use dustbot::solver::{self, SolveOptions};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
 use vision_support::*;
@@ -178,17 +184,22 @@ fn write(recipe: &Recipe) {
             .encode_image(&rgb)
             .unwrap();
     } else {
-        // The best compression: the samples live in the repository.
-        let rgb = image::DynamicImage::ImageRgba8(image).to_rgb8();
-        let file = std::fs::File::create(&path).unwrap();
-        let encoder = image::codecs::png::PngEncoder::new_with_quality(
-            file,
-            image::codecs::png::CompressionType::Best,
-            image::codecs::png::FilterType::Adaptive,
-        );
-        rgb.write_with_encoder(encoder).unwrap();
+        save_png(image, &path);
     }
     std::fs::write(path.with_extension("board"), format!("{board}\n")).unwrap();
+}
+
+/// Saves `image` as an RGB PNG at the best compression: the pictures live
+/// in the repository.
+fn save_png(image: RgbaImage, path: &std::path::Path) {
+    let rgb = image::DynamicImage::ImageRgba8(image).to_rgb8();
+    let file = std::fs::File::create(path).unwrap();
+    let encoder = image::codecs::png::PngEncoder::new_with_quality(
+        file,
+        image::codecs::png::CompressionType::Best,
+        image::codecs::png::FilterType::Adaptive,
+    );
+    rgb.write_with_encoder(encoder).unwrap();
 }
 
 /// Draws the samples again when asked to, once, before either test looks
@@ -264,4 +275,76 @@ fn every_sample_reads_exactly_with_the_default_calibration() {
         mid_game += usize::from(truth.tile_count() < 48);
     }
     assert!(mid_game >= 4, "mid-game samples: {mid_game}");
+}
+
+/// The board of the README's picture of the hint window, and a shortest
+/// plan for it (checked below against the solver's proven optimum).
+const HINT_BOARD: &str = "BBRRYROG,GRYRYOBY,BRORYYGO,GYGBROOO,GBYBYRBG,OOOYBRBR";
+const HINT_PLAN: [(u8, u8); 12] = [
+    (0, 0),
+    (2, 0),
+    (1, 2),
+    (4, 1),
+    (3, 0),
+    (5, 4),
+    (3, 1),
+    (6, 0),
+    (4, 0),
+    (1, 0),
+    (1, 0),
+    (3, 0),
+];
+
+/// The hint window after the player followed the first three hints.
+fn hint_window() -> RgbaImage {
+    let board: Board = HINT_BOARD.parse().unwrap();
+    let clicks = HINT_PLAN.map(|(x, y)| Cell::new(x, y));
+    let steps = replay(&board, &clicks).unwrap();
+    let hint = Hint {
+        elapsed: Duration::ZERO,
+        board: steps[2].board_after,
+        clicks: 3,
+        player_move: Some(steps[2]),
+        plan: steps[3..].to_vec(),
+        proven_optimal: true,
+        optimum: 12,
+        optimum_proven: true,
+        grid: ScreenGrid {
+            x: 0.0,
+            y: 0.0,
+            pitch_x: 80.0,
+            pitch_y: 80.0,
+        },
+        next_at: None,
+    };
+    assist::picture(&hint, &Look::nodiatis())
+}
+
+#[test]
+fn the_readme_picture_of_the_hint_window_is_what_the_renderer_draws() {
+    let board: Board = HINT_BOARD.parse().unwrap();
+    let clicks = HINT_PLAN.map(|(x, y)| Cell::new(x, y));
+    let steps = replay(&board, &clicks).unwrap();
+    assert!(steps.last().unwrap().board_after.is_cleared());
+    let outcome = solver::solve(&board, &SolveOptions::default(), &mut |_| {});
+    assert!(outcome.proven_optimal);
+    assert_eq!(
+        outcome.length(),
+        HINT_PLAN.len(),
+        "the plan is a shortest one"
+    );
+    let path = repo("docs/hint-window.png");
+    if std::env::var_os("DUSTBOT_REGENERATE_SAMPLES").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        save_png(hint_window(), &path);
+    }
+    let committed = image::open(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .to_rgba8();
+    let difference = mean_difference(&committed, &hint_window());
+    assert!(
+        difference <= 0.5,
+        "{}: differs from the renderer by {difference:.2} per channel",
+        path.display()
+    );
 }

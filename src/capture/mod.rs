@@ -40,8 +40,7 @@ impl WindowInfo {
     }
 
     fn matches(&self, query: &str) -> bool {
-        let query = query.to_lowercase();
-        self.title.to_lowercase().contains(&query) || self.app.to_lowercase().contains(&query)
+        names(&self.title, query) || names(&self.app, query)
     }
 }
 
@@ -119,6 +118,12 @@ impl Region {
             ..*self
         }
     }
+}
+
+/// Whether `query` names a window called `text`: it is part of it,
+/// ignoring case.
+pub fn names(text: &str, query: &str) -> bool {
+    text.to_lowercase().contains(&query.to_lowercase())
 }
 
 /// Every window the window system lists, front-most first, except the bot's

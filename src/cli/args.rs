@@ -19,6 +19,7 @@ use crate::solver::{SolveOptions, Strategy};
     after_help = "Examples:\n  \
         bot --window Nodiatis                        play in the game window\n  \
         bot --window Nodiatis --dry-run              read and plan from the window, never click\n  \
+        bot --window Nodiatis --assist               hint every click, follow yours, never click\n  \
         bot --dry-run samples/mid-1x-window.png      read and solve a screenshot\n  \
         bot --dry-run --json --out shots/out shots/  every image of a folder, as JSON"
 )]
@@ -65,6 +66,15 @@ pub struct PlayArgs {
     /// live --window when none is given.
     #[arg(long)]
     pub dry_run: bool,
+    /// Assist a player who clicks for themselves: show the next click in a
+    /// "Dust Hint" window beside the game and on the terminal, follow the
+    /// player's clicks, never click.
+    #[arg(long, requires = "window", conflicts_with = "dry_run")]
+    pub assist: bool,
+    /// With --assist: one JSON object per hint, a line each (the board, the
+    /// clicks seen, the next click and its screen point).
+    #[arg(long, value_name = "FILE", requires = "assist")]
+    pub hint_log: Option<PathBuf>,
     /// The calibration file (default: calibration/nodiatis.toml).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
@@ -163,10 +173,16 @@ pub struct LiveArgs {
     #[arg(long = "settle-ms", value_name = "MS", default_value = "3000", value_parser = parse_settle, requires = "window")]
     pub settle: Duration,
     /// How many times to re-plan when the board read differs from the plan.
-    #[arg(long, value_name = "N", default_value_t = 3, requires = "window")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 3,
+        requires = "window",
+        conflicts_with = "assist"
+    )]
     pub max_replans: u32,
     /// Stop after this many clicks.
-    #[arg(long, value_name = "N", requires = "window")]
+    #[arg(long, value_name = "N", requires = "window", conflicts_with = "assist")]
     pub max_moves: Option<u32>,
     /// Where live play saves frames when something goes wrong.
     #[arg(long, value_name = "DIR", default_value = "debug", requires = "window")]

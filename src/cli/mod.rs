@@ -3,6 +3,7 @@
 //! that sees `clap` types; `anyhow` context is added here.
 
 mod args;
+mod assist;
 mod bench;
 mod calibrate;
 mod dry_run;
@@ -112,6 +113,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (Some(_), _) if !play.images.is_empty() => anyhow::bail!(
                     "--window reads the live window: give no images with it, or no --window"
                 ),
+                (Some(_), _) if play.assist => assist::run(play),
                 (Some(_), _) => live::run(play),
                 (None, true) => dry_run::run(play),
                 (None, false) => anyhow::bail!(

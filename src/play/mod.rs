@@ -7,9 +7,9 @@
 //! gone, moved while aiming, board unreadable, the user took the mouse,
 //! Ctrl-C) it stops without clicking.
 
-mod eye;
-mod place;
-mod settle;
+pub(crate) mod eye;
+pub(crate) mod place;
+pub(crate) mod settle;
 
 use std::path::{Path, PathBuf};
 use std::sync::Once;
@@ -233,11 +233,7 @@ impl Game<'_, '_> {
     }
 
     fn plan(&mut self, board: &Board) -> Result<Outcome, PlayError> {
-        let outcome = solver::solve(board, &self.settings.solve, &mut |_| {});
-        let last = outcome.moves.last().map_or(*board, |step| step.board_after);
-        if !last.is_cleared() {
-            return Err(PlayError::NoPlan(Box::new(*board)));
-        }
+        let outcome = plan(board, &self.settings.solve)?;
         (self.observe)(Event::Plan {
             outcome: &outcome,
             replans: self.replans,
@@ -301,9 +297,8 @@ impl Game<'_, '_> {
         })
     }
 
-    /// Captures every [`POLL`] until the board settles (see [`Settle`]),
-    /// for at most `--settle-ms`. Checks the mouse on every capture, so the
-    /// user taking it stops the bot at once.
+    /// [`settle`] after `self.clicks` clicks; the user taking the mouse
+    /// (or Ctrl-C, before the mouse is taken) stops it.
     fn settle(
         &mut self,
         eye: &mut Eye,
@@ -315,47 +310,79 @@ impl Game<'_, '_> {
             0 => "at the start".to_owned(),
             n => format!("after click {n}"),
         };
-        let started = Instant::now();
-        let deadline = started + self.settings.settle;
-        let mut rule = Settle::new(before, expected);
-        loop {
-            let tick = Instant::now();
-            match mouse {
-                Some(mouse) => mouse.check()?,
-                None => input::check_interrupt()?,
-            }
-            let frame = eye.look()?;
-            // A window moved over the board is seen at once; its pixels
-            // could pass for an animation frame or even for a board.
-            uncovered(eye, &when)?;
-            let board = frame.board.as_ref().ok().copied();
-            if let Progress::Settled(board) = rule.see(board, frame.taken) {
-                log::debug!("settled {when} in {} ms", started.elapsed().as_millis());
+        let rule = Settle::new(before, expected.into_iter().collect());
+        let mut guard = || match mouse {
+            Some(mouse) => Ok(mouse.check()?),
+            None => Ok(input::check_interrupt()?),
+        };
+        let settled = settle(
+            eye,
+            &mut guard,
+            rule,
+            self.settings.settle,
+            &when,
+            &self.settings.debug_dir,
+        )?;
+        if before == Some(settled.0) {
+            log::warn!("no change {when} within the settle time: the click had no effect?");
+        }
+        Ok(settled)
+    }
+}
+
+/// Captures every [`POLL`] until the board settles by `rule` (see
+/// [`Settle`]), for at most `wait`. Runs `guard` before every capture (the
+/// user's mouse, Ctrl-C), so that a stop is seen at once. A window in front
+/// of the board is an error at once: its pixels could pass for an
+/// animation frame or even for a board.
+pub(crate) fn settle(
+    eye: &mut Eye,
+    guard: &mut dyn FnMut() -> Result<(), PlayError>,
+    mut rule: Settle,
+    wait: Duration,
+    when: &str,
+    debug_dir: &Path,
+) -> Result<(Board, Frame), PlayError> {
+    let started = Instant::now();
+    let deadline = started + wait;
+    loop {
+        let tick = Instant::now();
+        guard()?;
+        let frame = eye.look()?;
+        uncovered(eye, when)?;
+        let board = frame.board.as_ref().ok().copied();
+        if let Progress::Settled(board) = rule.see(board, frame.taken) {
+            log::debug!("settled {when} in {} ms", started.elapsed().as_millis());
+            return Ok((board, frame));
+        }
+        if tick >= deadline {
+            if let Some(board) = rule.timed_out() {
                 return Ok((board, frame));
             }
-            if tick >= deadline {
-                if let Some(board) = rule.timed_out() {
-                    log::warn!("no change {when} within the settle time: the click had no effect?");
-                    return Ok((board, frame));
-                }
-                let cause = match &frame.board {
-                    Ok(_) => "the board kept changing".to_owned(),
-                    Err(error) => describe(error),
-                };
-                save_frames(
-                    &self.settings.debug_dir,
-                    "unsettled",
-                    &[("last", &frame.image)],
-                );
-                return Err(PlayError::Unsettled {
-                    when,
-                    waited_ms: started.elapsed().as_millis(),
-                    cause,
-                });
-            }
-            sleep(POLL.saturating_sub(tick.elapsed()));
+            let cause = match &frame.board {
+                Ok(_) => "the board kept changing".to_owned(),
+                Err(error) => describe(error),
+            };
+            save_frames(debug_dir, "unsettled", &[("last", &frame.image)]);
+            return Err(PlayError::Unsettled {
+                when: when.to_owned(),
+                waited_ms: started.elapsed().as_millis(),
+                cause,
+            });
         }
+        sleep(POLL.saturating_sub(tick.elapsed()));
     }
+}
+
+/// The best plan the solver finds from `board` within its budget (proven
+/// or not); an error when it clears nothing.
+pub(crate) fn plan(board: &Board, options: &SolveOptions) -> Result<Outcome, PlayError> {
+    let outcome = solver::solve(board, options, &mut |_| {});
+    let last = outcome.moves.last().map_or(*board, |step| step.board_after);
+    if !last.is_cleared() {
+        return Err(PlayError::NoPlan(Box::new(*board)));
+    }
+    Ok(outcome)
 }
 
 /// How following a plan ended.
@@ -420,7 +447,7 @@ fn aim(
 }
 
 /// `Err(Covered)` when another window is in front of the board.
-fn uncovered(eye: &Eye, when: &str) -> Result<(), PlayError> {
+pub(crate) fn uncovered(eye: &Eye, when: &str) -> Result<(), PlayError> {
     match eye.covered_by()? {
         Some(by) => Err(PlayError::Covered {
             when: when.to_owned(),
@@ -441,7 +468,7 @@ fn describe(error: &VisionError) -> String {
 
 /// Saves frames as `DIR/NAME-LABEL.png` for a later look; a frame that
 /// cannot be saved is worth a warning, not a stop.
-fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)]) -> Vec<PathBuf> {
+pub(crate) fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)]) -> Vec<PathBuf> {
     if let Err(error) = std::fs::create_dir_all(dir) {
         log::warn!("{}: cannot create the debug folder: {error}", dir.display());
         return Vec::new();
@@ -463,7 +490,7 @@ fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)]) -> Vec<Pat
 
 /// Ctrl-C sets the stop flag the loop checks (once per process: the
 /// handler cannot be set twice).
-fn stop_on_ctrl_c() -> Result<(), InputError> {
+pub(crate) fn stop_on_ctrl_c() -> Result<(), InputError> {
     static ONCE: Once = Once::new();
     let mut result = Ok(());
     ONCE.call_once(|| result = input::stop_on_ctrl_c());

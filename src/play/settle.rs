@@ -1,10 +1,11 @@
 //! When the board has settled after a click: the rule alone, fed with the
 //! boards read one after another, so that it can be tested without a
-//! screen. A read that agrees with the one before it and is the board the
-//! plan predicts is settled at once; another board must hold still for a
-//! while first (an animation can pause on an in-between board), and the
-//! board from before the click is never taken as settled until the time is
-//! up (the game may not have started the animation yet).
+//! screen. A read that agrees with the one before it and is a board
+//! predicted (the plan's next board, or in assist mode any board one click
+//! can make) is settled at once; another board must hold still for a while
+//! first (an animation can pause on an in-between board), and the board
+//! from before the click is never taken as settled until the time is up
+//! (the game may not have started the animation yet).
 
 use std::time::{Duration, Instant};
 
@@ -26,15 +27,15 @@ pub enum Progress {
 pub struct Settle {
     /// The board before the click, if any.
     before: Option<Board>,
-    /// The board the plan predicts, if any (none: any steady board).
-    expected: Option<Board>,
+    /// The boards predicted (none: any steady board).
+    expected: Vec<Board>,
     /// The last board read, when it was first read in this run of equal
     /// reads, and how many reads the run has.
     run: Option<(Board, Instant, u32)>,
 }
 
 impl Settle {
-    pub fn new(before: Option<Board>, expected: Option<Board>) -> Settle {
+    pub fn new(before: Option<Board>, expected: Vec<Board>) -> Settle {
         Settle {
             before,
             expected,
@@ -56,7 +57,7 @@ impl Settle {
         if count < 2 {
             return Progress::Wait;
         }
-        let predicted = self.expected.is_none_or(|e| e == board);
+        let predicted = self.expected.is_empty() || self.expected.contains(&board);
         let steady_elsewhere = self.before != Some(board) && at.duration_since(since) >= QUIET;
         if predicted || steady_elsewhere {
             Progress::Settled(board)
@@ -96,7 +97,7 @@ mod tests {
     fn the_predicted_board_settles_on_the_second_agreeing_read() {
         let (before, after, _) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), Some(after));
+        let mut settle = Settle::new(Some(before), vec![after]);
         assert_eq!(settle.see(Some(before), ms(t, 0)), Progress::Wait);
         assert_eq!(settle.see(None, ms(t, 50)), Progress::Wait);
         assert_eq!(settle.see(Some(after), ms(t, 100)), Progress::Wait);
@@ -112,7 +113,7 @@ mod tests {
     fn the_board_before_the_click_never_settles_early() {
         let (before, after, _) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), Some(after));
+        let mut settle = Settle::new(Some(before), vec![after]);
         for i in 0..40 {
             assert_eq!(settle.see(Some(before), ms(t, 50 * i)), Progress::Wait);
         }
@@ -123,7 +124,7 @@ mod tests {
     fn an_unpredicted_board_must_hold_still() {
         let (before, after, other) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), Some(after));
+        let mut settle = Settle::new(Some(before), vec![after]);
         assert_eq!(settle.see(Some(other), ms(t, 0)), Progress::Wait);
         assert_eq!(settle.see(Some(other), ms(t, 50)), Progress::Wait);
         assert_eq!(settle.see(Some(other), ms(t, 450)), Progress::Wait);
@@ -137,7 +138,7 @@ mod tests {
     fn an_unreadable_board_restarts_the_count() {
         let (before, after, _) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), Some(after));
+        let mut settle = Settle::new(Some(before), vec![after]);
         settle.see(Some(after), ms(t, 0));
         settle.see(None, ms(t, 50));
         assert_eq!(settle.see(Some(after), ms(t, 100)), Progress::Wait);
@@ -145,10 +146,19 @@ mod tests {
     }
 
     #[test]
+    fn any_predicted_board_settles_at_once() {
+        let (before, after, other) = boards();
+        let t = Instant::now();
+        let mut settle = Settle::new(Some(before), vec![after, other]);
+        assert_eq!(settle.see(Some(other), ms(t, 0)), Progress::Wait);
+        assert_eq!(settle.see(Some(other), ms(t, 50)), Progress::Settled(other));
+    }
+
+    #[test]
     fn without_a_prediction_any_steady_board_settles() {
         let (before, _, _) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(None, None);
+        let mut settle = Settle::new(None, Vec::new());
         assert_eq!(settle.see(Some(before), ms(t, 0)), Progress::Wait);
         assert_eq!(
             settle.see(Some(before), ms(t, 50)),

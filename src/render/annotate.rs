@@ -29,7 +29,7 @@ impl From<(Cell, Option<Colour>, bool)> for CellMark {
 const GRID: [u8; 3] = [255, 255, 255];
 const LETTER: [u8; 3] = [255, 255, 255];
 const UNSURE: [u8; 3] = [255, 40, 40];
-const CLICK: [u8; 3] = [255, 226, 60];
+pub(super) const CLICK: [u8; 3] = [255, 226, 60];
 const SHADOW: [u8; 3] = [0, 0, 0];
 const PAPER: [u8; 3] = [24, 26, 28];
 
@@ -52,7 +52,7 @@ fn click_labels(clicks: &[Cell]) -> Vec<(Cell, String)> {
 
 /// `text` on a dark shadow so it reads on any background; `dot` pixels
 /// per font dot.
-fn label(canvas: &mut Canvas, x: i64, y: i64, text: &str, dot: i64, rgb: [u8; 3]) {
+pub(super) fn label(canvas: &mut Canvas, x: i64, y: i64, text: &str, dot: i64, rgb: [u8; 3]) {
     let step = (dot / 2).max(1);
     for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1), (1, 1)] {
         canvas.text(x + dx * step, y + dy * step, text, dot, SHADOW);

@@ -5,12 +5,14 @@
 //! piles on it at any (fractional) cell position and opacity, fast enough
 //! for animation. [`screenshot`] makes a whole picture: the board alone or
 //! inside a game window. [`annotate`] and [`storyboard`] draw a reading and
-//! its plan for people. Everything is procedural and follows a seed; the
-//! only things taken from the real game are colours measured on it.
+//! its plan for people, [`HintPainter`] the assistant's hint. Everything is
+//! procedural and follows a seed; the only things taken from the real game
+//! are colours measured on it.
 
 mod annotate;
 mod canvas;
 pub mod font;
+mod hint;
 mod noise;
 mod overlay;
 mod pile;
@@ -19,6 +21,7 @@ mod window;
 
 pub use annotate::{CellMark, annotate, storyboard};
 pub use canvas::Canvas;
+pub use hint::HintPainter;
 pub use overlay::{Pointer, pointer, tooltip};
 pub use window::frame;
 

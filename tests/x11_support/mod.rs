@@ -242,6 +242,31 @@ impl Desktop {
         self.command(args).output().unwrap()
     }
 
+    /// A click as a player makes it, at a screen point: the button held
+    /// for 60 ms (the practice window polls it).
+    pub fn click(&self, (x, y): (i64, i64)) {
+        let (x, y) = (x.to_string(), y.to_string());
+        let out = self.xdotool(&[
+            "mousemove",
+            &x,
+            &y,
+            "mousedown",
+            "1",
+            "sleep",
+            "0.06",
+            "mouseup",
+            "1",
+        ]);
+        assert!(out.status.success(), "{out:?}");
+    }
+
+    /// Whether two windows' frames overlap on the screen.
+    pub fn overlap(&self, a: &str, b: &str) -> bool {
+        let (ax, ay, aw, ah) = self.window_rectangle(a);
+        let (bx, by, bw, bh) = self.window_rectangle(b);
+        ax < bx + bw && bx < ax + aw && ay < by + bh && by < ay + ah
+    }
+
     pub fn xdotool(&self, args: &[&str]) -> Output {
         Command::new("xdotool")
             .args(args)
@@ -252,6 +277,12 @@ impl Desktop {
 
     /// The top-left of a window's client area on the screen.
     pub fn window_place(&self, id: &str) -> (i32, i32) {
+        let (x, y, _, _) = self.window_rectangle(id);
+        (x, y)
+    }
+
+    /// A window's client area on the screen: left, top, width, height.
+    pub fn window_rectangle(&self, id: &str) -> (i32, i32, i32, i32) {
         let out = self.xdotool(&["getwindowgeometry", "--shell", id]);
         let text = String::from_utf8_lossy(&out.stdout);
         let field = |name: &str| -> i32 {
@@ -261,7 +292,7 @@ impl Desktop {
                 .parse()
                 .unwrap()
         };
-        (field("X"), field("Y"))
+        (field("X"), field("Y"), field("WIDTH"), field("HEIGHT"))
     }
 }
 

@@ -1,0 +1,637 @@
+//! Assist mode: the bot's eyes and solver for a player who clicks for
+//! themselves. It reads the board as live play does (stored geometry, two
+//! agreeing reads of a settled board), plans, and shows the next click in
+//! a hint window of its own and on the terminal; then it watches the
+//! board, works out which click the player made, says what a click off the
+//! plan cost, and re-plans. It never opens an input device: the player's
+//! mouse over the board is expected, and whatever it sees, it never clicks.
+//! A board it cannot read (covered, mid-hover, moved off the screen) is
+//! waited out and said once, not a reason to stop; it ends when the board
+//! is cleared, when the game window closes, or on Ctrl-C.
+
+mod follow;
+mod window;
+
+use std::path::PathBuf;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use image::RgbaImage;
+use serde::Serialize;
+
+use crate::capture::{CaptureError, GameWindow};
+use crate::game::{Board, Step};
+use crate::input::{self, InputError, ScreenPoint};
+use crate::play::eye::{Eye, Frame, Place};
+use crate::play::settle::Settle;
+use crate::play::{self, PlayError, place};
+use crate::render::Look;
+use crate::solver::SolveOptions;
+use crate::vision::Calibration;
+use window::HintWindow;
+pub use window::picture;
+
+/// How often the board is captured while the player thinks.
+const POLL: Duration = Duration::from_millis(50);
+
+/// How often a closed game window is looked for again.
+const REFIND: Duration = Duration::from_millis(100);
+
+/// The most clicks that earn the game's reward (RULES.md: 10 to 12 is
+/// "really good" and earns one).
+pub const REWARD_CLICKS: usize = 12;
+
+/// What assist mode was asked for.
+#[derive(Debug)]
+pub struct AssistSettings {
+    pub calibration: Calibration,
+    pub solve: SolveOptions,
+    /// How long to wait for the board to settle after a change (and to
+    /// read it steadily at the start).
+    pub settle: Duration,
+    /// Where frames are saved when a change has no click to explain it.
+    pub debug_dir: PathBuf,
+    /// The `--window` text, which the hint window's title must not hold.
+    pub query: String,
+    /// The game's colours, for the hint window; `None` shows no window.
+    pub look: Option<Look>,
+}
+
+/// The board's cells on the screen: the top-left of the top row's first
+/// cell and the pitch, in screen pixels, so that a script can click any
+/// cell.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ScreenGrid {
+    pub x: f32,
+    pub y: f32,
+    pub pitch_x: f32,
+    pub pitch_y: f32,
+}
+
+/// One hint: the board read, how the game went so far and the plan from
+/// here.
+#[derive(Clone, Debug)]
+pub struct Hint {
+    /// Since the assistant started.
+    pub elapsed: Duration,
+    pub board: Board,
+    /// The player's clicks seen so far.
+    pub clicks: u32,
+    /// The click that made this board, if one did.
+    pub player_move: Option<Step>,
+    /// The clicks from here, the next first.
+    pub plan: Vec<Step>,
+    /// Whether `plan` is proven to be the shortest from here.
+    pub proven_optimal: bool,
+    /// The first board's plan length, and whether it was proven.
+    pub optimum: usize,
+    pub optimum_proven: bool,
+    pub grid: ScreenGrid,
+    /// The screen point of the next click's cell centre.
+    pub next_at: Option<ScreenPoint>,
+}
+
+impl Hint {
+    /// The clicks of the whole game if the player follows the plan.
+    pub fn total(&self) -> usize {
+        self.clicks as usize + self.plan.len()
+    }
+
+    /// The hint in words: "click N of M, optimum K (proven)", then what
+    /// that means for the reward; once cleared, the result.
+    pub fn caption(&self) -> Vec<String> {
+        let proven = if self.optimum_proven { " (proven)" } else { "" };
+        let optimum = format!("optimum {}{proven}", self.optimum);
+        let total = self.total();
+        if self.board.is_cleared() {
+            let reward = if total <= REWARD_CLICKS {
+                "within the reward's clicks".to_owned()
+            } else {
+                format!("over the reward's {REWARD_CLICKS} clicks")
+            };
+            return vec![format!("cleared in {total} clicks, {optimum}"), reward];
+        }
+        let reward = if total <= REWARD_CLICKS {
+            "reward reachable".to_owned()
+        } else {
+            format!("reward out of reach ({REWARD_CLICKS} clicks at most)")
+        };
+        vec![
+            format!("click {} of {total}, {optimum}", self.clicks + 1),
+            reward,
+        ]
+    }
+}
+
+/// What a player's click did to the plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The hinted click (or one that leaves the same board).
+    AsHinted,
+    /// Another click: the whole game's clicks went up by `cost` (0 for a
+    /// click as good as the hint's); `from_here` clicks are left, `total`
+    /// in all.
+    Cost {
+        cost: i64,
+        from_here: usize,
+        total: usize,
+    },
+}
+
+/// What happens, as it happens, for the command line to show.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// The board read at the start.
+    Board {
+        board: &'a Board,
+        confidence: f32,
+    },
+    /// The hint window opened with this title, or could not open.
+    HintWindow(Result<&'a str, &'a str>),
+    /// The player's click `number` made the board change by `step`.
+    Move {
+        number: u32,
+        step: &'a Step,
+        verdict: Verdict,
+    },
+    /// The board changed in a way no single click explains.
+    Unexplained {
+        before: &'a Board,
+        after: &'a Board,
+        frames: &'a [PathBuf],
+    },
+    /// The board cannot be read for now (said once until it can again).
+    Waiting(&'a str),
+    Hint(&'a Hint),
+}
+
+/// How the assistance ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    Cleared,
+    WindowClosed,
+    Interrupted,
+}
+
+/// A game watched.
+#[derive(Clone, Copy, Debug)]
+pub struct Report {
+    pub finish: Finish,
+    pub clicks: u32,
+    /// The first board's plan length, and whether it was proven.
+    pub optimum: usize,
+    pub optimum_proven: bool,
+    pub elapsed: Duration,
+}
+
+/// Watches the game in `window` and hints every click until the board is
+/// cleared, the window closes or Ctrl-C. Errors only when the game cannot
+/// be followed at all (no board at the start, no plan).
+pub fn assist(
+    window: &mut GameWindow,
+    settings: &AssistSettings,
+    observe: &mut dyn FnMut(Event),
+) -> Result<Report, PlayError> {
+    play::stop_on_ctrl_c()?;
+    let started = Instant::now();
+    let (mut eye, board, frame) = match first_read(window, settings) {
+        Ok(read) => read,
+        Err(error) => {
+            return match ending(&error, None) {
+                Some(finish) => Ok(Report {
+                    finish,
+                    clicks: 0,
+                    optimum: 0,
+                    optimum_proven: false,
+                    elapsed: started.elapsed(),
+                }),
+                None => Err(error),
+            };
+        }
+    };
+    observe(Event::Board {
+        board: &board,
+        confidence: frame.confidence,
+    });
+    if board.is_cleared() {
+        return Err(PlayError::NoDust);
+    }
+    let mut game = Game::start(&eye, board, frame.image, settings, observe, started)?;
+    let mut finish = game.watch(&mut eye)?;
+    // A game window closed may be the game's window made anew (a page
+    // reloaded, a client restarted): the assistant follows it there, and
+    // its board is a change like any other.
+    while finish == Finish::WindowClosed {
+        let Some(found) = replacement(settings) else {
+            break;
+        };
+        log::info!("the game window was replaced: following the new one");
+        *window = found;
+        let (mut eye, board, frame) = match first_read(window, settings) {
+            Ok(read) => read,
+            Err(error) => match ending(&error, None) {
+                Some(end) => {
+                    finish = end;
+                    continue;
+                }
+                None => return Err(error),
+            },
+        };
+        finish = match game.changed(&eye, board, frame.image)? {
+            Some(end) => end,
+            None => game.watch(&mut eye)?,
+        };
+    }
+    Ok(Report {
+        finish,
+        clicks: game.clicks,
+        optimum: game.optimum.0,
+        optimum_proven: game.optimum.1,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Finds the board in `window` and reads it once it is steady.
+fn first_read<'w>(
+    window: &'w mut GameWindow,
+    settings: &'w AssistSettings,
+) -> Result<(Eye<'w>, Board, Frame), PlayError> {
+    let mut eye = Eye::open(window, &settings.calibration)?;
+    let (board, frame) = play::settle(
+        &mut eye,
+        &mut || Ok(input::check_interrupt()?),
+        Settle::new(None, Vec::new()),
+        settings.settle,
+        "at the start",
+        &settings.debug_dir,
+    )
+    .map_err(|error| match error {
+        PlayError::Unsettled { cause, .. } => PlayError::Misfit(cause),
+        other => other,
+    })?;
+    Ok((eye, board, frame))
+}
+
+/// A window `--window` names again, within the settle time of the old
+/// one closing, that shows a board; `None` when there is none (or Ctrl-C).
+fn replacement(settings: &AssistSettings) -> Option<GameWindow> {
+    let deadline = Instant::now() + settings.settle;
+    while input::check_interrupt().is_ok() && Instant::now() < deadline {
+        if let Ok(mut window) = crate::capture::find(&settings.query)
+            && Eye::open(&mut window, &settings.calibration).is_ok()
+        {
+            return Some(window);
+        }
+        sleep(REFIND);
+    }
+    None
+}
+
+struct Game<'s, 'o> {
+    settings: &'s AssistSettings,
+    observe: &'o mut dyn FnMut(Event),
+    started: Instant,
+    hints: Option<HintWindow>,
+    /// The board as last settled, and its picture.
+    board: Board,
+    last: RgbaImage,
+    clicks: u32,
+    plan: Vec<Step>,
+    proven: bool,
+    optimum: (usize, bool),
+    /// A trouble was said and the board has not been read since.
+    waiting: bool,
+    /// The window's place and size when the last hint was given.
+    hinted_at: Place,
+}
+
+impl<'s, 'o> Game<'s, 'o> {
+    /// Plans from the first board, opens the hint window and shows the
+    /// first hint.
+    fn start(
+        eye: &Eye,
+        board: Board,
+        image: RgbaImage,
+        settings: &'s AssistSettings,
+        observe: &'o mut dyn FnMut(Event),
+        started: Instant,
+    ) -> Result<Game<'s, 'o>, PlayError> {
+        let (plan, proven) = plan(&board, &settings.solve)?;
+        let hints = settings.look.as_ref().and_then(|look| {
+            let opened = open_window(eye, &board, look, &settings.query);
+            match &opened {
+                Ok(w) => observe(Event::HintWindow(Ok(&w.title))),
+                Err(cause) => observe(Event::HintWindow(Err(cause))),
+            }
+            opened.ok()
+        });
+        let mut game = Game {
+            settings,
+            observe,
+            started,
+            hints,
+            board,
+            last: image,
+            clicks: 0,
+            optimum: (plan.len(), proven),
+            plan,
+            proven,
+            waiting: false,
+            hinted_at: (eye.origin, eye.size),
+        };
+        game.hint(eye, None);
+        Ok(game)
+    }
+
+    /// Watches the board until the game ends.
+    fn watch(&mut self, eye: &mut Eye) -> Result<Finish, PlayError> {
+        loop {
+            let tick = Instant::now();
+            if input::check_interrupt().is_err() {
+                return Ok(Finish::Interrupted);
+            }
+            self.pump();
+            let look = eye.look().and_then(|frame| {
+                play::uncovered(eye, "now")?;
+                Ok(frame)
+            });
+            let changed = match look {
+                Ok(frame) if frame.board.as_ref().ok() == Some(&self.board) => {
+                    self.waiting = false;
+                    self.last = frame.image;
+                    // The hint's screen points moved with the window.
+                    if (eye.origin, eye.size) != self.hinted_at {
+                        self.hint(eye, None);
+                    }
+                    false
+                }
+                Ok(_) => true,
+                Err(error) => {
+                    if let Some(finish) = ending(&error, Some(eye)) {
+                        return Ok(finish);
+                    }
+                    self.wait(&error);
+                    false
+                }
+            };
+            if changed {
+                if let Some(finish) = self.follow(eye)? {
+                    return Ok(finish);
+                }
+            } else {
+                sleep(POLL.saturating_sub(tick.elapsed()));
+            }
+        }
+    }
+
+    /// The board changed (or cannot be read): waits for it to settle, any
+    /// board one click makes being expected, and follows the player there.
+    fn follow(&mut self, eye: &mut Eye) -> Result<Option<Finish>, PlayError> {
+        let when = format!("after the player's click {}", self.clicks + 1);
+        let rule = Settle::new(Some(self.board), follow::successors(&self.board));
+        let hints = &mut self.hints;
+        let mut guard = || {
+            // The hint window stays responsive while the board settles.
+            if let Some(window) = hints.as_mut() {
+                window.pump();
+            }
+            Ok(input::check_interrupt()?)
+        };
+        let settings = self.settings;
+        let settled = play::settle(
+            eye,
+            &mut guard,
+            rule,
+            settings.settle,
+            &when,
+            &settings.debug_dir,
+        );
+        let (read, frame) = match settled {
+            Ok(read) => read,
+            Err(error) => {
+                if let Some(finish) = ending(&error, Some(eye)) {
+                    return Ok(Some(finish));
+                }
+                self.wait(&error);
+                return Ok(None);
+            }
+        };
+        self.changed(eye, read, frame.image)
+    }
+
+    /// The board settled as `read` (pictured in `image`): when it is not
+    /// the board before, finds the click that made it, or says that none
+    /// did, re-plans when the plan no longer holds, and hints again.
+    fn changed(
+        &mut self,
+        eye: &Eye,
+        read: Board,
+        image: RgbaImage,
+    ) -> Result<Option<Finish>, PlayError> {
+        let settings = self.settings;
+        self.waiting = false;
+        if read == self.board {
+            self.last = image;
+            return Ok(None);
+        }
+        let player_move = follow::explain(&self.board, &read);
+        match &player_move {
+            Some(step) => {
+                self.clicks += 1;
+                let verdict = if self.plan.first().map(|s| s.board_after) == Some(read) {
+                    self.plan.remove(0);
+                    Verdict::AsHinted
+                } else {
+                    let before = self.clicks as usize - 1 + self.plan.len();
+                    (self.plan, self.proven) = plan(&read, &settings.solve)?;
+                    let total = self.clicks as usize + self.plan.len();
+                    Verdict::Cost {
+                        cost: total as i64 - before as i64,
+                        from_here: self.plan.len(),
+                        total,
+                    }
+                };
+                (self.observe)(Event::Move {
+                    number: self.clicks,
+                    step,
+                    verdict,
+                });
+            }
+            None => {
+                let frames = play::save_frames(
+                    &settings.debug_dir,
+                    &format!("unexplained-{:02}", self.clicks),
+                    &[("before", &self.last), ("after", &image)],
+                );
+                log::warn!(
+                    "the board changed in a way no single click explains\n  before {}\n  after  {read}",
+                    self.board
+                );
+                (self.observe)(Event::Unexplained {
+                    before: &self.board,
+                    after: &read,
+                    frames: &frames,
+                });
+                (self.plan, self.proven) = plan(&read, &settings.solve)?;
+            }
+        }
+        self.board = read;
+        self.last = image;
+        self.hint(eye, player_move);
+        Ok(self.board.is_cleared().then_some(Finish::Cleared))
+    }
+
+    /// Shows the hint for the board as it is now.
+    fn hint(&mut self, eye: &Eye, player_move: Option<Step>) {
+        self.hinted_at = (eye.origin, eye.size);
+        let g = eye.geometry;
+        let next_at = self
+            .plan
+            .first()
+            .and_then(|step| place::click_point(&eye.geometry, eye.size, eye.origin, step.cell));
+        let hint = Hint {
+            elapsed: self.started.elapsed(),
+            board: self.board,
+            clicks: self.clicks,
+            player_move,
+            plan: self.plan.clone(),
+            proven_optimal: self.proven,
+            optimum: self.optimum.0,
+            optimum_proven: self.optimum.1,
+            grid: ScreenGrid {
+                x: eye.origin.0 as f32 + g.x,
+                y: eye.origin.1 as f32 + g.y,
+                pitch_x: g.pitch_x,
+                pitch_y: g.pitch_y,
+            },
+            next_at,
+        };
+        if let Some(window) = self.hints.as_mut()
+            && !window.show(&hint)
+        {
+            self.closed_hints();
+        }
+        (self.observe)(Event::Hint(&hint));
+    }
+
+    /// Keeps the hint window responsive; a window the player closed is
+    /// let go, and the hints go on in the terminal.
+    fn pump(&mut self) {
+        if let Some(window) = self.hints.as_mut()
+            && !window.pump()
+        {
+            self.closed_hints();
+        }
+    }
+
+    fn closed_hints(&mut self) {
+        self.hints = None;
+        log::info!("the hint window was closed: hints go on in the terminal");
+    }
+
+    /// Says why the board cannot be read, once until it can again.
+    fn wait(&mut self, error: &PlayError) {
+        if !self.waiting {
+            self.waiting = true;
+            let text = format!("{error}: waiting");
+            (self.observe)(Event::Waiting(&text));
+        }
+    }
+}
+
+/// The plan from `board`, and whether it is proven optimal.
+fn plan(board: &Board, options: &SolveOptions) -> Result<(Vec<Step>, bool), PlayError> {
+    let outcome = play::plan(board, options)?;
+    Ok((outcome.moves, outcome.proven_optimal))
+}
+
+/// The errors that end assistance: Ctrl-C, and the game window closed
+/// (a capture that failed because the window went counts, when `eye` can
+/// tell).
+fn ending(error: &PlayError, eye: Option<&mut Eye>) -> Option<Finish> {
+    match error {
+        PlayError::Input(InputError::Interrupted) => Some(Finish::Interrupted),
+        PlayError::Capture(CaptureError::Gone { .. }) => Some(Finish::WindowClosed),
+        PlayError::Capture(_) => match eye.map(Eye::place_now) {
+            Some(Err(PlayError::Capture(CaptureError::Gone { .. }))) => Some(Finish::WindowClosed),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Opens the hint window beside the game window, away from its board.
+fn open_window(eye: &Eye, board: &Board, look: &Look, query: &str) -> Result<HintWindow, String> {
+    let (origin, size) = (eye.origin, eye.size);
+    let game = crate::capture::Region {
+        x: origin.0,
+        y: origin.1,
+        width: size.0,
+        height: size.1,
+    };
+    let area = place::board_region(&eye.geometry, size).map_or(game, |r| crate::capture::Region {
+        x: r.x + origin.0,
+        y: r.y + origin.1,
+        ..r
+    });
+    HintWindow::open(
+        query,
+        (board.width(), board.height()),
+        look,
+        (game, area, eye.screen()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Cell, replay};
+
+    fn hint(clicks: u32, plan_len: usize, optimum: usize) -> Hint {
+        let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
+            .parse()
+            .unwrap();
+        let plan = replay(&board, &[Cell::new(7, 0)]).unwrap();
+        Hint {
+            elapsed: Duration::ZERO,
+            board,
+            clicks,
+            player_move: None,
+            plan: plan.iter().cycle().take(plan_len).copied().collect(),
+            proven_optimal: true,
+            optimum,
+            optimum_proven: true,
+            grid: ScreenGrid {
+                x: 0.0,
+                y: 0.0,
+                pitch_x: 80.0,
+                pitch_y: 80.0,
+            },
+            next_at: None,
+        }
+    }
+
+    #[test]
+    fn the_caption_counts_clicks_against_the_optimum_and_the_reward() {
+        assert_eq!(
+            hint(0, 11, 11).caption(),
+            ["click 1 of 11, optimum 11 (proven)", "reward reachable"]
+        );
+        assert_eq!(
+            hint(4, 9, 11).caption(),
+            [
+                "click 5 of 13, optimum 11 (proven)",
+                "reward out of reach (12 clicks at most)"
+            ]
+        );
+        let mut cleared = hint(12, 0, 11);
+        cleared.board = Board::empty(8, 6).unwrap();
+        assert_eq!(
+            cleared.caption(),
+            [
+                "cleared in 12 clicks, optimum 11 (proven)",
+                "within the reward's clicks"
+            ]
+        );
+    }
+}

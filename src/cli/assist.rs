@@ -1,0 +1,339 @@
+//! `bot --window TEXT --assist [--hint-log FILE]`: hints for a player who
+//! clicks for themselves. Prints one line per hint and per player's click
+//! (what it cost when it was not the hint), writes the hint log as JSON
+//! lines, and ends with the clicks used against the optimum at the start.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+
+use super::args::PlayArgs;
+use super::{ReadAndPlan, look_of, read_and_plan};
+use crate::assist::{self, AssistSettings, Event, Finish, Hint, Report, ScreenGrid, Verdict};
+use crate::game::Step;
+use crate::play;
+
+pub fn run(args: &PlayArgs) -> Result<ExitCode> {
+    let Some(query) = args.window.as_deref() else {
+        bail!("assist mode needs --window TEXT");
+    };
+    let ReadAndPlan {
+        calibration,
+        calibration_path,
+        solve,
+    } = read_and_plan(args)?;
+    // A log that cannot be written is found before the game starts.
+    let mut log = match &args.hint_log {
+        Some(path) => Some(HintLog::create(path)?),
+        None => None,
+    };
+    let mut window = play::open(query)?;
+    println!("window {}", window.info());
+    let settings = AssistSettings {
+        look: Some(look_of(&calibration)),
+        calibration,
+        solve,
+        settle: args.live.settle,
+        debug_dir: args.live.debug_dir.clone(),
+        query: query.to_owned(),
+    };
+    let mut log_error = None;
+    let report = assist::assist(&mut window, &settings, &mut |event| {
+        show(&event);
+        if let (Event::Hint(hint), Some(log)) = (&event, log.as_mut())
+            && let Err(error) = log.write(hint)
+        {
+            // Said at once, and again at the end: the hints go on.
+            eprintln!("error: {error:#}");
+            log_error.get_or_insert(error);
+        }
+    })
+    .with_context(|| {
+        format!(
+            "window {:?}, calibration {}",
+            window.info().title,
+            calibration_path.display()
+        )
+    })?;
+    println!("{}", summary(&report));
+    match log_error {
+        Some(error) => Err(error),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Prints one event.
+fn show(event: &Event) {
+    match event {
+        Event::Board { board, confidence } => println!(
+            "board read (lowest confidence {confidence:.2}): {board}\n{}",
+            board.grid()
+        ),
+        Event::HintWindow(Ok(title)) => {
+            println!("hint window {title:?} beside the game window")
+        }
+        Event::HintWindow(Err(cause)) => {
+            println!("no hint window ({cause}): hints on the terminal only")
+        }
+        Event::Move {
+            number,
+            step,
+            verdict,
+        } => println!(
+            "click {number}: you clicked {}: {}",
+            move_name(step),
+            verdict_text(verdict)
+        ),
+        Event::Unexplained {
+            before,
+            after,
+            frames,
+        } => {
+            let frames: Vec<String> = frames.iter().map(|p| p.display().to_string()).collect();
+            println!(
+                "the board changed in a way no single click explains: re-planning from the board read\n  before {before}\n  after  {after}\n  frames {}",
+                if frames.is_empty() {
+                    "(none saved)".to_owned()
+                } else {
+                    frames.join(", ")
+                }
+            );
+        }
+        Event::Waiting(text) => println!("{text}"),
+        Event::Hint(hint) => println!("{}", hint_line(hint)),
+    }
+}
+
+/// "(3,1) B x3": a move as the player sees it.
+fn move_name(step: &Step) -> String {
+    format!("{} {} x{}", step.cell, step.colour.letter(), step.size)
+}
+
+/// What a player's click did to the plan.
+fn verdict_text(verdict: &Verdict) -> String {
+    match *verdict {
+        Verdict::AsHinted => "as hinted".to_owned(),
+        Verdict::Cost {
+            cost,
+            from_here,
+            total,
+        } => {
+            let cost = match cost {
+                0 => "as good as the hint".to_owned(),
+                c if c > 0 => format!("that click cost {c}"),
+                c => format!("that click saved {}", -c),
+            };
+            format!("{cost}: optimum from here {from_here}, {total} in all")
+        }
+    }
+}
+
+/// One hint on one line: the next click, then the caption.
+fn hint_line(hint: &Hint) -> String {
+    let caption = hint.caption().join(" — ");
+    match (hint.plan.first(), hint.next_at) {
+        (Some(step), Some(at)) => format!("hint: click {} at {at} — {caption}", move_name(step)),
+        (Some(step), None) => format!("hint: click {} — {caption}", move_name(step)),
+        (None, _) => caption,
+    }
+}
+
+/// The last line: how the game ended, the clicks against the optimum.
+fn summary(report: &Report) -> String {
+    let optimum = format!(
+        "optimum {}{} at the start",
+        report.optimum,
+        if report.optimum_proven { " proven" } else { "" }
+    );
+    let secs = report.elapsed.as_secs_f64();
+    match report.finish {
+        Finish::Cleared => format!(
+            "cleared in {} clicks ({optimum}) in {secs:.1} s",
+            report.clicks
+        ),
+        Finish::WindowClosed => format!(
+            "the game window closed after {} click(s) ({optimum}): assistant ended",
+            report.clicks
+        ),
+        Finish::Interrupted => format!(
+            "stopped by Ctrl-C after {} click(s) ({optimum})",
+            report.clicks
+        ),
+    }
+}
+
+/// The hint log: one JSON object per hint, flushed at once, so that a
+/// script can follow it as the game goes.
+struct HintLog {
+    path: PathBuf,
+    out: BufWriter<File>,
+}
+
+/// One line of the hint log, fields in this order.
+#[derive(Serialize)]
+struct HintLine {
+    t_ms: u64,
+    board: String,
+    clicks: u32,
+    player_move: Option<MoveLine>,
+    next: Option<NextLine>,
+    remaining: usize,
+    proven_optimal: bool,
+    cleared: bool,
+    geometry: ScreenGrid,
+}
+
+#[derive(Serialize)]
+struct MoveLine {
+    x: u8,
+    y: u8,
+    color: String,
+    size: u8,
+}
+
+#[derive(Serialize)]
+struct NextLine {
+    #[serde(flatten)]
+    click: MoveLine,
+    screen: Option<[i32; 2]>,
+}
+
+impl From<&Step> for MoveLine {
+    fn from(step: &Step) -> MoveLine {
+        MoveLine {
+            x: step.cell.x,
+            y: step.cell.y,
+            color: step.colour.letter().to_string(),
+            size: step.size,
+        }
+    }
+}
+
+impl HintLog {
+    fn create(path: &Path) -> Result<HintLog> {
+        let file = File::create(path)
+            .with_context(|| format!("{}: cannot write the hint log", path.display()))?;
+        Ok(HintLog {
+            path: path.to_owned(),
+            out: BufWriter::new(file),
+        })
+    }
+
+    fn write(&mut self, hint: &Hint) -> Result<()> {
+        let line = HintLine {
+            t_ms: hint.elapsed.as_millis() as u64,
+            board: hint.board.to_string(),
+            clicks: hint.clicks,
+            player_move: hint.player_move.as_ref().map(MoveLine::from),
+            next: hint.plan.first().map(|step| NextLine {
+                click: MoveLine::from(step),
+                screen: hint.next_at.map(|p| [p.x, p.y]),
+            }),
+            remaining: hint.plan.len(),
+            proven_optimal: hint.proven_optimal,
+            cleared: hint.board.is_cleared(),
+            geometry: hint.grid,
+        };
+        let text = serde_json::to_string(&line).expect("plain data serialises");
+        writeln!(self.out, "{text}")
+            .and_then(|()| self.out.flush())
+            .with_context(|| format!("{}: cannot write the hint log", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::game::{Board, Cell, replay};
+    use crate::input::ScreenPoint;
+
+    fn hint() -> Hint {
+        let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
+            .parse()
+            .unwrap();
+        let plan = replay(&board, &[Cell::new(7, 0), Cell::new(3, 1)]).unwrap();
+        Hint {
+            elapsed: Duration::from_millis(1234),
+            board,
+            clicks: 0,
+            player_move: None,
+            plan,
+            proven_optimal: true,
+            optimum: 11,
+            optimum_proven: true,
+            grid: ScreenGrid {
+                x: 140.0,
+                y: 90.0,
+                pitch_x: 80.0,
+                pitch_y: 80.0,
+            },
+            next_at: Some(ScreenPoint::new(740, 530)),
+        }
+    }
+
+    #[test]
+    fn a_hint_line_names_the_click_its_point_and_the_caption() {
+        assert_eq!(
+            hint_line(&hint()),
+            "hint: click (7,0) G x5 at (740, 530) — click 1 of 2, optimum 11 (proven) — reward reachable"
+        );
+    }
+
+    #[test]
+    fn a_click_off_the_plan_says_what_it_cost() {
+        let cost = Verdict::Cost {
+            cost: 1,
+            from_here: 10,
+            total: 12,
+        };
+        assert_eq!(
+            verdict_text(&cost),
+            "that click cost 1: optimum from here 10, 12 in all"
+        );
+        assert_eq!(verdict_text(&Verdict::AsHinted), "as hinted");
+    }
+
+    #[test]
+    fn the_hint_log_has_the_documented_fields_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hints.jsonl");
+        let mut log = HintLog::create(&path).unwrap();
+        log.write(&hint()).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let value: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+        // Documented order, as written.
+        let at: Vec<usize> = [
+            "t_ms",
+            "board",
+            "clicks",
+            "player_move",
+            "next",
+            "remaining",
+            "proven_optimal",
+            "cleared",
+            "geometry",
+        ]
+        .iter()
+        .map(|key| text.find(&format!("\"{key}\":")).unwrap())
+        .collect();
+        assert!(at.is_sorted(), "{text}");
+        assert_eq!(value.as_object().unwrap().len(), 9);
+        assert_eq!(value["t_ms"], 1234);
+        assert_eq!(value["player_move"], serde_json::Value::Null);
+        assert_eq!(
+            value["next"],
+            serde_json::json!({"x": 7, "y": 0, "color": "G", "size": 5, "screen": [740, 530]})
+        );
+        assert_eq!(value["remaining"], 2);
+        assert_eq!(
+            value["geometry"],
+            serde_json::json!({"x": 140.0, "y": 90.0, "pitch_x": 80.0, "pitch_y": 80.0})
+        );
+    }
+}

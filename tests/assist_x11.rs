@@ -1,0 +1,313 @@
+//! Assist mode end to end on a real X server: the practice window plays
+//! the game, `bot --window "Dust Practice" --assist --hint-log FILE` hints,
+//! and the player is the test, clicking with xdotool at the hint's screen
+//! point as a user would. Judged from the practice window's click log
+//! (what the player really did), the hint log and the bot's output.
+
+mod x11_support;
+
+use std::path::Path;
+use std::time::Instant;
+
+use dustbot::game::Board;
+use serde_json::Value;
+use x11_support::*;
+
+const GAME: &str = "Dust Practice";
+
+/// A board whose proven optimum is 12 clicks (found in under a second).
+const TWELVE: &str = "BBRRYROG,GRYRYOBY,BRORYYGO,GYGBROOO,GBYBYRBG,OOOYBRBR";
+
+/// Animation of the practice window in these tests, in milliseconds.
+const ANIM: u64 = 250;
+
+/// The hint log's lines so far.
+fn hints(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Waits for hint line `n` (0-based) and returns it.
+fn hint(path: &Path, n: usize) -> Value {
+    wait_for(&format!("hint {n}"), || hints(path).get(n).cloned())
+}
+
+/// Where the hint says to click.
+fn hinted_point(line: &Value) -> (i64, i64) {
+    let screen = &line["next"]["screen"];
+    (screen[0].as_i64().unwrap(), screen[1].as_i64().unwrap())
+}
+
+/// The screen point of cell `(x, y)`'s centre from a hint's grid.
+fn cell_point(line: &Value, (x, y): (u8, u8), height: u8) -> (i64, i64) {
+    let g = &line["geometry"];
+    let f = |k: &str| g[k].as_f64().unwrap();
+    let row_from_top = f64::from(height - 1 - y);
+    (
+        (f("x") + (f64::from(x) + 0.5) * f("pitch_x")).round() as i64,
+        (f("y") + (row_from_top + 0.5) * f("pitch_y")).round() as i64,
+    )
+}
+
+/// Clicks every hint from line `n` on until a line says the board is
+/// cleared; returns the lines read, and the time from each click to the
+/// next hint.
+fn follow_hints(desktop: &Desktop, path: &Path, mut n: usize) -> (Vec<Value>, Vec<u128>) {
+    let mut lines = Vec::new();
+    let mut latencies = Vec::new();
+    loop {
+        let line = hint(path, n);
+        lines.push(line.clone());
+        if line["cleared"] == true {
+            return (lines, latencies);
+        }
+        assert!(n < 40, "too many hints: {lines:?}");
+        desktop.click(hinted_point(&line));
+        let clicked = Instant::now();
+        n += 1;
+        hint(path, n);
+        latencies.push(clicked.elapsed().as_millis());
+    }
+}
+
+/// Every click the practice window received removed tiles of a cell.
+fn assert_all_on_cells(clicks: &[Value]) {
+    for click in clicks {
+        assert!(click["cell"].is_array(), "off the board: {click}");
+        assert!(click["size"].as_u64().unwrap() > 0, "no effect: {click}");
+    }
+}
+
+/// The bot ended well and printed nothing as an error.
+fn assert_ended_well(run: &Finished) {
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert!(!run.stderr.contains("error:"), "{}", run.dump());
+}
+
+/// A practice window at the screen's top-left, so the hint has room.
+/// (The assistant may find it before it is moved: it hints again there.)
+fn game_at_corner(desktop: &Desktop, board: &str) -> Practice {
+    let game = desktop.practice(board, ANIM, GAME);
+    desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
+    game
+}
+
+#[test]
+fn following_every_hint_clears_a_twelve_click_board_in_twelve_clicks() {
+    assert_eq!(proven_optimum(TWELVE), 12);
+    let desktop = Desktop::start();
+    let game = game_at_corner(&desktop, TWELVE);
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    let (lines, latencies) = follow_hints(&desktop, &log, 0);
+    let run = bot.finish();
+    assert_ended_well(&run);
+    eprintln!("click to hint, ms (animation {ANIM}): {latencies:?}");
+    // The player's clicks, exactly: twelve, each on a cell, the last
+    // clearing the board.
+    let clicks = game.clicks();
+    assert_eq!(clicks.len(), 12, "{}", run.dump());
+    assert_all_on_cells(&clicks);
+    assert_eq!(lines.len(), 13);
+    assert!(
+        run.stdout
+            .contains("cleared in 12 clicks (optimum 12 proven at the start)"),
+        "{}",
+        run.dump()
+    );
+    // Each line sees the click the line before hinted, as hinted.
+    for (k, pair) in lines.windows(2).enumerate() {
+        let (before, after) = (&pair[0], &pair[1]);
+        assert_eq!(after["clicks"], k as u64 + 1);
+        assert_eq!(after["remaining"], 11 - k as u64);
+        for key in ["x", "y", "color", "size"] {
+            assert_eq!(after["player_move"][key], before["next"][key], "{after}");
+        }
+        assert_eq!(
+            after["board"], clicks[k]["board_after"],
+            "the hint's board is the window's"
+        );
+    }
+    assert_eq!(lines[0]["player_move"], Value::Null);
+    assert_eq!(lines[0]["proven_optimal"], true);
+    assert_eq!(lines[12]["next"], Value::Null);
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.ends_with(": as hinted"))
+            .count(),
+        12,
+        "{}",
+        run.dump()
+    );
+    assert!(
+        run.stdout
+            .contains("click 1 of 12, optimum 12 (proven) — reward reachable"),
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn a_click_off_the_hint_is_costed_and_the_new_hints_clear_the_rest_optimally() {
+    let start: Board = TWELVE.parse().unwrap();
+    let desktop = Desktop::start();
+    let game = game_at_corner(&desktop, TWELVE);
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    let first = hint(&log, 0);
+    // A single tile the hint does not name.
+    let hinted = (
+        first["next"]["x"].as_u64().unwrap() as u8,
+        first["next"]["y"].as_u64().unwrap() as u8,
+    );
+    let single = start
+        .clusters()
+        .iter()
+        .find(|c| c.size == 1 && (c.cell.x, c.cell.y) != hinted)
+        .copied()
+        .expect("the board has a single tile");
+    let (after, _) = start.play(single.cell).unwrap();
+    let from_here = proven_optimum(&after.to_string());
+    desktop.click(cell_point(&first, (single.cell.x, single.cell.y), 6));
+    let (lines, _) = follow_hints(&desktop, &log, 1);
+    let run = bot.finish();
+    assert_ended_well(&run);
+    let clicks = game.clicks();
+    assert_all_on_cells(&clicks);
+    assert_eq!(
+        clicks[0]["cell"],
+        serde_json::json!([single.cell.x, single.cell.y])
+    );
+    assert_eq!(clicks.len(), 1 + from_here, "{}", run.dump());
+    // What that click cost, against the optimum of 12.
+    let cost = 1 + from_here as i64 - 12;
+    let judged = match cost {
+        0 => "as good as the hint".to_owned(),
+        c => format!("that click cost {c}"),
+    };
+    let said = format!(
+        "click 1: you clicked {} {} x1: {judged}: optimum from here {from_here}, {} in all",
+        single.cell,
+        single.colour.letter(),
+        1 + from_here
+    );
+    assert!(run.stdout.contains(&said), "{said}\n{}", run.dump());
+    assert_eq!(lines[0]["board"], after.to_string());
+    assert_eq!(lines[0]["remaining"], from_here as u64);
+    assert!(
+        run.stdout.contains(&format!(
+            "cleared in {} clicks (optimum 12 proven at the start)",
+            1 + from_here
+        )),
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn the_hint_window_is_beside_the_game_above_it_and_never_read_as_the_game() {
+    let desktop = Desktop::start();
+    let game = game_at_corner(&desktop, TWELVE);
+    let log = desktop.path("hints.jsonl");
+    // "dust" names the game window; the hint window must take a title it
+    // does not name.
+    let bot = desktop.start_bot("dust", &["--assist", "--hint-log", log.to_str().unwrap()]);
+    hint(&log, 0);
+    let found = desktop.xdotool(&["search", "--onlyvisible", "--name", "^Hint$"]);
+    let id = String::from_utf8_lossy(&found.stdout)
+        .lines()
+        .next()
+        .expect("a window titled Hint")
+        .to_owned();
+    assert!(!desktop.overlap(&id, &game.id), "the hint is over the game");
+    let state = std::process::Command::new("xprop")
+        .args(["-id", &id, "_NET_WM_STATE"])
+        .env("DISPLAY", &desktop.display)
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&state.stdout).contains("_NET_WM_STATE_ABOVE"),
+        "{state:?}"
+    );
+    // Another bot asked for "dust" finds the game alone, and reads it.
+    let probe = desktop.run_bot(&["--window", "dust", "--dry-run", "--time", "0.05"]);
+    let text = String::from_utf8_lossy(&probe.stdout);
+    assert!(probe.status.success(), "{probe:?}");
+    assert!(
+        text.contains("board read") && text.contains(TWELVE),
+        "{text}"
+    );
+    // The player's click is followed as usual.
+    desktop.click(hinted_point(&hint(&log, 0)));
+    assert_eq!(hint(&log, 1)["clicks"], 1);
+    // Closing the game ends the assistant with one line.
+    drop(game);
+    let run = bot.finish();
+    assert_ended_well(&run);
+    let last = run.stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("the game window closed after 1 click(s)")
+            && last.ends_with("assistant ended"),
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn a_board_no_click_explains_is_reported_and_the_assistant_replans_from_it() {
+    const OTHER: &str = "OOBYRGGR,YROBRYRR,GOGOYORO,YBBGYRGG,YOYOYRGY,YYGOOOGO";
+    let desktop = Desktop::start();
+    let game = game_at_corner(&desktop, TWELVE);
+    let log = desktop.path("hints.jsonl");
+    // Time enough for the new window to open before the old one counts
+    // as closed for good.
+    let bot = desktop.start_bot(
+        GAME,
+        &[
+            "--assist",
+            "--hint-log",
+            log.to_str().unwrap(),
+            "--settle-ms",
+            "15000",
+        ],
+    );
+    hint(&log, 0);
+    // The game's window replaced by another, same title, same place, with
+    // a different board.
+    drop(game);
+    let game = game_at_corner(&desktop, OTHER);
+    // The first hint on the new board, then the hint again once the window
+    // is at its place (it may be found before it is moved there).
+    let first = hint(&log, 1);
+    assert_eq!(first["board"], OTHER);
+    assert_eq!(first["player_move"], Value::Null);
+    assert_eq!(first["clicks"], 0);
+    let (left, top) = desktop.window_place(&game.id);
+    let placed = wait_for("the hint at the window's place", || {
+        let lines = hints(&log);
+        let g = &lines.last()?["geometry"];
+        let near = |key: &str, edge: i32| {
+            // The board is half a cell inside the window.
+            (g[key].as_f64().unwrap() - f64::from(edge + 40)).abs() < 30.0
+        };
+        (near("x", left) && near("y", top)).then_some(lines.len() - 1)
+    });
+    follow_hints(&desktop, &log, placed);
+    let run = bot.finish();
+    assert_ended_well(&run);
+    let said = format!(
+        "the board changed in a way no single click explains: re-planning from the board read\n  before {TWELVE}\n  after  {OTHER}\n  frames "
+    );
+    assert!(run.stdout.contains(&said), "{}", run.dump());
+    for frame in ["before", "after"] {
+        let path = desktop.path(&format!("debug/unexplained-00-{frame}.png"));
+        assert!(path.is_file(), "{}", path.display());
+    }
+    let clicks = game.clicks();
+    assert_all_on_cells(&clicks);
+    assert_eq!(clicks.len(), proven_optimum(OTHER), "{}", run.dump());
+}
