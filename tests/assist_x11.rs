@@ -311,3 +311,66 @@ fn a_board_no_click_explains_is_reported_and_the_assistant_replans_from_it() {
     assert_all_on_cells(&clicks);
     assert_eq!(clicks.len(), proven_optimum(OTHER), "{}", run.dump());
 }
+
+#[test]
+fn ctrl_c_ends_the_assistant_with_one_line() {
+    let desktop = Desktop::start();
+    let game = game_at_corner(&desktop, TWELVE);
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    hint(&log, 0);
+    bot.interrupt();
+    let run = bot.finish();
+    assert_ended_well(&run);
+    let last = run.stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("stopped by Ctrl-C after 0 click(s)"),
+        "{}",
+        run.dump()
+    );
+    assert!(game.clicks().is_empty(), "the assistant never clicks");
+}
+
+#[test]
+fn assist_options_are_checked_before_anything_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = |args: &[&str]| {
+        std::process::Command::new(bot_path())
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("DISPLAY")
+            .output()
+            .unwrap()
+    };
+    let one_line_error = |out: &std::process::Output, says: &str| {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(says), "{says:?} in {stderr}");
+    };
+    one_line_error(&bot(&["--assist"]), "--window");
+    one_line_error(
+        &bot(&["--window", GAME, "--hint-log", "h.jsonl"]),
+        "--assist",
+    );
+    one_line_error(
+        &bot(&["--window", GAME, "--assist", "--dry-run"]),
+        "--dry-run",
+    );
+    one_line_error(
+        &bot(&["--window", GAME, "--assist", "--max-moves", "3"]),
+        "--max-moves",
+    );
+    // A hint log that cannot be written is said before the game is looked
+    // for (there is no display here).
+    one_line_error(
+        &bot(&[
+            "--window",
+            GAME,
+            "--assist",
+            "--hint-log",
+            "no/such/dir/h.jsonl",
+        ]),
+        "no/such/dir/h.jsonl: cannot write the hint log",
+    );
+}

@@ -12,6 +12,7 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use super::args::PlayArgs;
+use super::output::{board_read, frame_list};
 use super::{ReadAndPlan, look_of, read_and_plan};
 use crate::assist::{self, AssistSettings, Event, Finish, Hint, Report, ScreenGrid, Verdict};
 use crate::game::Step;
@@ -69,10 +70,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
 /// Prints one event.
 fn show(event: &Event) {
     match event {
-        Event::Board { board, confidence } => println!(
-            "board read (lowest confidence {confidence:.2}): {board}\n{}",
-            board.grid()
-        ),
+        Event::Board { board, confidence } => println!("{}", board_read(board, *confidence)),
         Event::HintWindow(Ok(title)) => {
             println!("hint window {title:?} beside the game window")
         }
@@ -92,17 +90,10 @@ fn show(event: &Event) {
             before,
             after,
             frames,
-        } => {
-            let frames: Vec<String> = frames.iter().map(|p| p.display().to_string()).collect();
-            println!(
-                "the board changed in a way no single click explains: re-planning from the board read\n  before {before}\n  after  {after}\n  frames {}",
-                if frames.is_empty() {
-                    "(none saved)".to_owned()
-                } else {
-                    frames.join(", ")
-                }
-            );
-        }
+        } => println!(
+            "the board changed in a way no single click explains: re-planning from the board read\n  before {before}\n  after  {after}\n  frames {}",
+            frame_list(frames)
+        ),
         Event::Waiting(text) => println!("{text}"),
         Event::Hint(hint) => println!("{}", hint_line(hint)),
     }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
-use super::output::describe;
+use super::output::{board_read, describe, frame_list};
 use super::{ReadAndPlan, read_and_plan};
 use crate::play::{self, Event, Finish, PlaySettings, Report};
 
@@ -66,12 +66,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
 /// click lines.
 fn show(event: &Event, planned: &mut usize) {
     match event {
-        Event::Board { board, confidence } => {
-            println!(
-                "board read (lowest confidence {confidence:.2}): {board}\n{}",
-                board.grid()
-            );
-        }
+        Event::Board { board, confidence } => println!("{}", board_read(board, *confidence)),
         Event::Plan { outcome, replans } => {
             *planned = outcome.length();
             if *replans > 0 {
@@ -90,17 +85,10 @@ fn show(event: &Event, planned: &mut usize) {
             expected,
             found,
             frames,
-        } => {
-            let frames: Vec<String> = frames.iter().map(|p| p.display().to_string()).collect();
-            println!(
-                "click {number}: the board read differs from the plan\n  expected {expected}\n  read     {found}\n  frames   {}",
-                if frames.is_empty() {
-                    "(none saved)".to_owned()
-                } else {
-                    frames.join(", ")
-                }
-            );
-        }
+        } => println!(
+            "click {number}: the board read differs from the plan\n  expected {expected}\n  read     {found}\n  frames   {}",
+            frame_list(frames)
+        ),
     }
 }
 

@@ -98,6 +98,24 @@ pub fn excerpt(text: &str) -> String {
     format!("{head:?}... ({} more characters)", count - EXCERPT)
 }
 
+/// The board read at the start of live play or assistance, with the lowest
+/// cell confidence, then as a grid.
+pub fn board_read(board: &Board, confidence: f32) -> String {
+    format!(
+        "board read (lowest confidence {confidence:.2}): {board}\n{}",
+        board.grid()
+    )
+}
+
+/// The frames saved for a surprise, or that none could be.
+pub fn frame_list(frames: &[std::path::PathBuf]) -> String {
+    if frames.is_empty() {
+        return "(none saved)".to_owned();
+    }
+    let names: Vec<String> = frames.iter().map(|p| p.display().to_string()).collect();
+    names.join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
