@@ -208,6 +208,12 @@ pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
     while window.is_open() && !window.is_key_down(Key::Escape) {
         let now = Instant::now();
         let down = window.get_mouse_down(MouseButton::Left);
+        if down && !was_down {
+            // minifb asks where the pointer is before it takes the events
+            // in: a press that came with a move since the last poll would
+            // be placed where the pointer was before the move. Ask again.
+            window.update();
+        }
         if down
             && !was_down
             && let Some((px, py)) = window.get_mouse_pos(MouseMode::Discard)
