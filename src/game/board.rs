@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use super::cell::{Cell, CellSet, Colour};
 use super::parse::BoardError;
+use super::rules::Rules;
 use super::{MAX_CELLS, MAX_COLOURS};
 
 /// A board of `width` x `height` cells, each empty or holding one colour.
@@ -93,12 +94,17 @@ pub struct Step {
 
 /// Plays `clicks` in order from `board`, returning every step.
 pub fn replay(board: &Board, clicks: &[Cell]) -> Result<Vec<Step>, MoveError> {
+    replay_under(board, clicks, Rules::CentreRows)
+}
+
+/// [`replay`] under `rules`.
+pub fn replay_under(board: &Board, clicks: &[Cell], rules: Rules) -> Result<Vec<Step>, MoveError> {
     let mut current = *board;
     clicks
         .iter()
         .map(|&cell| {
             let cluster = current.cluster_at(cell)?;
-            current = current.remove(cluster.cells);
+            current = current.remove_under(cluster.cells, rules);
             Ok(Step {
                 cell,
                 colour: cluster.colour,
@@ -354,23 +360,56 @@ impl Board {
     /// Plays a click on `cell`: the board after the move and the cluster it
     /// removed.
     pub fn play(&self, cell: Cell) -> Result<(Board, Cluster), MoveError> {
-        let cluster = self.cluster_at(cell)?;
-        Ok((self.remove(cluster.cells), cluster))
+        self.play_under(cell, Rules::CentreRows)
     }
 
     /// Removes `cells` (a cluster of this board), then applies gravity in
-    /// every column and the contraction toward the centre in every row.
+    /// every column and the contraction toward the centre in every row:
+    /// [`Board::remove_under`] the default rules.
+    pub fn remove(&self, cells: CellSet) -> Board {
+        self.remove_under(cells, Rules::CentreRows)
+    }
+
+    /// Plays a click on `cell` under `rules`: the board after the move and
+    /// the cluster it removed.
+    pub fn play_under(&self, cell: Cell, rules: Rules) -> Result<(Board, Cluster), MoveError> {
+        let cluster = self.cluster_at(cell)?;
+        Ok((self.remove_under(cluster.cells, rules), cluster))
+    }
+
+    /// Removes `cells`, then applies gravity in every column and the
+    /// second step of `rules`.
     ///
     /// Contract: `cells` is a set of tiles of this board; the rules only
     /// ever remove one cluster, but any set of tiles gives a valid board.
-    pub fn remove(&self, cells: CellSet) -> Board {
+    pub fn remove_under(&self, cells: CellSet, rules: Rules) -> Board {
+        let (mut next, heights) = self.fall(cells);
+        let heights = &heights[..self.width as usize];
+        match rules {
+            Rules::CentreRows => next.contract_rows(heights),
+            Rules::CentreColumns | Rules::LeftColumns => {
+                let h = self.height as usize;
+                let fallen = next;
+                next.cells[..self.size()].fill(0);
+                for (from, to) in column_moves(heights, rules) {
+                    next.cells[to * h..(to + 1) * h]
+                        .copy_from_slice(&fallen.cells[from * h..(from + 1) * h]);
+                }
+            }
+            Rules::Gravity => {}
+        }
+        next
+    }
+
+    /// Gravity after removing `cells`: every column compacted downward,
+    /// keeping order; with each column's height.
+    fn fall(&self, cells: CellSet) -> (Board, [u8; MAX_CELLS]) {
         let mut next = *self;
         let h = self.height as usize;
         let w = self.width as usize;
         let removed = cells.0 & self.all_mask();
-        // Gravity: compact every column downward, keeping order. Columns
-        // are always bottom-packed, so a height says where a column's
-        // tiles are.
+        // Columns are always bottom-packed, so a height says where a
+        // column's tiles are.
         let mut heights = [0u8; MAX_CELLS];
         for (x, height) in heights[..w].iter_mut().enumerate() {
             let column = x * h;
@@ -390,47 +429,60 @@ impl Board {
             next.cells[to..column + h].fill(0);
             *height = (to - column) as u8;
         }
-        // Contraction, row by row: each half slides toward the centre. A
-        // half's row has a gap only where a column is lower than one
-        // farther out, so only those rows are redone. Branch-free again:
-        // each tile is written to the next free cell, where it stays if it
-        // is a tile; that cell is free or the tile's own.
+        (next, heights)
+    }
+
+    /// The contraction of [`Rules::CentreRows`], row by row, on a board
+    /// after gravity whose columns are `heights` tall: each half slides
+    /// toward the centre. A half's row has a gap only where a column is
+    /// lower than one farther out, so only those rows are redone.
+    /// Branch-free: each tile is written to the next free cell, where it
+    /// stays if it is a tile; that cell is free or the tile's own.
+    fn contract_rows(&mut self, heights: &[u8]) {
+        let (h, w) = (self.height as usize, self.width as usize);
         let centre = w / 2;
         let (lo, hi) = gaps(heights[..centre].iter());
         for y in lo..hi {
             let mut to = centre;
             for x in (0..centre).rev() {
-                let v = next.cells[x * h + y];
-                next.cells[(to - 1) * h + y] = v;
+                let v = self.cells[x * h + y];
+                self.cells[(to - 1) * h + y] = v;
                 to -= usize::from(v != 0);
             }
             for x in 0..to {
-                next.cells[x * h + y] = 0;
+                self.cells[x * h + y] = 0;
             }
         }
         let (lo, hi) = gaps(heights[centre..w].iter().rev());
         for y in lo..hi {
             let mut to = centre;
             for x in centre..w {
-                let v = next.cells[x * h + y];
-                next.cells[to * h + y] = v;
+                let v = self.cells[x * h + y];
+                self.cells[to * h + y] = v;
                 to += usize::from(v != 0);
             }
             for x in to..w {
-                next.cells[x * h + y] = 0;
+                self.cells[x * h + y] = 0;
             }
         }
-        next
     }
 
     /// Where every tile that `remove(cells)` keeps goes: `(from, to)` pairs,
     /// for drawing the fall and the contraction as movement (the practice
     /// window). Agrees with [`Board::remove`] (tested).
     pub fn tile_moves(&self, cells: CellSet) -> Vec<(Cell, Cell)> {
+        self.tile_moves_under(cells, Rules::CentreRows)
+    }
+
+    /// [`Board::tile_moves`] under `rules`; agrees with
+    /// [`Board::remove_under`] (tested).
+    pub fn tile_moves_under(&self, cells: CellSet, rules: Rules) -> Vec<(Cell, Cell)> {
         let removed = cells.0 & self.all_mask();
         let centre = self.width / 2;
-        // After gravity, (from, to-row) per kept tile, grouped by row.
+        // After gravity, (from, to-row) per kept tile, grouped by row, and
+        // each column's height.
         let mut rows: Vec<Vec<(Cell, u8)>> = vec![Vec::new(); self.height as usize];
+        let mut heights = vec![0u8; self.width as usize];
         for x in 0..self.width {
             let mut row = 0;
             for y in 0..self.height {
@@ -440,16 +492,31 @@ impl Board {
                     row += 1;
                 }
             }
+            heights[x as usize] = row;
         }
+        let columns: Vec<(usize, usize)> = column_moves(&heights, rules);
         let mut moves = Vec::new();
         for (y, row) in rows.iter().enumerate() {
-            let (left, right): (Vec<_>, Vec<_>) = row.iter().partition(|(_, x)| *x < centre);
-            let start = centre - left.len() as u8;
-            for (i, (from, _)) in left.iter().enumerate() {
-                moves.push((*from, Cell::new(start + i as u8, y as u8)));
-            }
-            for (i, (from, _)) in right.iter().enumerate() {
-                moves.push((*from, Cell::new(centre + i as u8, y as u8)));
+            let y = y as u8;
+            match rules {
+                Rules::CentreRows => {
+                    let (left, right): (Vec<_>, Vec<_>) =
+                        row.iter().partition(|(_, x)| *x < centre);
+                    let start = centre - left.len() as u8;
+                    for (i, (from, _)) in left.iter().enumerate() {
+                        moves.push((*from, Cell::new(start + i as u8, y)));
+                    }
+                    for (i, (from, _)) in right.iter().enumerate() {
+                        moves.push((*from, Cell::new(centre + i as u8, y)));
+                    }
+                }
+                _ => moves.extend(row.iter().map(|&(from, x)| {
+                    let to = columns
+                        .iter()
+                        .find(|&&(f, _)| f == x as usize)
+                        .map_or(x, |&(_, t)| t as u8);
+                    (from, Cell::new(to, y))
+                })),
             }
         }
         moves
@@ -537,6 +604,36 @@ impl fmt::Debug for Board {
     }
 }
 
+/// Where each non-empty column goes (`(from, to)` in columns) when the
+/// columns close up under `rules`, on a board after gravity whose columns
+/// are `heights` tall (a column is empty when its height is 0): toward the
+/// left under [`Rules::LeftColumns`], toward the centre by halves under
+/// [`Rules::CentreColumns`], nowhere under the others.
+fn column_moves(heights: &[u8], rules: Rules) -> Vec<(usize, usize)> {
+    let full = |range: std::ops::Range<usize>| range.filter(|&x| heights[x] > 0);
+    let w = heights.len();
+    match rules {
+        Rules::LeftColumns => full(0..w)
+            .enumerate()
+            .map(|(to, from)| (from, to))
+            .collect(),
+        Rules::CentreColumns => {
+            let centre = w / 2;
+            let left: Vec<usize> = full(0..centre).collect();
+            let start = centre - left.len();
+            let right = full(centre..w)
+                .enumerate()
+                .map(|(i, from)| (from, centre + i));
+            left.iter()
+                .enumerate()
+                .map(|(i, &from)| (from, start + i))
+                .chain(right)
+                .collect()
+        }
+        Rules::CentreRows | Rules::Gravity => full(0..w).map(|x| (x, x)).collect(),
+    }
+}
+
 /// The rows `lo..hi` of a half that need contracting, given its column
 /// heights from the outer edge toward the centre: a row has a gap where a
 /// column is lower than one farther out.
@@ -561,6 +658,160 @@ mod tests {
 
     fn board(s: &str) -> Board {
         s.parse().unwrap()
+    }
+
+    /// RULES.md, "Rule variants": under each variant, four clicks from one
+    /// start, as (click, cluster size, board after).
+    const VARIANT_START: &str = "YBBGYGBB,GYOYYOYB,BBGYYYRB,YBRRBRYR,BRRGGOBG,OYYGRYGB";
+    /// A click `(x, y)`, the size of the cluster it takes, the board after.
+    type Click = ((u8, u8), u8, &'static str);
+    const VARIANT_VECTORS: [(Rules, [Click; 4]); 4] = [
+        (
+            Rules::CentreRows,
+            [
+                (
+                    (3, 3),
+                    6,
+                    " YBBBB  , GYOGYB ,BBGGORB ,YBRRBRYR,BRRGGOBG,OYYGRYGB",
+                ),
+                (
+                    (1, 1),
+                    4,
+                    "    BB  ,  YBGYB ,BGBOORB ,YBYGBRYR,BBGGGOBG,OYYGRYGB",
+                ),
+                (
+                    (2, 1),
+                    5,
+                    "    B   ,    BYB , BGYGRB , YBBORYR,BBYBBOBG,OYYORYGB",
+                ),
+                (
+                    (2, 2),
+                    4,
+                    "        ,    BYB ,   BBRB ,  YGGRYR,BBYYOOBG,OYYORYGB",
+                ),
+            ],
+        ),
+        (
+            Rules::CentreColumns,
+            [
+                (
+                    (3, 3),
+                    6,
+                    "YBB   BB,GYO  GYB,BBGG ORB,YBRRBRYR,BRRGGOBG,OYYGRYGB",
+                ),
+                (
+                    (1, 1),
+                    4,
+                    "Y     BB,GB   GYB,BYB  ORB,YBOGBRYR,BBGGGOBG,OYYGRYGB",
+                ),
+                (
+                    (2, 1),
+                    5,
+                    " Y    BB, GB  GYB, BY  ORB, YBB RYR, BBOBOBG, OYYRYGB",
+                ),
+                (
+                    (1, 1),
+                    4,
+                    "      BB, Y   GYB, G   ORB, BB  RYR, YYOBOBG, OYYRYGB",
+                ),
+            ],
+        ),
+        (
+            Rules::LeftColumns,
+            [
+                (
+                    (3, 3),
+                    6,
+                    "YBB   BB,GYO  GYB,BBGG ORB,YBRRBRYR,BRRGGOBG,OYYGRYGB",
+                ),
+                (
+                    (1, 1),
+                    4,
+                    "Y     BB,GB   GYB,BYB  ORB,YBOGBRYR,BBGGGOBG,OYYGRYGB",
+                ),
+                (
+                    (2, 1),
+                    5,
+                    "Y    BB ,GB  GYB ,BY  ORB ,YBB RYR ,BBOBOBG ,OYYRYGB ",
+                ),
+                (
+                    (0, 1),
+                    4,
+                    "     BB ,Y   GYB ,G   ORB ,BB  RYR ,YYOBOBG ,OYYRYGB ",
+                ),
+            ],
+        ),
+        (
+            Rules::Gravity,
+            [
+                (
+                    (3, 3),
+                    6,
+                    "YBB   BB,GYO  GYB,BBGG ORB,YBRRBRYR,BRRGGOBG,OYYGRYGB",
+                ),
+                (
+                    (1, 1),
+                    4,
+                    "Y     BB,GB   GYB,BYB  ORB,YBOGBRYR,BBGGGOBG,OYYGRYGB",
+                ),
+                (
+                    (2, 1),
+                    5,
+                    "Y     BB,GB   GYB,BY   ORB,YBB  RYR,BBO BOBG,OYY RYGB",
+                ),
+                (
+                    (0, 1),
+                    4,
+                    "      BB,Y    GYB,G    ORB,BB   RYR,YYO BOBG,OYY RYGB",
+                ),
+            ],
+        ),
+    ];
+
+    #[test]
+    fn every_variant_plays_its_rules_md_vectors() {
+        for (rules, clicks) in VARIANT_VECTORS {
+            let mut current = board(VARIANT_START);
+            for ((x, y), size, after) in clicks {
+                // Each click takes the largest cluster, ties to the lowest
+                // x then y.
+                let clusters = current.clusters();
+                let largest = clusters.iter().map(|c| c.size).max().unwrap();
+                let first = clusters
+                    .iter()
+                    .filter(|c| c.size == largest)
+                    .flat_map(|c| c.cells.indices().map(|i| current.cell_of(i)))
+                    .min_by_key(|c| (c.x, c.y))
+                    .unwrap();
+                let cell = Cell::new(x, y);
+                assert_eq!(current.cluster_at(first), current.cluster_at(cell));
+                let (next, cluster) = current.play_under(cell, rules).unwrap();
+                assert_eq!(cluster.size, size, "{rules} {cell}");
+                assert_eq!(next, board(after), "{rules} {cell}\n{}", next.grid());
+                current = next;
+            }
+        }
+    }
+
+    #[test]
+    fn tile_moves_agree_with_every_variant() {
+        let mut rng = crate::game::BoardRng::new(11);
+        for rules in Rules::ALL {
+            for (w, h) in [(8, 6), (7, 5), (1, 4), (9, 3)] {
+                let mut current = rng.board(w, h, 4).unwrap();
+                while !current.is_cleared() {
+                    let clusters = current.clusters();
+                    let cluster = clusters[rng.below(clusters.len() as u64) as usize];
+                    let after = current.remove_under(cluster.cells, rules);
+                    let mut moved = Board::empty(w, h).unwrap();
+                    for (from, to) in current.tile_moves_under(cluster.cells, rules) {
+                        moved.cells[moved.index(to)] = current.cells[current.index(from)];
+                    }
+                    assert_eq!(moved, after, "{rules} {w}x{h}");
+                    current = after;
+                }
+            }
+        }
     }
 
     #[test]

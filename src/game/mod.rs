@@ -1,17 +1,20 @@
 //! The game model that every stage shares: the board, its cells and colours,
 //! clusters, and what one move does (removal, gravity, contraction toward the
-//! centre), exactly as `RULES.md` states them. It knows nothing of screens,
+//! centre), exactly as `RULES.md` states them, under each of its rule
+//! variants. It knows nothing of screens,
 //! searches or clicks; everything above it speaks its words.
 
 mod board;
 mod cell;
 mod parse;
 mod random;
+mod rules;
 
-pub use board::{Board, Cluster, ClusterList, MoveError, Step, replay};
+pub use board::{Board, Cluster, ClusterList, MoveError, Step, replay, replay_under};
 pub use cell::{Cell, CellSet, Colour};
 pub use parse::BoardError;
 pub use random::BoardRng;
+pub use rules::{Rules, UnknownRules};
 
 /// The example board of RULES.md (the source article's, and the real
 /// screenshot's): 11 moves, proven. A constant so that a shipped command
