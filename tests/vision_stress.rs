@@ -311,6 +311,16 @@ struct Tally {
     failures: Vec<String>,
 }
 
+/// What a frame of `group` must give: a board for a settled one, nothing
+/// for the others.
+fn expected(group: &str) -> Verdict {
+    if UNSETTLED.contains(&group) {
+        Verdict::Refused
+    } else {
+        Verdict::Exact
+    }
+}
+
 fn judge(group: &str, seed: u64, calibration: &Calibration) -> (Verdict, Option<f32>, String) {
     let case = case(group, seed);
     let reading = vision::read(&case.image, calibration, None);
@@ -321,6 +331,17 @@ fn judge(group: &str, seed: u64, calibration: &Calibration) -> (Verdict, Option<
         (Some(_), _) => Verdict::Misread,
         (None, _) => Verdict::Refused,
     };
+    // DUSTBOT_STRESS_DUMP=DIR keeps every image that did not read as it
+    // should, to look at.
+    if let (Ok(dir), true) = (
+        std::env::var("DUSTBOT_STRESS_DUMP"),
+        verdict != expected(group),
+    ) {
+        let name = format!("{}-{seed}.png", group.replace([' ', ','], "_"));
+        case.image
+            .save(std::path::Path::new(&dir).join(name))
+            .unwrap();
+    }
     let what = match (&reading, &case.truth) {
         (Ok(r), _) => format!(
             "{group} #{seed}: {verdict:?}, read {}, truth {:?}: {}",
@@ -371,12 +392,7 @@ fn every_settled_board_reads_exactly_and_nothing_is_misread() {
                 tally.highest_wrong = Some(tally.highest_wrong.map_or(c, |h| h.max(c)));
             }
         }
-        let expected = if UNSETTLED.contains(&group) {
-            Verdict::Refused
-        } else {
-            Verdict::Exact
-        };
-        if verdict != expected {
+        if verdict != expected(group) {
             tally.failures.push(what);
         }
     }

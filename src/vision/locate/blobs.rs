@@ -1,6 +1,6 @@
 //! The pile-coloured blobs of an image: colourful pixels above an Otsu
-//! threshold on a downsampled copy, grouped 8-connected, kept when of pile
-//! size.
+//! threshold on a downsampled copy, grouped 8-connected (a blob too big
+//! for a pile split again at its own threshold), kept when of pile size.
 
 use image::RgbaImage;
 
@@ -61,10 +61,11 @@ pub(super) fn pile_blobs(image: &RgbaImage) -> Vec<Pile> {
             colourful[(y * w + x) as usize] = spread as f32 / (255 * area) as f32;
         }
     }
-    let threshold = otsu(&colourful);
-    let mask: Vec<bool> = colourful.iter().map(|&c| c > threshold).collect();
+    let everything: Vec<u32> = (0..w * h).collect();
+    let mut found = Vec::new();
+    split(&colourful, (w, h, f), &everything, 0, &mut found);
     let scale = f as f32;
-    blobs(&mask, w, h)
+    found
         .into_iter()
         .filter_map(|b| {
             let bw = (b.max_x - b.min_x + 1) as f32 * scale;
@@ -80,6 +81,39 @@ pub(super) fn pile_blobs(image: &RgbaImage) -> Vec<Pile> {
             })
         })
         .collect()
+}
+
+/// How many times a blob too big for a pile is split again.
+const SPLITS: u32 = 2;
+
+/// The blobs of the `pixels` (indices into the downsampled image of
+/// `size` = (width, height, downsampling factor)) more colourful than
+/// their own Otsu threshold, into `found`. A blob too big for a pile is
+/// split again at the threshold of its own pixels: under a cast the
+/// board's swamp is colourful too, and the piles are only the most
+/// colourful part of it.
+fn split(
+    colourful: &[f32],
+    size: (u32, u32, u32),
+    pixels: &[u32],
+    depth: u32,
+    found: &mut Vec<Blob>,
+) {
+    let (w, h, f) = size;
+    let values: Vec<f32> = pixels.iter().map(|&i| colourful[i as usize]).collect();
+    let threshold = otsu(&values);
+    let mut mask = vec![false; colourful.len()];
+    for (&i, &v) in pixels.iter().zip(&values) {
+        mask[i as usize] = v > threshold;
+    }
+    for (blob, members) in blobs(&mask, w, h) {
+        let side = (blob.max_x - blob.min_x).max(blob.max_y - blob.min_y) + 1;
+        if depth < SPLITS && (side * f) as f32 > MAX_PILE {
+            split(colourful, size, &members, depth + 1, found);
+        } else {
+            found.push(blob);
+        }
+    }
 }
 
 /// Otsu's threshold of colourfulness values: the split that best separates the
@@ -118,8 +152,8 @@ pub(super) fn otsu(values: &[f32]) -> f32 {
     ((best_split + 1) as f32 * TOP / BINS as f32).max(0.06)
 }
 
-/// 8-connected components of a mask.
-fn blobs(mask: &[bool], w: u32, h: u32) -> Vec<Blob> {
+/// 8-connected components of a mask, each with its pixels.
+fn blobs(mask: &[bool], w: u32, h: u32) -> Vec<(Blob, Vec<u32>)> {
     let mut seen = vec![false; mask.len()];
     let mut stack = Vec::new();
     let mut found = Vec::new();
@@ -137,7 +171,9 @@ fn blobs(mask: &[bool], w: u32, h: u32) -> Vec<Blob> {
             max_y: sy,
             ..Blob::default()
         };
+        let mut members = Vec::new();
         while let Some(i) = stack.pop() {
+            members.push(i);
             let (x, y) = (i % w, i / w);
             blob.area += 1;
             blob.sum_x += u64::from(x);
@@ -156,7 +192,7 @@ fn blobs(mask: &[bool], w: u32, h: u32) -> Vec<Blob> {
                 }
             }
         }
-        found.push(blob);
+        found.push((blob, members));
     }
     found
 }

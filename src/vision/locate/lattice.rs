@@ -1,6 +1,6 @@
 //! The lattice of the piles: blobs of similar size one pitch apart in a
 //! row or a column linked into groups, and a least-squares fit of the
-//! biggest group's pitch and origin.
+//! biggest group's pitch and origin, without the blobs that lie off it.
 
 use super::blobs::Pile;
 use super::{Geometry, PixelPoint, SearchShape, VisionError};
@@ -172,8 +172,42 @@ fn fit_line(points: impl Iterator<Item = (i32, f32)> + Clone) -> Option<(f32, f3
     Some(((sv - pitch * si) / n, pitch))
 }
 
-/// The lattice through the group's piles: least-squares pitch and origin.
+/// A pile of the board lies on the lattice, within a few hundredths of a
+/// pitch; a blob linked to the group that lies farther off than this once
+/// the lattice is fitted (a button a pitch and a half under the board, an
+/// icon) is no pile of it.
+const OFF_LATTICE: f32 = 0.25;
+
+/// The lattice through the group's piles: least-squares pitch and origin,
+/// fitted again without the blob farthest off it for as long as one lies
+/// more than [`OFF_LATTICE`] off.
 pub(super) fn fit_grid(group: &[Placed], shape: &SearchShape) -> Result<PileGrid, VisionError> {
+    let mut members = group.to_vec();
+    loop {
+        let grid = fit_all(&members, shape)?;
+        let off = |p: &Placed| {
+            let at = grid.point(p.column, p.row);
+            ((p.pile.x - at.x) / grid.pitch_x)
+                .abs()
+                .max(((p.pile.y - at.y) / grid.pitch_y).abs())
+        };
+        let worst =
+            (0..members.len()).max_by(|&a, &b| off(&members[a]).total_cmp(&off(&members[b])));
+        match worst {
+            Some(i) if members.len() > 1 && off(&members[i]) > OFF_LATTICE => {
+                log::debug!(
+                    "a blob {:.2} pitches off the lattice: not a pile",
+                    off(&members[i])
+                );
+                members.swap_remove(i);
+            }
+            _ => return Ok(grid),
+        }
+    }
+}
+
+/// The lattice through all of the group's piles.
+fn fit_all(group: &[Placed], shape: &SearchShape) -> Result<PileGrid, VisionError> {
     let columns = group.iter().map(|p| (p.column, p.pile.x));
     let rows = group.iter().map(|p| (p.row, p.pile.y));
     let mean_size = group.iter().map(|p| p.pile.size).sum::<f32>() / group.len() as f32;

@@ -283,6 +283,45 @@ mod tests {
     }
 
     #[test]
+    fn buttons_a_pitch_and_a_half_under_the_board_are_no_row() {
+        // The piles span five rows: with the buttons, six, as many as the
+        // board has, so only their place off the lattice tells them apart.
+        let rows = [
+            "........", "...##...", "..####..", ".######.", "########", "########",
+        ];
+        let mut image = lattice(&rows, (100.0, 150.0), 60.0);
+        // Half a pitch and more off the columns, a pitch and a half under
+        // the bottom row's centres.
+        button(&mut image, 230, 556, 66, 28);
+        button(&mut image, 311, 556, 66, 28);
+        let g = locate(&image, &SHAPE, None).unwrap().geometry;
+        assert!(
+            (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
+            "{g:?}"
+        );
+    }
+
+    #[test]
+    fn piles_on_a_colourful_swamp_are_found() {
+        // A cast makes the whole swamp more colourful than the window
+        // around it: the piles are the most colourful part of that blob.
+        let mut image = lattice(&["########"; 6], (100.0, 150.0), 60.0);
+        for (x, y, p) in image.enumerate_pixels_mut() {
+            let inside = (100..580).contains(&x) && (150..510).contains(&y);
+            if !inside {
+                *p = Rgba([40, 40, 44, 255]);
+            } else if p.0 == [70, 84, 82, 255] {
+                *p = Rgba([40, 90, 130, 255]);
+            }
+        }
+        let g = locate(&image, &SHAPE, None).unwrap().geometry;
+        assert!(
+            (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
+            "{g:?}"
+        );
+    }
+
+    #[test]
     fn no_piles_no_board() {
         let image = RgbaImage::from_pixel(300, 200, Rgba([70, 84, 82, 255]));
         assert!(matches!(
