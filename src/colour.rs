@@ -37,18 +37,23 @@ fn cbrt(x: f32) -> f32 {
     (2.0 * y + x / (y * y)) * (1.0 / 3.0)
 }
 
-/// A per-channel affine map in linear light that undoes a global tint,
-/// darkening or coloured haze of a capture: gains from the board's
-/// background (von Kries adaptation), refined with offsets fitted to the
-/// piles' colours when the gains alone leave cells unsure.
+/// What undoes a capture's global change of colour: a saturation gain in
+/// the capture's own (gamma-encoded) values, around each pixel's luma, as
+/// a washed-out capture, a video encoder or a display's vibrance setting
+/// scales the chroma of YCbCr; then a per-channel affine map in linear
+/// light that undoes a global tint, darkening or coloured haze: gains from
+/// the board's background (von Kries adaptation), refined with offsets
+/// fitted to the piles' colours when the gains alone leave cells unsure.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Balance {
+    pub saturation: f32,
     pub gains: [f32; 3],
     pub offsets: [f32; 3],
 }
 
 impl Balance {
     pub const NONE: Balance = Balance {
+        saturation: 1.0,
         gains: [1.0; 3],
         offsets: [0.0; 3],
     };
@@ -64,13 +69,23 @@ impl Balance {
                     (reference[i] / measured[i]).clamp(1.0 / limit, limit)
                 }
             }),
-            offsets: [0.0; 3],
+            ..Balance::NONE
+        }
+    }
+
+    /// This balance with the capture's chroma multiplied by `saturation`
+    /// first.
+    pub fn resaturated(&self, saturation: f32) -> Balance {
+        Balance {
+            saturation,
+            ..*self
         }
     }
 
     /// This balance followed by `linear -> gain * linear + offset`.
     pub fn then(&self, gains: [f32; 3], offsets: [f32; 3]) -> Balance {
         Balance {
+            saturation: self.saturation,
             gains: std::array::from_fn(|i| self.gains[i] * gains[i]),
             offsets: std::array::from_fn(|i| self.offsets[i] * gains[i] + offsets[i]),
         }
@@ -80,6 +95,18 @@ impl Balance {
     #[inline]
     pub fn linear(&self, rgb: [u8; 3]) -> [f32; 3] {
         let table = linear_table();
+        let rgb = if self.saturation == 1.0 {
+            rgb
+        } else {
+            // BT.601 luma, JPEG's and most encoders'.
+            let [r, g, b] = rgb.map(f32::from);
+            let luma = 0.299 * r + 0.587 * g + 0.114 * b;
+            rgb.map(|c| {
+                (luma + self.saturation * (f32::from(c) - luma))
+                    .round()
+                    .clamp(0.0, 255.0) as u8
+            })
+        };
         std::array::from_fn(|i| (table[rgb[i] as usize] * self.gains[i] + self.offsets[i]).max(0.0))
     }
 
@@ -174,6 +201,29 @@ mod tests {
         let haze = balance.then([2.0, 1.0, 1.0], [-0.1, 0.0, 0.0]);
         assert_eq!(haze.gains, [1.0, 1.0, 2.0]);
         assert_eq!(haze.offsets, [-0.1, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn a_saturation_gain_undoes_a_washed_out_capture() {
+        // Washed out as a YCbCr chroma scale does it: toward the BT.601
+        // luma in the encoded values.
+        let wash = |rgb: [u8; 3], factor: f32| {
+            let [r, g, b] = rgb.map(f32::from);
+            let luma = 0.299 * r + 0.587 * g + 0.114 * b;
+            rgb.map(|c| (luma + factor * (f32::from(c) - luma)).round() as u8)
+        };
+        for pile in [[230u8, 190, 60], [90, 180, 230], [120, 200, 40]] {
+            let washed = wash(pile, 0.6);
+            let restored = Balance::NONE.resaturated(1.0 / 0.6).oklab(washed);
+            let original = Balance::NONE.oklab(pile);
+            let restored = delta_e(cielab(restored), cielab(original));
+            let washed = delta_e(cielab(Balance::NONE.oklab(washed)), cielab(original));
+            assert!(
+                restored < 1.5 && washed > 4.0 * restored,
+                "{pile:?}: {restored} {washed}"
+            );
+        }
+        assert_eq!(Balance::NONE.resaturated(1.0), Balance::NONE);
     }
 
     #[test]

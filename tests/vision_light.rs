@@ -115,7 +115,7 @@ fn photometric_margins(name: &str, image: &RgbaImage, truth: &Board) -> [Option<
 fn the_real_screenshot_reads_washed_out_and_at_other_gammas() {
     let (image, truth) = real();
     let [washed, lighter, darker] = photometric_margins("real", &image, &truth);
-    assert!(washed.is_some_and(|s| s <= 0.7), "saturation {washed:?}");
+    assert!(washed.is_some_and(|s| s <= 0.6), "saturation {washed:?}");
     assert!(lighter.is_some_and(|g| g <= 0.7), "gamma {lighter:?}");
     assert!(darker.is_some_and(|g| g >= 1.4), "gamma {darker:?}");
     // Every sample's margins, for BENCHMARKS.md: the lit pile under the

@@ -35,12 +35,12 @@ pub fn read(
     // Let the cell reader complete the piles the blob search missed, then
     // place the board.
     let judge = judge_from(
-        classify::median_linear(classify::patch_pixels(
-            image,
-            &grid.inner_corners(),
-            (grid.pitch_x, grid.pitch_y),
-        )),
+        classify::median_linear(
+            classify::patch_pixels(image, &grid.inner_corners(), (grid.pitch_x, grid.pitch_y)),
+            1.0,
+        ),
         calibration,
+        1.0,
     );
     let pitch = (grid.pitch_x, grid.pitch_y);
     let mut scratch = Scratch::default();
@@ -69,15 +69,18 @@ pub fn read_at(image: &RgbaImage, calibration: &Calibration, geometry: &Geometry
 
 /// Reads every cell with the background's white balance; when that leaves
 /// cells unsure (a coloured haze over the capture, not only a tint), fits
-/// the balance to the colours of the sure piles and reads again. Returns
-/// the better reading and the judge it used.
+/// the balance to the colours of the sure piles and reads again, then
+/// tries without a balance; when the best of those gives no board, tries
+/// undoing a washed-out capture. Returns the reading, checked for a
+/// settled board, and the judge it used.
 fn read_with(
     image: &RgbaImage,
     calibration: &Calibration,
     geometry: &Geometry,
 ) -> (Reading, Judge) {
-    let judge = judge(image, calibration, geometry);
+    let judge = judge_capture(image, calibration, geometry, 1.0);
     let (mut reading, mut stats) = read_cells(image, calibration, geometry, &judge);
+    let first = reading.clone();
     let mut used = judge;
     // The background's balance undoes a capture's own light, which changes
     // piles and swamp alike; a swamp that is only darker or lighter where
@@ -101,9 +104,73 @@ fn read_with(
             (reading, stats, used) = (second, second_stats, other);
         }
     }
-    let strength: Vec<f32> = reading.cells.iter().map(|c| c.strength).collect();
-    settled::check(image, geometry, &mut reading.cells, &stats, &strength);
+    settle(image, &mut reading, &stats);
+    // A washed-out capture is read half way by the balances above, which
+    // undo a tint or a haze: a board unsure or in doubt everywhere it is
+    // washed out.
+    if reading.board().is_err()
+        && let Some((mut second, second_stats, other)) =
+            washed_out(image, calibration, geometry, &first)
+        && second.min_confidence() > reading.min_confidence()
+    {
+        settle(image, &mut second, &second_stats);
+        (reading, used) = (second, other);
+    }
     (reading, used)
+}
+
+/// Marks the cells of `reading` that a settled board would not show (see
+/// [`settled::check`]).
+fn settle(image: &RgbaImage, reading: &mut Reading, stats: &[classify::CellStats]) {
+    let strength: Vec<f32> = reading.cells.iter().map(|c| c.strength).collect();
+    settled::check(
+        image,
+        &reading.geometry,
+        &mut reading.cells,
+        stats,
+        &strength,
+    );
+}
+
+/// The saturation gains tried on a washed-out capture, whose colours have
+/// all drifted toward grey (and yellow toward green): they undo a capture
+/// at 0.5 to 0.85 of the game's saturation to within about a tenth.
+const RESATURATIONS: [f32; 4] = [1.2, 1.4, 1.65, 2.0];
+
+/// The reading under the saturation gain that brings the board's piles as
+/// a whole nearest their colours, when one brings them nearer than
+/// `first` (the reading without a gain) does; with its cells' statistics
+/// and its judge. A washed-out capture moves every pile toward grey; a
+/// cluster fading out moves only itself, and a gain that restored it
+/// would take the board's other piles away from their colours, so none is
+/// taken.
+fn washed_out(
+    image: &RgbaImage,
+    calibration: &Calibration,
+    geometry: &Geometry,
+    first: &Reading,
+) -> Option<(Reading, Vec<classify::CellStats>, Judge)> {
+    let misfit = |reading: &Reading| {
+        let mut distances: Vec<f32> = reading
+            .cells
+            .iter()
+            .filter(|c| c.colour.is_some())
+            .map(|c| c.delta_e)
+            .collect();
+        let mid = distances.len() / 2;
+        (!distances.is_empty()).then(|| *distances.select_nth_unstable_by(mid, f32::total_cmp).1)
+    };
+    let baseline = misfit(first)?;
+    RESATURATIONS
+        .into_iter()
+        .filter_map(|saturation| {
+            let judge = judge_capture(image, calibration, geometry, saturation);
+            let (reading, stats) = read_cells(image, calibration, geometry, &judge);
+            Some((misfit(&reading)?, reading, stats, judge))
+        })
+        .filter(|(misfit, ..)| *misfit < baseline)
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, reading, stats, judge)| (reading, stats, judge))
 }
 
 /// How strongly a cell's pile stands out (see [`settled::pile_strength`]).
@@ -162,19 +229,31 @@ fn read_cells(
     (reading, stats)
 }
 
-/// How this capture's pixels are judged: white-balanced so that its board
-/// background matches the calibration's, then compared with that
-/// background.
-fn judge(image: &RgbaImage, calibration: &Calibration, geometry: &Geometry) -> Judge {
-    judge_from(classify::background(image, geometry), calibration)
+/// How this capture's pixels are judged: their saturation times
+/// `saturation`, white-balanced so that its board background matches the
+/// calibration's, then compared with that background.
+fn judge_capture(
+    image: &RgbaImage,
+    calibration: &Calibration,
+    geometry: &Geometry,
+    saturation: f32,
+) -> Judge {
+    judge_from(
+        classify::background(image, geometry, saturation),
+        calibration,
+        saturation,
+    )
 }
 
-/// The judge for a capture whose board background measures `measured`.
-fn judge_from(measured: Option<[f32; 3]>, calibration: &Calibration) -> Judge {
+/// The judge for a capture whose board background measures `measured`
+/// once its saturation is times `saturation`.
+fn judge_from(measured: Option<[f32; 3]>, calibration: &Calibration, saturation: f32) -> Judge {
     let reference = calibration.background.linear_rgb;
-    let balance = measured.map_or(Balance::NONE, |measured| {
-        Balance::between(measured, reference, calibration.thresholds.balance_limit)
-    });
+    let balance = measured
+        .map_or(Balance::NONE, |measured| {
+            Balance::between(measured, reference, calibration.thresholds.balance_limit)
+        })
+        .resaturated(saturation);
     let background_lab = colour::oklab_from_linear(reference);
     Judge {
         balance,
