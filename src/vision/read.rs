@@ -31,25 +31,62 @@ pub fn read(
         log::debug!("geometry {known:?} does not fit the image: searching");
     }
     let shape = search_shape(calibration);
-    let mut grid = locate::find_grid(image, &shape)?;
+    let mut scratch = Scratch::default();
+    let mut grid = locate::find_grid(image, &shape, |grid| {
+        let judge = grid_judge(image, grid, calibration);
+        let dust = grid
+            .cells
+            .iter()
+            .filter(|&&(c, r)| {
+                dust_at(
+                    image,
+                    grid.point(c, r),
+                    (grid.pitch_x, grid.pitch_y),
+                    &judge,
+                    calibration,
+                    &mut scratch,
+                )
+            })
+            .count();
+        2 * dust >= grid.cells.len()
+    })?;
     // Let the cell reader complete the piles the blob search missed, then
     // place the board.
-    let judge = judge_from(
+    let judge = grid_judge(image, &grid, calibration);
+    let pitch = (grid.pitch_x, grid.pitch_y);
+    locate::grow(&mut grid, &shape, |centre| {
+        dust_at(image, centre, pitch, &judge, calibration, &mut scratch)
+    });
+    let geometry = locate::place(image, &grid, &shape, hint.or(stored.as_ref()))?;
+    Ok(read_at(image, calibration, &geometry))
+}
+
+/// The judge for the cells of a lattice found by the search: balanced on
+/// the background between its piles.
+fn grid_judge(image: &RgbaImage, grid: &locate::PileGrid, calibration: &Calibration) -> Judge {
+    judge_from(
         classify::median_linear(
             classify::patch_pixels(image, &grid.inner_corners(), (grid.pitch_x, grid.pitch_y)),
             1.0,
         ),
         calibration,
         1.0,
-    );
-    let pitch = (grid.pitch_x, grid.pitch_y);
-    let mut scratch = Scratch::default();
-    locate::grow(&mut grid, &shape, |centre| {
-        centred_pile(image, centre, pitch, &judge, calibration, &mut scratch)
-            .is_some_and(|v| v.confidence >= 0.5 * calibration.thresholds.confidence)
-    });
-    let geometry = locate::place(image, &grid, &shape, hint.or(stored.as_ref()))?;
-    Ok(read_at(image, calibration, &geometry))
+    )
+}
+
+/// True when a dust pile sits centred at `centre` of a lattice cell, read
+/// with at least half the confidence a board's cells need: the search
+/// keeps what the reader may take for a pile.
+fn dust_at(
+    image: &RgbaImage,
+    centre: PixelPoint,
+    pitch: (f32, f32),
+    judge: &Judge,
+    calibration: &Calibration,
+    scratch: &mut Scratch,
+) -> bool {
+    centred_pile(image, centre, pitch, judge, calibration, scratch)
+        .is_some_and(|v| v.confidence >= 0.5 * calibration.thresholds.confidence)
 }
 
 fn search_shape(calibration: &Calibration) -> locate::SearchShape {

@@ -18,6 +18,9 @@ pub(crate) struct PileGrid {
     pub cells: Vec<(i32, i32)>,
     /// The piles' mean larger side, in pixels.
     pub pile_size: f32,
+    /// False when the pitch is only guessed from the size of a lone pile:
+    /// to within a tenth or so, too little to find a board's far cells.
+    pub pitch_known: bool,
 }
 
 impl PileGrid {
@@ -65,6 +68,16 @@ impl PileGrid {
         }
     }
 
+    /// This lattice with its pitch times `scale`, around the centre of
+    /// lattice cell (0, 0).
+    pub(super) fn scaled(&self, scale: f32) -> PileGrid {
+        PileGrid {
+            pitch_x: self.pitch_x * scale,
+            pitch_y: self.pitch_y * scale,
+            ..self.clone()
+        }
+    }
+
     /// The board whose column 0 is lattice column `left` and whose row 0 is
     /// lattice row `bottom`.
     pub(super) fn geometry(&self, shape: &SearchShape, left: i32, bottom: i32) -> Geometry {
@@ -90,9 +103,9 @@ pub(super) struct Placed {
 }
 
 /// Links piles of similar size one pitch apart in a row or a column, and
-/// returns the biggest linked group (by the piles' total area, so a few big
-/// piles outweigh a row of small icons) with lattice positions.
-pub(super) fn biggest_lattice_group(piles: &[Pile]) -> Vec<Placed> {
+/// returns the linked groups with lattice positions, heaviest first (by the
+/// piles' total area, so a few big piles outweigh a row of small icons).
+pub(super) fn lattice_groups(piles: &[Pile]) -> Vec<Vec<Placed>> {
     let n = piles.len();
     let mut links: Vec<Vec<(usize, i32, i32)>> = vec![Vec::new(); n];
     for i in 0..n {
@@ -116,7 +129,7 @@ pub(super) fn biggest_lattice_group(piles: &[Pile]) -> Vec<Placed> {
         }
     }
     let mut placed: Vec<Option<(i32, i32)>> = vec![None; n];
-    let mut best: Vec<Placed> = Vec::new();
+    let mut groups: Vec<Vec<Placed>> = Vec::new();
     for root in 0..n {
         if placed[root].is_some() {
             continue;
@@ -135,13 +148,8 @@ pub(super) fn biggest_lattice_group(piles: &[Pile]) -> Vec<Placed> {
             }
             k += 1;
         }
-        let weight = |members: &mut dyn Iterator<Item = Pile>| -> f32 {
-            members.map(|p| p.size * p.size).sum()
-        };
-        let heavier =
-            weight(&mut group.iter().map(|&i| piles[i])) > weight(&mut best.iter().map(|p| p.pile));
-        if heavier {
-            best = group
+        groups.push(
+            group
                 .iter()
                 .map(|&i| {
                     let (column, row) = placed[i].expect("grouped piles are placed");
@@ -151,10 +159,13 @@ pub(super) fn biggest_lattice_group(piles: &[Pile]) -> Vec<Placed> {
                         row,
                     }
                 })
-                .collect();
-        }
+                .collect(),
+        );
     }
-    best
+    let weight =
+        |group: &Vec<Placed>| -> f32 { group.iter().map(|p| p.pile.size * p.pile.size).sum() };
+    groups.sort_by(|a, b| weight(b).total_cmp(&weight(a)));
+    groups
 }
 
 /// Least-squares line `v = origin + index * pitch`; `None` with one index.
@@ -211,13 +222,14 @@ fn fit_all(group: &[Placed], shape: &SearchShape) -> Result<PileGrid, VisionErro
     let columns = group.iter().map(|p| (p.column, p.pile.x));
     let rows = group.iter().map(|p| (p.row, p.pile.y));
     let mean_size = group.iter().map(|p| p.pile.size).sum::<f32>() / group.len() as f32;
-    let (pitch_x, pitch_y) = match (fit_line(columns.clone()), fit_line(rows.clone())) {
-        (Some((_, px)), Some((_, py))) => (px, py),
-        (Some((_, px)), None) => (px, px * shape.aspect),
-        (None, Some((_, py))) => (py / shape.aspect, py),
+    let (pitch_x, pitch_y, pitch_known) = match (fit_line(columns.clone()), fit_line(rows.clone()))
+    {
+        (Some((_, px)), Some((_, py))) => (px, py, true),
+        (Some((_, px)), None) => (px, px * shape.aspect, true),
+        (None, Some((_, py))) => (py / shape.aspect, py, true),
         (None, None) => {
             let px = mean_size / shape.pile_size;
-            (px, px * shape.aspect)
+            (px, px * shape.aspect, false)
         }
     };
     if !(pitch_x > 0.0 && pitch_y > 0.0) {
@@ -244,5 +256,6 @@ fn fit_all(group: &[Placed], shape: &SearchShape) -> Result<PileGrid, VisionErro
         pitch_y,
         cells: group.iter().map(|p| (p.column, p.row)).collect(),
         pile_size: mean_size,
+        pitch_known,
     })
 }

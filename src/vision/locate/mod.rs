@@ -15,7 +15,7 @@ use image::RgbaImage;
 
 use super::{Geometry, PixelPoint, VisionError};
 use blobs::pile_blobs;
-use lattice::{Placed, biggest_lattice_group, fit_grid};
+use lattice::{Placed, fit_grid, lattice_groups};
 
 pub(crate) use lattice::PileGrid;
 pub(crate) use place::place;
@@ -45,7 +45,7 @@ pub(crate) fn locate(
     shape: &SearchShape,
     near: Option<&Geometry>,
 ) -> Result<Located, VisionError> {
-    let grid = find_grid(image, shape)?;
+    let grid = find_grid(image, shape, |_| true)?;
     let geometry = place(image, &grid, shape, near)?;
     Ok(Located {
         geometry,
@@ -53,15 +53,33 @@ pub(crate) fn locate(
     })
 }
 
-/// Finds the piles' lattice: blobs of pile size linked one pitch apart.
-pub(crate) fn find_grid(image: &RgbaImage, shape: &SearchShape) -> Result<PileGrid, VisionError> {
+/// Finds the piles' lattice: blobs of pile size linked one pitch apart, the
+/// heaviest group of them that `is_dust` takes for the board's piles (a
+/// pair of buttons the size of big piles, one pitch apart, outweighs a few
+/// small piles, and is no dust).
+pub(crate) fn find_grid(
+    image: &RgbaImage,
+    shape: &SearchShape,
+    mut is_dust: impl FnMut(&PileGrid) -> bool,
+) -> Result<PileGrid, VisionError> {
     let piles = pile_blobs(image);
     if piles.is_empty() {
         return Err(VisionError::NoBoard(
             "no pile-coloured blob of pile size".into(),
         ));
     }
-    fit_grid(&trim_to_board(biggest_lattice_group(&piles), shape), shape)
+    let mut fitted = None;
+    for group in lattice_groups(&piles) {
+        let grid = fit_grid(&trim_to_board(group, shape), shape);
+        match grid {
+            Ok(grid) if is_dust(&grid) => return Ok(grid),
+            Ok(_) => log::debug!("a group of pile-sized blobs that is no dust"),
+            Err(error) => fitted = fitted.or(Some(error)),
+        }
+    }
+    Err(fitted.unwrap_or_else(|| {
+        VisionError::NoBoard("no group of pile-sized blobs reads as dust piles".into())
+    }))
 }
 
 /// When the linked blobs span more than the board (a button or a picture
@@ -249,6 +267,34 @@ mod tests {
         let g = locate(&image, &SHAPE, None).unwrap().geometry;
         assert!(
             (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
+            "{g:?}"
+        );
+    }
+
+    #[test]
+    fn the_board_panel_edges_give_a_lone_piles_board_its_pitch() {
+        // One pile: its size guesses the pitch a few hundredths off, which
+        // the panel's edges, eight pitches apart, correct.
+        let rows = [
+            "........", "........", "........", "........", "........", "....#...",
+        ];
+        let mut image = lattice(&rows, (100.0, 150.0), 60.0);
+        for (x, y, p) in image.enumerate_pixels_mut() {
+            let inside = (100..580).contains(&x) && (150..510).contains(&y);
+            if !inside {
+                *p = Rgba([40, 34, 30, 255]);
+            }
+        }
+        let guess = find_grid(&image, &SHAPE, |_| true).unwrap();
+        assert!(
+            !guess.pitch_known && (guess.pitch_x - 60.0).abs() > 1.0,
+            "{guess:?}"
+        );
+        let g = locate(&image, &SHAPE, None).unwrap().geometry;
+        assert!(
+            (g.pitch_x - 60.0).abs() < 0.7
+                && (g.x - 100.0).abs() < 3.0
+                && (g.y - 150.0).abs() < 3.0,
             "{g:?}"
         );
     }

@@ -52,46 +52,55 @@ pub(crate) fn place(
     } else {
         &lawful
     };
-    let geometry_for = |shift: i32| grid.geometry(shape, first_column - shift, last_row);
-    let chosen = match (candidates.as_slice(), near) {
-        ([only], _) => *only,
-        (several, Some(near)) => *several
-            .iter()
-            .min_by(|&&a, &&b| {
-                let da = (geometry_for(a).x - near.x).abs();
-                let db = (geometry_for(b).x - near.x).abs();
-                da.total_cmp(&db)
-            })
-            .expect("several candidates"),
+    // A lone pile's size gives the pitch to within a tenth or so; an
+    // earlier read's, or the board's edges, give it exactly.
+    let near_pitch = near
+        .map(|n| n.pitch_x / grid.pitch_x)
+        .filter(|k| (1.0 - PITCH_GUESS..=1.0 + PITCH_GUESS).contains(k));
+    let grid = match near_pitch {
+        Some(k) if !grid.pitch_known => &grid.scaled(k),
+        _ => grid,
+    };
+    let geometry_for = |shift: i32, scale: f32| {
+        grid.scaled(scale)
+            .geometry(shape, first_column - shift, last_row)
+    };
+    let (chosen, scale) = match (candidates.as_slice(), near) {
+        ([only], None) if !grid.pitch_known => by_edges(image, grid, shape, &[*only], first_column)
+            .ok_or_else(|| VisionError::NoBoard(NO_EDGES_PITCH.into()))?,
+        ([only], _) => (*only, 1.0),
+        (several, Some(near)) => (
+            *several
+                .iter()
+                .min_by(|&&a, &&b| {
+                    let da = (geometry_for(a, 1.0).x - near.x).abs();
+                    let db = (geometry_for(b, 1.0).x - near.x).abs();
+                    da.total_cmp(&db)
+                })
+                .expect("several candidates"),
+            1.0,
+        ),
         (several, None) => {
-            let lattice = Lattice {
-                centre_x: grid.centre_x,
-                bottom_y: grid.centre_y + last_row as f32 * grid.pitch_y,
-                pitch_x: grid.pitch_x,
-                pitch_y: grid.pitch_y,
-                height: shape.height,
-            };
-            by_edges(image, &lattice, several, first_column, width).ok_or_else(|| {
+            by_edges(image, grid, shape, several, first_column).ok_or_else(|| {
                 VisionError::NoBoard(format!(
-                    "only {span_x} columns hold piles and the board's edges do not show: cannot tell which board columns they are"
+                    "only {span_x} columns hold piles and {NO_EDGES_COLUMNS}"
                 ))
             })?
         }
     };
-    Ok(geometry_for(chosen))
+    Ok(geometry_for(chosen, scale))
 }
 
-/// The group's lattice in pixels: column `c` is at `centre_x + c *
-/// pitch_x`, board row `r` at `bottom_y - r * pitch_y`.
-struct Lattice {
-    centre_x: f32,
-    bottom_y: f32,
-    pitch_x: f32,
-    pitch_y: f32,
-    height: u8,
-}
+const NO_EDGES_PITCH: &str =
+    "one pile, and the board's edges do not show: cannot tell the board's size";
+const NO_EDGES_COLUMNS: &str =
+    "the board's edges do not show: cannot tell which board columns they are";
 
-/// Picks the placement whose board rectangle has the clearest left and
+/// How far off a lone pile's size may put the pitch, either way.
+const PITCH_GUESS: f32 = 0.15;
+
+/// Picks the placement (and, when the grid's pitch is only guessed, the
+/// scale of the pitch) whose board rectangle has the clearest left and
 /// right edges: the board's background picture ends there, so the colour
 /// changes along the whole height of the board, while a line inside the
 /// board runs through gaps between piles and a line outside through the
@@ -99,30 +108,96 @@ struct Lattice {
 /// beyond the board).
 fn by_edges(
     image: &RgbaImage,
-    lattice: &Lattice,
+    grid: &PileGrid,
+    shape: &SearchShape,
     candidates: &[i32],
     first_column: i32,
-    width: i32,
-) -> Option<i32> {
-    let oklab = |x: f32, y: f32| -> Option<[f32; 3]> {
+) -> Option<(i32, f32)> {
+    let last_row = grid.cells.iter().map(|c| c.1).max().unwrap_or(0);
+    let bottom_y = grid.point(0, last_row).y;
+    let edges = Edges {
+        image,
+        top: bottom_y - (f32::from(shape.height) - 0.5) * grid.pitch_y,
+        bottom: bottom_y + 0.5 * grid.pitch_y,
+        pitch: (grid.pitch_x, grid.pitch_y),
+    };
+    let width = f32::from(shape.width);
+    let mut scored: Vec<(i32, f32, f32)> = candidates
+        .iter()
+        .map(|&shift| {
+            let left = grid.point(first_column - shift, 0).x - 0.5 * grid.pitch_x;
+            let right = left + width * grid.pitch_x;
+            if grid.pitch_known {
+                // Both edges must show: a wrong placement has one inside
+                // the board.
+                let score = match (edges.near(left), edges.near(right)) {
+                    (Some(a), Some(b)) => a.min(b),
+                    _ => OFF_IMAGE,
+                };
+                return (shift, score, 1.0);
+            }
+            // The pitch is a guess: each edge is the strongest line within
+            // the guess's reach of where it would be, and the pitch is
+            // what puts the board between them.
+            let pile = grid.point(first_column, 0).x;
+            let reach = |cells: f32| (PITCH_GUESS * cells + 0.1) * grid.pitch_x;
+            let cells_left = shift as f32 + 0.5;
+            let cells_right = width - cells_left;
+            let (Some((l, a)), Some((r, b))) = (
+                edges.strongest(left - reach(cells_left), left + reach(cells_left)),
+                edges.strongest(right - reach(cells_right), right + reach(cells_right)),
+            ) else {
+                return (shift, OFF_IMAGE, 1.0);
+            };
+            let scale = (r - l) / width / grid.pitch_x;
+            let centred = ((pile - l) / (scale * grid.pitch_x) - cells_left).abs() < 0.1;
+            let lawful = (1.0 - PITCH_GUESS..=1.0 + PITCH_GUESS).contains(&scale) && centred;
+            (shift, if lawful { a.min(b) } else { 0.0 }, scale)
+        })
+        .collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+    log::debug!("board placements by their edges (shift, score, pitch scale): {scored:?}");
+    match scored.as_slice() {
+        [best] if best.1 >= EDGE => Some((best.0, best.2)),
+        [best, second, ..] if best.1 >= EDGE && best.1 >= 2.0 * second.1 => Some((best.0, best.2)),
+        _ => None,
+    }
+}
+
+/// Where a board's picture ends: lines across which the colour changes
+/// along the board's whole height, from `top` to `bottom`.
+struct Edges<'a> {
+    image: &'a RgbaImage,
+    top: f32,
+    bottom: f32,
+    pitch: (f32, f32),
+}
+
+impl Edges<'_> {
+    fn oklab(&self, x: f32, y: f32) -> Option<[f32; 3]> {
         let (x, y) = (x.floor(), y.floor());
+        let image = self.image;
         if x < 0.0 || y < 0.0 || x >= image.width() as f32 || y >= image.height() as f32 {
             return None;
         }
         let p = image.get_pixel(x as u32, y as u32).0;
         Some(Balance::NONE.oklab([p[0], p[1], p[2]]))
-    };
-    let top = lattice.bottom_y - (f32::from(lattice.height) - 0.5) * lattice.pitch_y;
-    let bottom = lattice.bottom_y + 0.5 * lattice.pitch_y;
-    let reach = (0.03 * lattice.pitch_x).max(2.0);
-    // Median colour change across the vertical line at `x`, over the
-    // board's height; `None` when the line is off the image.
-    let across = |x: f32| -> Option<f32> {
-        let step = (lattice.pitch_y / 10.0).max(1.0);
+    }
+
+    /// Half the width of the step looked for.
+    fn reach(&self) -> f32 {
+        (0.03 * self.pitch.0).max(2.0)
+    }
+
+    /// Median colour change across the vertical line at `x`, over the
+    /// board's height; `None` when the line is off the image.
+    fn across(&self, x: f32) -> Option<f32> {
+        let step = (self.pitch.1 / 10.0).max(1.0);
+        let reach = self.reach();
         let mut changes = Vec::new();
-        let mut y = top + 0.5 * step;
-        while y < bottom {
-            if let (Some(a), Some(b)) = (oklab(x - reach, y), oklab(x + reach, y)) {
+        let mut y = self.top + 0.5 * step;
+        while y < self.bottom {
+            if let (Some(a), Some(b)) = (self.oklab(x - reach, y), self.oklab(x + reach, y)) {
                 changes.push((a[0] - b[0]).hypot((a[1] - b[1]).hypot(a[2] - b[2])));
             }
             y += step;
@@ -132,47 +207,70 @@ fn by_edges(
         }
         let mid = changes.len() / 2;
         Some(*changes.select_nth_unstable_by(mid, f32::total_cmp).1)
-    };
-    // The board's picture may end a little off the cell boundary (the
-    // lattice comes from the piles' centres): the strongest line near it.
-    let edge = |x: f32| -> Option<f32> {
-        [-0.1f32, -0.05, 0.0, 0.05, 0.1]
-            .iter()
-            .filter_map(|o| across(x + o * lattice.pitch_x))
-            .max_by(f32::total_cmp)
-    };
-    // The board is always whole in the image; where it meets the image's
-    // border (a capture or crop of the board alone), the border is its edge.
-    let image_width = image.width() as f32;
-    let slack = 0.3 * lattice.pitch_x;
-    let side = |x: f32| -> Option<f32> {
-        if x < -slack || x > image_width + slack {
+    }
+
+    /// How far past the image's border a board edge may be taken to lie.
+    fn slack(&self) -> f32 {
+        0.3 * self.pitch.0
+    }
+
+    /// How close to the image's border the border itself is the edge.
+    fn at_border(&self) -> f32 {
+        self.slack().min(self.reach() + 0.1 * self.pitch.0)
+    }
+
+    /// The edge's strength at `x`, the strongest line within a tenth of a
+    /// pitch (the board's picture may end a little off the cell boundary,
+    /// and the lattice comes from the piles' centres). The board is always
+    /// whole in the image; where it meets the image's border (a capture or
+    /// crop of the board alone), the border is its edge. `None` when `x`
+    /// is off the image.
+    fn near(&self, x: f32) -> Option<f32> {
+        let image_width = self.image.width() as f32;
+        if x < -self.slack() || x > image_width + self.slack() {
             None
-        } else if x < slack.min(reach + 0.1 * lattice.pitch_x)
-            || x > image_width - slack.min(reach + 0.1 * lattice.pitch_x)
-        {
+        } else if x < self.at_border() || x > image_width - self.at_border() {
             Some(BORDER)
         } else {
-            Some(edge(x).unwrap_or(0.0))
+            Some(
+                [-0.1f32, -0.05, 0.0, 0.05, 0.1]
+                    .iter()
+                    .filter_map(|o| self.across(x + o * self.pitch.0))
+                    .max_by(f32::total_cmp)
+                    .unwrap_or(0.0),
+            )
         }
-    };
-    let score = |shift: i32| -> f32 {
-        let left = lattice.centre_x + (first_column - shift) as f32 * lattice.pitch_x
-            - 0.5 * lattice.pitch_x;
-        // Both edges must show: a wrong placement has one inside the board.
-        match (side(left), side(left + width as f32 * lattice.pitch_x)) {
-            (Some(a), Some(b)) => a.min(b),
-            _ => -1.0,
+    }
+
+    /// The strongest edge between `from` and `to`, a pixel apart: its
+    /// place and strength (the image's border, as in [`Edges::near`], lies
+    /// at 0 or the image's width). `None` when the span is off the image.
+    fn strongest(&self, from: f32, to: f32) -> Option<(f32, f32)> {
+        let image_width = self.image.width() as f32;
+        let mut best: Option<(f32, f32)> = None;
+        let mut x = from.max(-self.slack()).floor();
+        while x <= to.min(image_width + self.slack()) {
+            let found = if x < self.at_border() {
+                Some((0.0, BORDER))
+            } else if x > image_width - self.at_border() {
+                Some((image_width, BORDER))
+            } else {
+                self.across(x).map(|s| (x, s))
+            };
+            if let Some((at, s)) = found
+                && best.is_none_or(|b| s > b.1)
+            {
+                best = Some((at, s));
+            }
+            x += 1.0;
         }
-    };
-    let mut scored: Vec<(i32, f32)> = candidates.iter().map(|&k| (k, score(k))).collect();
-    scored.sort_by(|a, b| b.1.total_cmp(&a.1));
-    log::debug!("board placements by their edges: {scored:?}");
-    match scored.as_slice() {
-        [best, second, ..] if best.1 >= EDGE && best.1 >= 2.0 * second.1 => Some(best.0),
-        _ => None,
+        best
     }
 }
+
+/// The score of a placement that puts the board partly off the image,
+/// which it never is.
+const OFF_IMAGE: f32 = -1.0;
 
 /// The least Oklab colour change that counts as the board's edge.
 const EDGE: f32 = 0.04;
