@@ -99,6 +99,18 @@ const NO_EDGES_COLUMNS: &str =
 /// How far off a lone pile's size may put the pitch, either way.
 const PITCH_GUESS: f32 = 0.15;
 
+/// The scales of a guessed pitch tried, by steps of 0.005: the far edge,
+/// up to eight pitches away, lands within a fiftieth of a pitch of one.
+const PITCH_SCALES: [f32; 61] = {
+    let mut scales = [0.0; 61];
+    let mut i = 0;
+    while i < 61 {
+        scales[i] = 1.0 - PITCH_GUESS + 0.005 * i as f32;
+        i += 1;
+    }
+    scales
+};
+
 /// Picks the placement (and, when the grid's pitch is only guessed, the
 /// scale of the pitch) whose board rectangle has the clearest left and
 /// right edges: the board's background picture ends there, so the colour
@@ -136,23 +148,23 @@ fn by_edges(
                 };
                 return (shift, score, 1.0);
             }
-            // The pitch is a guess: each edge is the strongest line within
-            // the guess's reach of where it would be, and the pitch is
-            // what puts the board between them.
+            // The pitch is a guess: the scale of it that puts both edges on
+            // lines of the picture, the pile staying where it is.
             let pile = grid.point(first_column, 0).x;
-            let reach = |cells: f32| (PITCH_GUESS * cells + 0.1) * grid.pitch_x;
             let cells_left = shift as f32 + 0.5;
-            let cells_right = width - cells_left;
-            let (Some((l, a)), Some((r, b))) = (
-                edges.strongest(left - reach(cells_left), left + reach(cells_left)),
-                edges.strongest(right - reach(cells_right), right + reach(cells_right)),
-            ) else {
-                return (shift, OFF_IMAGE, 1.0);
-            };
-            let scale = (r - l) / width / grid.pitch_x;
-            let centred = ((pile - l) / (scale * grid.pitch_x) - cells_left).abs() < 0.1;
-            let lawful = (1.0 - PITCH_GUESS..=1.0 + PITCH_GUESS).contains(&scale) && centred;
-            (shift, if lawful { a.min(b) } else { 0.0 }, scale)
+            PITCH_SCALES
+                .map(|k| {
+                    let left = pile - cells_left * grid.pitch_x * k;
+                    let right = left + width * grid.pitch_x * k;
+                    let score = match (edges.aligned(left), edges.aligned(right)) {
+                        (Some(a), Some(b)) => a.min(b),
+                        _ => OFF_IMAGE,
+                    };
+                    (shift, score, k)
+                })
+                .into_iter()
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .expect("scales")
         })
         .collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -242,29 +254,30 @@ impl Edges<'_> {
         }
     }
 
-    /// The strongest edge between `from` and `to`, a pixel apart: its
-    /// place and strength (the image's border, as in [`Edges::near`], lies
-    /// at 0 or the image's width). `None` when the span is off the image.
-    fn strongest(&self, from: f32, to: f32) -> Option<(f32, f32)> {
+    /// The edge's strength at `x`, for a board whose pitch is searched:
+    /// the strongest line within a fiftieth of a pitch, less the further
+    /// off it lies, so that the scale that puts the edge on the line wins.
+    /// The image's border is the edge of a board that meets it. `None`
+    /// when `x` is off the image.
+    fn aligned(&self, x: f32) -> Option<f32> {
         let image_width = self.image.width() as f32;
-        let mut best: Option<(f32, f32)> = None;
-        let mut x = from.max(-self.slack()).floor();
-        while x <= to.min(image_width + self.slack()) {
-            let found = if x < self.at_border() {
-                Some((0.0, BORDER))
-            } else if x > image_width - self.at_border() {
-                Some((image_width, BORDER))
-            } else {
-                self.across(x).map(|s| (x, s))
-            };
-            if let Some((at, s)) = found
-                && best.is_none_or(|b| s > b.1)
-            {
-                best = Some((at, s));
-            }
-            x += 1.0;
+        if x < -self.slack() || x > image_width + self.slack() {
+            return None;
         }
-        best
+        let wiggle = (0.02 * self.pitch.0).max(2.0).round();
+        let mut best = 0.0f32;
+        let mut o = -wiggle;
+        while o <= wiggle {
+            let at = x + o;
+            let strength = if at.abs() <= 1.0 || (at - image_width).abs() <= 1.0 {
+                BORDER
+            } else {
+                self.across(at).unwrap_or(0.0)
+            };
+            best = best.max(strength * (1.0 - 0.25 * o.abs() / wiggle));
+            o += 1.0;
+        }
+        Some(best)
     }
 }
 
