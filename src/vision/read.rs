@@ -34,21 +34,19 @@ pub fn read(
     let mut scratch = Scratch::default();
     let mut grid = locate::find_grid(image, &shape, |grid| {
         let judge = grid_judge(image, grid, calibration);
-        let dust = grid
-            .cells
+        let pitch = (grid.pitch_x, grid.pitch_y);
+        let threshold = calibration.thresholds.confidence;
+        grid.cells
             .iter()
-            .filter(|&&(c, r)| {
-                dust_at(
-                    image,
-                    grid.point(c, r),
-                    (grid.pitch_x, grid.pitch_y),
-                    &judge,
-                    calibration,
-                    &mut scratch,
-                )
+            .map(|&(c, r)| {
+                let centre = grid.point(c, r);
+                match centred_pile(image, centre, pitch, &judge, calibration, &mut scratch) {
+                    Some(v) if v.confidence >= 0.5 * threshold => locate::Look::Dust,
+                    Some(_) => locate::Look::Faint,
+                    None => locate::Look::Nothing,
+                }
             })
-            .count();
-        2 * dust >= grid.cells.len()
+            .collect()
     })?;
     // Let the cell reader complete the piles the blob search missed, then
     // place the board.
@@ -57,6 +55,12 @@ pub fn read(
     locate::grow(&mut grid, &shape, |centre| {
         dust_at(image, centre, pitch, &judge, calibration, &mut scratch)
     });
+    log::debug!(
+        "lattice: pitch {:.1} x {:.1}, piles at {:?}",
+        grid.pitch_x,
+        grid.pitch_y,
+        grid.cells
+    );
     let geometry = locate::place(image, &grid, &shape, hint.or(stored.as_ref()))?;
     Ok(read_at(image, calibration, &geometry))
 }
@@ -75,8 +79,7 @@ fn grid_judge(image: &RgbaImage, grid: &locate::PileGrid, calibration: &Calibrat
 }
 
 /// True when a dust pile sits centred at `centre` of a lattice cell, read
-/// with at least half the confidence a board's cells need: the search
-/// keeps what the reader may take for a pile.
+/// as surely as a board's cells need.
 fn dust_at(
     image: &RgbaImage,
     centre: PixelPoint,
@@ -86,7 +89,7 @@ fn dust_at(
     scratch: &mut Scratch,
 ) -> bool {
     centred_pile(image, centre, pitch, judge, calibration, scratch)
-        .is_some_and(|v| v.confidence >= 0.5 * calibration.thresholds.confidence)
+        .is_some_and(|v| v.confidence >= calibration.thresholds.confidence)
 }
 
 fn search_shape(calibration: &Calibration) -> locate::SearchShape {

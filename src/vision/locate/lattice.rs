@@ -33,7 +33,8 @@ impl PileGrid {
 
     /// The corners between the cells found, where the board's background
     /// shows (corners shared by at least two of them, so inside the board
-    /// whatever its placement); all their corners when there are none.
+    /// whatever its placement); when there are fewer than [`MIN_CORNERS`],
+    /// the corners of the cells around them too.
     pub fn inner_corners(&self) -> Vec<PixelPoint> {
         let cells: std::collections::HashSet<(i32, i32)> = self.cells.iter().copied().collect();
         let corner = |c: i32, r: i32| {
@@ -42,11 +43,15 @@ impl PileGrid {
                 self.centre_y + (r as f32 - 0.5) * self.pitch_y,
             )
         };
-        // Corner (c, r) is the top-left corner of cell (c, r).
+        // Corner (c, r) is the top-left corner of cell (c, r). The lowest
+        // cells are the board's bottom row (gravity), whose lower corners
+        // lie on its bottom edge, often in the grass.
+        let bottom = self.cells.iter().map(|c| c.1).max().unwrap_or(0);
         let mut all: Vec<(i32, i32)> = self
             .cells
             .iter()
             .flat_map(|&(c, r)| [(c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1)])
+            .filter(|&(_, r)| r <= bottom)
             .collect();
         all.sort_unstable();
         all.dedup();
@@ -61,11 +66,21 @@ impl PileGrid {
             })
             .map(|&(c, r)| corner(c, r))
             .collect();
-        if shared.is_empty() {
-            all.iter().map(|&(c, r)| corner(c, r)).collect()
-        } else {
-            shared
+        if shared.len() >= MIN_CORNERS {
+            return shared;
         }
+        // A median of a few corners can land on a trunk: the corners of the
+        // cells around them too, most of them inside the board.
+        let mut around: Vec<(i32, i32)> = self
+            .cells
+            .iter()
+            .flat_map(|&(c, r)| {
+                (c - 1..=c + 2).flat_map(move |x| (r - 1..=r + 2).map(move |y| (x, y)))
+            })
+            .collect();
+        around.sort_unstable();
+        around.dedup();
+        around.iter().map(|&(c, r)| corner(c, r)).collect()
     }
 
     /// This lattice with its pitch times `scale`, around the centre of
@@ -182,6 +197,10 @@ fn fit_line(points: impl Iterator<Item = (i32, f32)> + Clone) -> Option<(f32, f3
     let pitch = (n * siv - si * sv) / denominator;
     Some(((sv - pitch * si) / n, pitch))
 }
+
+/// The fewest corners shared by the cells found that measure the board's
+/// background.
+const MIN_CORNERS: usize = 6;
 
 /// A pile of the board lies on the lattice, within a few hundredths of a
 /// pitch; a blob linked to the group that lies farther off than this once

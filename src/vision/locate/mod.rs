@@ -45,7 +45,7 @@ pub(crate) fn locate(
     shape: &SearchShape,
     near: Option<&Geometry>,
 ) -> Result<Located, VisionError> {
-    let grid = find_grid(image, shape, |_| true)?;
+    let grid = find_grid(image, shape, |grid| vec![Look::Dust; grid.cells.len()])?;
     let geometry = place(image, &grid, shape, near)?;
     Ok(Located {
         geometry,
@@ -53,14 +53,29 @@ pub(crate) fn locate(
     })
 }
 
+/// What the cell reader makes of a blob of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Look {
+    /// A dust pile.
+    Dust,
+    /// Something like a pile, too unsure to say (a pile in odd light).
+    Faint,
+    /// No pile at all: a piece of the swamp or the window.
+    Nothing,
+}
+
 /// Finds the piles' lattice: blobs of pile size linked one pitch apart, the
-/// heaviest group of them that `is_dust` takes for the board's piles (a
-/// pair of buttons the size of big piles, one pitch apart, outweighs a few
-/// small piles, and is no dust).
+/// heaviest group of them that the cell reader takes for the board's piles
+/// (a pair of buttons the size of big piles, one pitch apart, outweighs a
+/// few small piles, and is no dust). `look` says what each cell of a
+/// group's lattice holds: a group is the board's when at least half of its
+/// blobs are dust, and its lattice is fitted again without the blobs that
+/// hold nothing (a blob of the swamp linked to a lone pile gives a false
+/// pitch).
 pub(crate) fn find_grid(
     image: &RgbaImage,
     shape: &SearchShape,
-    mut is_dust: impl FnMut(&PileGrid) -> bool,
+    mut look: impl FnMut(&PileGrid) -> Vec<Look>,
 ) -> Result<PileGrid, VisionError> {
     let piles = pile_blobs(image);
     if piles.is_empty() {
@@ -68,16 +83,44 @@ pub(crate) fn find_grid(
             "no pile-coloured blob of pile size".into(),
         ));
     }
-    let mut fitted = None;
+    let mut failed = None;
     for group in lattice_groups(&piles) {
-        let grid = fit_grid(&trim_to_board(group, shape), shape);
-        match grid {
-            Ok(grid) if is_dust(&grid) => return Ok(grid),
-            Ok(_) => log::debug!("a group of pile-sized blobs that is no dust"),
-            Err(error) => fitted = fitted.or(Some(error)),
+        let group = trim_to_board(group, shape);
+        let grid = match fit_grid(&group, shape) {
+            Ok(grid) => grid,
+            Err(error) => {
+                failed = failed.or(Some(error));
+                continue;
+            }
+        };
+        let looks = look(&grid);
+        let dust = looks.iter().filter(|&&l| l == Look::Dust).count();
+        if 2 * dust < grid.cells.len() {
+            log::debug!("a group of pile-sized blobs that is no dust");
+            continue;
         }
+        // `fit_grid` keeps the group's blobs on the lattice: match the
+        // looks by lattice cell.
+        let kept: Vec<Placed> = group
+            .into_iter()
+            .filter(|p| {
+                grid.cells
+                    .iter()
+                    .position(|&c| c == (p.column, p.row))
+                    .is_some_and(|i| looks[i] != Look::Nothing)
+            })
+            .collect();
+        if kept.len() == grid.cells.len() {
+            return Ok(grid);
+        }
+        log::debug!(
+            "{} of a group's {} blobs hold no pile",
+            grid.cells.len() - kept.len(),
+            grid.cells.len()
+        );
+        return fit_grid(&kept, shape);
     }
-    Err(fitted.unwrap_or_else(|| {
+    Err(failed.unwrap_or_else(|| {
         VisionError::NoBoard("no group of pile-sized blobs reads as dust piles".into())
     }))
 }
@@ -285,7 +328,7 @@ mod tests {
                 *p = Rgba([40, 34, 30, 255]);
             }
         }
-        let guess = find_grid(&image, &SHAPE, |_| true).unwrap();
+        let guess = find_grid(&image, &SHAPE, |grid| vec![Look::Dust; grid.cells.len()]).unwrap();
         assert!(
             !guess.pitch_known && (guess.pitch_x - 60.0).abs() > 1.0,
             "{guess:?}"
