@@ -33,15 +33,26 @@ pub fn read(
     let shape = search_shape(calibration);
     let mut scratch = Scratch::default();
     let mut grid = locate::find_grid(image, &shape, |grid| {
-        let judge = grid_judge(image, grid, calibration);
+        // Under the capture's light as it is, or washed out.
+        let judges: Vec<Judge> = std::iter::once(1.0)
+            .chain(RESATURATIONS)
+            .map(|saturation| grid_judge(image, grid, calibration, saturation))
+            .collect();
         let pitch = (grid.pitch_x, grid.pitch_y);
         let threshold = calibration.thresholds.confidence;
         grid.cells
             .iter()
             .map(|&(c, r)| {
                 let centre = grid.point(c, r);
-                match centred_pile(image, centre, pitch, &judge, calibration, &mut scratch) {
-                    Some(v) if v.confidence >= 0.5 * threshold => locate::Look::Dust,
+                let best = judges
+                    .iter()
+                    .filter_map(|judge| {
+                        centred_pile(image, centre, pitch, judge, calibration, &mut scratch)
+                    })
+                    .map(|v| v.confidence)
+                    .max_by(f32::total_cmp);
+                match best {
+                    Some(confidence) if confidence >= 0.5 * threshold => locate::Look::Dust,
                     Some(_) => locate::Look::Faint,
                     None => locate::Look::Nothing,
                 }
@@ -50,7 +61,7 @@ pub fn read(
     })?;
     // Let the cell reader complete the piles the blob search missed, then
     // place the board.
-    let judge = grid_judge(image, &grid, calibration);
+    let judge = grid_judge(image, &grid, calibration, 1.0);
     let pitch = (grid.pitch_x, grid.pitch_y);
     locate::grow(&mut grid, &shape, |centre| {
         dust_at(image, centre, pitch, &judge, calibration, &mut scratch)
@@ -67,14 +78,19 @@ pub fn read(
 
 /// The judge for the cells of a lattice found by the search: balanced on
 /// the background between its piles.
-fn grid_judge(image: &RgbaImage, grid: &locate::PileGrid, calibration: &Calibration) -> Judge {
+fn grid_judge(
+    image: &RgbaImage,
+    grid: &locate::PileGrid,
+    calibration: &Calibration,
+    saturation: f32,
+) -> Judge {
     judge_from(
         classify::median_linear(
             classify::patch_pixels(image, &grid.inner_corners(), (grid.pitch_x, grid.pitch_y)),
-            1.0,
+            saturation,
         ),
         calibration,
-        1.0,
+        saturation,
     )
 }
 

@@ -51,6 +51,11 @@ const MAX_OFFSET: f32 = 0.12;
 const MAX_EMPTY_MASS: f32 = 0.15;
 const MAX_EMPTY_CORE: f32 = 0.05;
 
+/// A pile half way between two cells fills neither core, but its half in
+/// each lies this far off the cell's centre (0.31 and 0.32 pitches for a
+/// pile half a cell up).
+const PART_PILE_OFFSET: f32 = 0.2;
+
 /// A pile stands out from the background at least this share as strongly
 /// as the board's median pile does (a dim or washed-out capture dims them
 /// all alike; a fading cluster is alone). The colours differ by up to a
@@ -101,7 +106,10 @@ pub(crate) fn check(
             } else {
                 None
             }
-        } else if s.mass > MAX_EMPTY_MASS && s.fraction > MAX_EMPTY_CORE {
+        } else if s.mass > MAX_EMPTY_MASS
+            && (s.fraction > MAX_EMPTY_CORE
+                || s.offset[0].abs().max(s.offset[1].abs()) > PART_PILE_OFFSET)
+        {
             Some(Doubt::PartPile)
         } else {
             None

@@ -62,16 +62,19 @@ pub(super) fn pile_blobs(image: &RgbaImage) -> Vec<Pile> {
         }
     }
     let everything: Vec<u32> = (0..w * h).collect();
-    let mut found = Vec::new();
+    let mut found: Vec<(Blob, Vec<u32>)> = Vec::new();
     split(&colourful, (w, h, f), &everything, 0, &mut found);
     let scale = f as f32;
     found
         .into_iter()
-        .filter_map(|b| {
+        .filter_map(|(b, members)| {
             let bw = (b.max_x - b.min_x + 1) as f32 * scale;
             let bh = (b.max_y - b.min_y + 1) as f32 * scale;
             let size = bw.max(bh);
-            let fill = b.area as f32 * scale * scale / (bw * bh);
+            // A pile whose inside is near the swamp's colour (cyan on
+            // teal, in a warm light) shows as its glowing rim alone: what
+            // the rim encloses is the pile's too.
+            let fill = filled_area(&b, &members, w) as f32 * scale * scale / (bw * bh);
             let pile_like =
                 (MIN_PILE..=MAX_PILE).contains(&size) && bw.min(bh) / size > 0.35 && fill > 0.3;
             pile_like.then(|| Pile {
@@ -97,7 +100,7 @@ fn split(
     size: (u32, u32, u32),
     pixels: &[u32],
     depth: u32,
-    found: &mut Vec<Blob>,
+    found: &mut Vec<(Blob, Vec<u32>)>,
 ) {
     let (w, h, f) = size;
     let values: Vec<f32> = pixels.iter().map(|&i| colourful[i as usize]).collect();
@@ -111,9 +114,46 @@ fn split(
         if depth < SPLITS && (side * f) as f32 > MAX_PILE {
             split(colourful, size, &members, depth + 1, found);
         } else {
-            found.push(blob);
+            found.push((blob, members));
         }
     }
+}
+
+/// The pixels of `blob` (its `members`, indices into an image `w` wide)
+/// and those it encloses: its bounding box less what can be reached from
+/// the box's border without crossing it.
+fn filled_area(blob: &Blob, members: &[u32], w: u32) -> u32 {
+    let (bw, bh) = (blob.max_x - blob.min_x + 1, blob.max_y - blob.min_y + 1);
+    let index = |x: u32, y: u32| (y * bw + x) as usize;
+    let mut wall = vec![false; (bw * bh) as usize];
+    for &i in members {
+        wall[index(i % w - blob.min_x, i / w - blob.min_y)] = true;
+    }
+    let mut outside = vec![false; wall.len()];
+    let mut stack: Vec<(u32, u32)> = (0..bw)
+        .flat_map(|x| [(x, 0), (x, bh - 1)])
+        .chain((0..bh).flat_map(|y| [(0, y), (bw - 1, y)]))
+        .collect();
+    while let Some((x, y)) = stack.pop() {
+        let i = index(x, y);
+        if wall[i] || outside[i] {
+            continue;
+        }
+        outside[i] = true;
+        if x > 0 {
+            stack.push((x - 1, y));
+        }
+        if x + 1 < bw {
+            stack.push((x + 1, y));
+        }
+        if y > 0 {
+            stack.push((x, y - 1));
+        }
+        if y + 1 < bh {
+            stack.push((x, y + 1));
+        }
+    }
+    outside.iter().filter(|&&o| !o).count() as u32
 }
 
 /// Otsu's threshold of colourfulness values: the split that best separates the
@@ -200,6 +240,23 @@ fn blobs(mask: &[bool], w: u32, h: u32) -> Vec<(Blob, Vec<u32>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pile_showing_only_its_glowing_rim_is_a_pile() {
+        // A pile whose inside is the swamp's colour: only its rim, a ring,
+        // is colourful, and the ring encloses it.
+        let mut image = RgbaImage::from_pixel(400, 300, image::Rgba([70, 84, 82, 255]));
+        let (cx, cy) = (200.0f32, 150.0f32);
+        for (x, y, p) in image.enumerate_pixels_mut() {
+            let r = (x as f32 - cx).hypot((y as f32 - cy) * 1.5);
+            if (30.0..35.0).contains(&r) {
+                *p = image::Rgba([80, 200, 240, 255]);
+            }
+        }
+        let piles = pile_blobs(&image);
+        assert_eq!(piles.len(), 1, "{piles:?}");
+        assert!((piles[0].x - cx).abs() < 2.0 && (piles[0].y - cy).abs() < 2.0);
+    }
 
     #[test]
     fn otsu_splits_two_groups() {
