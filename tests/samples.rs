@@ -44,6 +44,10 @@ enum Condition {
     Hover,
     /// Another swamp behind the piles.
     Swamp(Swamp),
+    /// The capture washed out: saturation times this.
+    Washed(f32),
+    /// The capture tinted: these sRGB gains.
+    Tinted([f32; 3]),
 }
 
 const fn recipe(
@@ -81,7 +85,7 @@ const fn hard(
 
 use Surround::{Bare, Window};
 
-const RECIPES: [Recipe; 13] = [
+const RECIPES: [Recipe; 15] = [
     recipe("full-1x-window", 1, 0, 1.0, Window, false),
     recipe("full-1x-bare", 2, 0, 1.0, Bare, false),
     recipe("full-0.5x-window", 3, 0, 0.5, Window, false),
@@ -106,6 +110,24 @@ const RECIPES: [Recipe; 13] = [
             band_at: 0.6,
             seed: 0,
         }),
+    ),
+    // Nearly empty boards in odd light, which the search places by the
+    // board's edges: washed out, and in a warm cast.
+    hard(
+        "late-washed-0.75x-window",
+        14,
+        14,
+        0.75,
+        Window,
+        Condition::Washed(0.6),
+    ),
+    hard(
+        "late-warm-1.5x-window",
+        15,
+        16,
+        1.5,
+        Window,
+        Condition::Tinted([1.0, 0.92, 0.75]),
     ),
 ];
 
@@ -168,7 +190,13 @@ impl Recipe {
             let (x, y) = (at.x, at.y);
             render::pointer(&mut canvas, Pointer::Hand, (x, y), self.scale.max(1.0));
         }
-        (canvas.to_image(), stage.geometry())
+        let image = canvas.to_image();
+        let image = match self.condition {
+            Condition::Washed(factor) => saturate(&image, factor),
+            Condition::Tinted(gains) => tint(&image, gains),
+            _ => image,
+        };
+        (image, stage.geometry())
     }
 }
 
