@@ -33,31 +33,29 @@ pub fn read(
     let shape = search_shape(calibration);
     let mut scratch = Scratch::default();
     let mut grid = locate::find_grid(image, &shape, |grid| {
-        // Under the capture's light as it is, or washed out.
-        let judges: Vec<Judge> = std::iter::once(1.0)
-            .chain(RESATURATIONS)
-            .map(|saturation| grid_judge(image, grid, calibration, saturation))
-            .collect();
         let pitch = (grid.pitch_x, grid.pitch_y);
-        let threshold = calibration.thresholds.confidence;
-        grid.cells
-            .iter()
-            .map(|&(c, r)| {
-                let centre = grid.point(c, r);
-                let best = judges
-                    .iter()
-                    .filter_map(|judge| {
-                        centred_pile(image, centre, pitch, judge, calibration, &mut scratch)
-                    })
-                    .map(|v| v.confidence)
-                    .max_by(f32::total_cmp);
-                match best {
-                    Some(confidence) if confidence >= 0.5 * threshold => locate::Look::Dust,
-                    Some(_) => locate::Look::Faint,
-                    None => locate::Look::Nothing,
+        let dust = 0.5 * calibration.thresholds.confidence;
+        let mut looks = vec![locate::Look::Nothing; grid.cells.len()];
+        // Under the capture's light as it is, then washed out, for the
+        // cells not yet read as dust.
+        for saturation in std::iter::once(1.0).chain(RESATURATIONS) {
+            let judge = grid_judge(image, grid, calibration, saturation);
+            for (look, &(c, r)) in looks.iter_mut().zip(&grid.cells) {
+                if *look == locate::Look::Dust {
+                    continue;
                 }
-            })
-            .collect()
+                let centre = grid.point(c, r);
+                match centred_pile(image, centre, pitch, &judge, calibration, &mut scratch) {
+                    Some(v) if v.confidence >= dust => *look = locate::Look::Dust,
+                    Some(_) => *look = locate::Look::Faint,
+                    None => {}
+                }
+            }
+            if looks.iter().all(|&l| l == locate::Look::Dust) {
+                break;
+            }
+        }
+        looks
     })?;
     // Let the cell reader complete the piles the blob search missed, then
     // place the board.
