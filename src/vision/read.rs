@@ -57,12 +57,14 @@ pub fn read(
         }
         looks
     })?;
-    // Let the cell reader complete the piles the blob search missed, then
-    // place the board.
+    // Let the cell reader complete the piles the blob search missed (a
+    // decoy beside the board read half surely would shift it), then place
+    // the board.
     let judge = grid_judge(image, &grid, calibration, 1.0);
     let pitch = (grid.pitch_x, grid.pitch_y);
     locate::grow(&mut grid, &shape, |centre| {
-        dust_at(image, centre, pitch, &judge, calibration, &mut scratch)
+        centred_pile(image, centre, pitch, &judge, calibration, &mut scratch)
+            .is_some_and(|v| v.confidence >= calibration.thresholds.confidence)
     });
     log::debug!(
         "lattice: pitch {:.1} x {:.1}, piles at {:?}",
@@ -90,20 +92,6 @@ fn grid_judge(
         calibration,
         saturation,
     )
-}
-
-/// True when a dust pile sits centred at `centre` of a lattice cell, read
-/// as surely as a board's cells need.
-fn dust_at(
-    image: &RgbaImage,
-    centre: PixelPoint,
-    pitch: (f32, f32),
-    judge: &Judge,
-    calibration: &Calibration,
-    scratch: &mut Scratch,
-) -> bool {
-    centred_pile(image, centre, pitch, judge, calibration, scratch)
-        .is_some_and(|v| v.confidence >= calibration.thresholds.confidence)
 }
 
 fn search_shape(calibration: &Calibration) -> locate::SearchShape {
