@@ -109,6 +109,7 @@ impl SolverArgs {
             time_limit: self.time,
             threads: self.threads.count(),
             table_mb: self.tt_mb as usize,
+            rules: crate::game::Rules::default(),
         }
     }
 }
