@@ -70,6 +70,7 @@ pub fn outcome_json(board: &Board, outcome: &Outcome) -> serde_json::Value {
         "lower_bound": outcome.lower_bound,
         "elapsed_ms": ms(outcome.elapsed),
         "nodes": outcome.nodes,
+        "rules": outcome.rules.name(),
         "moves": outcome.moves.iter().map(|s| json!({
             "x": s.cell.x,
             "y": s.cell.y,
