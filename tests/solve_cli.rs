@@ -32,6 +32,7 @@ fn unknown_rules_are_a_one_line_error() {
         &["solve", REAL, "--rules", "auto"],
         &["bench", "--rules", "columns"],
         &["practice", "--rules", "rows"],
+        &["--window", "W", "--rules", "sideways"],
     ] {
         let out = run(args);
         assert_one_line_error(&out, "invalid value");

@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::output::excerpt;
 use crate::game::Rules;
+use crate::play::RulesChoice;
 use crate::solver::{SolveOptions, Strategy};
 
 /// Plays the dust matching game of Nodiatis: reads the board from the game
@@ -80,6 +81,10 @@ pub struct PlayArgs {
     /// The calibration file (default: calibration/nodiatis.toml).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
+    /// The rules the game plays by (RULES.md, "Rule variants"); dry runs of
+    /// images take auto as centre-rows.
+    #[arg(long, value_name = "RULES", default_value = "auto", value_parser = play_rules())]
+    pub rules: RulesChoice,
     #[command(flatten)]
     pub solver: SolverArgs,
     #[command(flatten)]
@@ -135,6 +140,19 @@ fn rules_values() -> impl Iterator<Item = PossibleValue> {
 /// One of the variants, by name.
 fn rules() -> impl TypedValueParser<Value = Rules> {
     PossibleValuesParser::new(rules_values()).try_map(|name| name.parse::<Rules>())
+}
+
+/// `auto` or one of the variants, by name.
+fn play_rules() -> impl TypedValueParser<Value = RulesChoice> {
+    let auto = PossibleValue::new("auto").help(
+        "start with centre-rows; when the board after a click shows other rules, switch to them",
+    );
+    PossibleValuesParser::new(std::iter::once(auto).chain(rules_values())).try_map(
+        |name| match name.as_str() {
+            "auto" => Ok(RulesChoice::Auto),
+            name => name.parse().map(RulesChoice::Given),
+        },
+    )
 }
 
 /// The solver's threads.
@@ -427,6 +445,13 @@ mod tests {
         }
         assert!(solve("auto").is_err());
         assert!(solve("centre").is_err());
+        let play = |args: &[&str]| Cli::try_parse_from([&["bot", "--window", "W"], args].concat());
+        assert_eq!(play(&[]).unwrap().play.rules, RulesChoice::Auto);
+        assert_eq!(
+            play(&["--rules", "gravity"]).unwrap().play.rules,
+            RulesChoice::Given(Rules::Gravity)
+        );
+        assert!(play(&["--rules", "rows"]).is_err());
     }
 
     #[test]
