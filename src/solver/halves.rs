@@ -395,8 +395,28 @@ impl Side {
     /// spanning one (1) if the other side has the colour, else 2. And while
     /// no colour can go in one move (one cluster, or only centre clusters
     /// of a spanning colour), the next move leaves its colour for another.
+    /// Where columns stay (`gravity`), a colour needs a move for each run
+    /// of columns holding it (see [`Shape::column_runs`]), and only one of
+    /// them in the centre column can span.
     fn least(&self, half: &Half, cross: u8) -> u32 {
-        let plain = least(half.present, cross);
+        let plain = if self.shape.columns_stay() {
+            let mut several_runs = false;
+            let mut plain = 0;
+            for colour in half.colours() {
+                let plane = half.colour[colour];
+                let runs = self.shape.column_runs(plane);
+                let spans = cross >> colour & 1 != 0 && plane & self.centre != 0;
+                several_runs |= runs > 1;
+                plain += 2 * runs - u32::from(spans);
+            }
+            if several_runs {
+                // The extra move's argument below is about whole colours.
+                return plain;
+            }
+            plain
+        } else {
+            least(half.present, cross)
+        };
         for colour in half.colours() {
             let plane = half.colour[colour];
             let spans = cross >> colour & 1 != 0;

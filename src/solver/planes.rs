@@ -171,6 +171,9 @@ pub(super) struct Shape<T> {
     /// Cells at least 1, 2, 4, ... rows up: shifting a set up by so many
     /// must not wrap from one column into the next.
     up: [T; 7],
+    /// Cells at least 1, 2, 4, ... rows below the top: the same shifting
+    /// down.
+    below: [T; 7],
     /// Cells that may receive a bit shifted down (not the top row).
     not_top: T,
     /// The cells that slide toward higher columns (a board's left half).
@@ -243,6 +246,9 @@ impl<T: Bits> Shape<T> {
             all: cells(0, columns),
             bottom: row(0),
             up: std::array::from_fn(|k| rows_from(1 << k)),
+            below: std::array::from_fn(|k| {
+                cells(0, columns) & !rows_from(height.saturating_sub(1 << k))
+            }),
             not_top: cells(0, columns) & !row(height - 1),
             high_half: cells(0, toward_high),
             low_half: cells(toward_high, columns),
@@ -286,35 +292,26 @@ impl<T: Bits> Shape<T> {
         self.close != Close::Rows
     }
 
-    /// Whether empty columns split a board into games of their own: under
-    /// `gravity`, where an empty column stays empty and no cluster ever
-    /// reaches across it.
-    pub(super) fn splits(&self) -> bool {
+    /// Whether tiles stay in their columns for good: under `gravity`,
+    /// where nothing moves sideways.
+    pub(super) fn columns_stay(&self) -> bool {
         self.close == Close::Nothing
     }
 
-    /// The tiles of `planes` in each run of non-empty columns between
-    /// empty ones, leftmost first: the games of their own of a shape that
-    /// [`splits`](Shape::splits).
+    /// How many runs of neighbouring columns hold tiles of `plane`: where
+    /// columns stay, tiles of two runs never meet (a column between them
+    /// holds none of the colour, and never will).
     #[inline]
-    pub(super) fn parts<'a>(
-        &'a self,
-        planes: &'a Planes<T>,
-    ) -> impl Iterator<Item = Planes<T>> + 'a {
-        let occupied = planes.each().fold(T::default(), |all, plane| all | plane);
-        let columns = self.spread_up(occupied & self.bottom, self.height - 1);
-        let mut rest = columns;
-        std::iter::from_fn(move || {
-            (rest != T::default()).then(|| {
-                let run = self.flood(rest.lowest(), columns);
-                rest = rest & !run;
-                let mut colour = planes.colour;
-                for plane in &mut colour {
-                    *plane = *plane & run;
-                }
-                Planes::new(colour)
-            })
-        })
+    pub(super) fn column_runs(&self, plane: T) -> u32 {
+        // Every tile's column marked at its bottom cell.
+        let mut columns = plane;
+        let mut reach = 1;
+        while reach < self.height {
+            columns = columns | (columns >> reach & self.below[reach.trailing_zeros() as usize]);
+            reach *= 2;
+        }
+        let columns = columns & self.bottom;
+        (columns & !(columns << self.height)).count_ones()
     }
 
     /// `planes` moved sideways so that their first non-empty column is
