@@ -90,7 +90,12 @@ fn assert_ended_well(run: &Finished) {
 /// A practice window at the screen's top-left, so the hint has room.
 /// (The assistant may find it before it is moved: it hints again there.)
 fn game_at_corner(desktop: &Desktop, board: &str) -> Practice {
-    let game = desktop.practice(board, ANIM, GAME);
+    game_at_corner_under(desktop, board, "centre-rows")
+}
+
+/// [`game_at_corner`] playing the rules named `rules`.
+fn game_at_corner_under(desktop: &Desktop, board: &str, rules: &str) -> Practice {
+    let game = desktop.practice_under(board, ANIM, GAME, rules);
     desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
     game
 }
@@ -146,6 +151,55 @@ fn following_every_hint_clears_a_twelve_click_board_in_twelve_clicks() {
     assert!(
         run.stdout
             .contains("click 1 of 12, optimum 12 (proven) — reward reachable"),
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn auto_rules_learn_the_games_rules_from_the_players_click() {
+    let desktop = Desktop::start();
+    let game = game_at_corner_under(&desktop, TELLING_BOARD, "centre-columns");
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    let (lines, _) = follow_hints(&desktop, &log, 0);
+    let run = bot.finish();
+    assert_ended_well(&run);
+    let clicks = game.clicks();
+    assert_all_on_cells(&clicks);
+    // The first hint, under centre-rows, is the board's telling click; the
+    // window played centre-columns, which alone explains its board.
+    assert_eq!(
+        (&lines[0]["next"]["x"], &lines[0]["next"]["y"]),
+        (&Value::from(2), &Value::from(0))
+    );
+    let after: &str = clicks[0]["board_after"].as_str().unwrap();
+    let from_here = proven_optimum_under(after, "centre-columns");
+    assert_eq!(clicks.len(), 1 + from_here, "{}", run.dump());
+    for said in [
+        "click 1: the game contracts whole columns toward the centre (centre-columns): re-planning"
+            .to_owned(),
+        format!(
+            "click 1: you clicked (2,0) G x7: re-planned under the game's rules: optimum from here {from_here}, {} in all",
+            1 + from_here
+        ),
+        format!(
+            "cleared in {} clicks (optimum {} proven at the start)",
+            clicks.len(),
+            proven_optimum_under(TELLING_BOARD, "centre-columns")
+        ),
+        "rules: centre-columns, learned at click 1: pass --rules centre-columns next time"
+            .to_owned(),
+    ] {
+        assert!(run.stdout.contains(&said), "{said}\n{}", run.dump());
+    }
+    // Every hint after the first follows the game's rules: as hinted.
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.ends_with(": as hinted"))
+            .count(),
+        from_here,
         "{}",
         run.dump()
     );

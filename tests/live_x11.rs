@@ -6,6 +6,7 @@
 
 mod x11_support;
 
+use dustbot::game::{Board, Cell, Rules};
 use serde_json::Value;
 use x11_support::*;
 
@@ -349,4 +350,93 @@ fn calibrates_from_the_live_window_and_reads_it_with_that() {
     let text = String::from_utf8_lossy(&read.stdout);
     assert!(read.status.success(), "{text}");
     assert!(text.contains(REAL_BOARD), "{text}");
+}
+
+/// The practice window plays `rules`, the bot is told nothing: it notices
+/// at the first click whose board centre-rows does not make, says so in
+/// one line, and clears the board in at most that click's number and the
+/// optimum under `rules` of the board it left.
+fn learns_the_games_rules(rules: Rules) {
+    let desktop = Desktop::start();
+    let game = desktop.practice_under(TELLING_BOARD, 300, GAME, rules.name());
+    let run = desktop.start_bot(GAME, &[]).finish();
+    let clicks = game.clicks();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert_all_on_cells(&clicks, &run);
+    assert_cleared(&clicks);
+    let mut board: Board = TELLING_BOARD.parse().unwrap();
+    let mut first_difference = None;
+    for (number, click) in (1..).zip(&clicks) {
+        let at = |i: usize| click["cell"][i].as_u64().unwrap() as u8;
+        let cell = Cell::new(at(0), at(1));
+        let after: Board = click["board_after"].as_str().unwrap().parse().unwrap();
+        // The window played the rules it was given.
+        assert_eq!(board.play_under(cell, rules).unwrap().0, after);
+        if first_difference.is_none()
+            && board.play_under(cell, Rules::CentreRows).unwrap().0 != after
+        {
+            first_difference = Some((number, after));
+        }
+        board = after;
+    }
+    let (k, after_k) = first_difference.expect("the rules never showed");
+    let said: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.ends_with("re-planning"))
+        .collect();
+    assert_eq!(
+        said,
+        [format!(
+            "click {k}: {} ({rules}): re-planning",
+            rules.describe()
+        )],
+        "{}",
+        run.dump()
+    );
+    // A change of rules is no mismatch, and no re-plan that counts.
+    assert!(
+        !run.stdout.contains("differs from the plan"),
+        "{}",
+        run.dump()
+    );
+    assert!(run.stdout.contains(", 0 re-plan(s))"), "{}", run.dump());
+    assert!(
+        run.stdout.contains(&format!(
+            "rules: {rules}, learned at click {k}: pass --rules {rules} next time"
+        )),
+        "{}",
+        run.dump()
+    );
+    let optimum = proven_optimum_under(&after_k.to_string(), rules.name());
+    assert!(
+        clicks.len() <= k + optimum,
+        "{} clicks, the rules seen at click {k}, then {optimum}\n{}",
+        clicks.len(),
+        run.dump()
+    );
+}
+
+#[test]
+fn auto_rules_learn_centre_columns_and_clear_within_the_bound() {
+    learns_the_games_rules(Rules::CentreColumns);
+}
+
+#[test]
+fn auto_rules_learn_left_columns_and_clear_within_the_bound() {
+    learns_the_games_rules(Rules::LeftColumns);
+}
+
+#[test]
+fn with_the_games_rules_given_it_clears_in_their_optimum_without_a_surprise() {
+    let optimum = proven_optimum_under(TELLING_BOARD, "centre-columns");
+    let desktop = Desktop::start();
+    let game = desktop.practice_under(TELLING_BOARD, 300, GAME, "centre-columns");
+    let run = desktop
+        .start_bot(GAME, &["--rules", "centre-columns"])
+        .finish();
+    let clicks = game.clicks();
+    assert_cleared_in_optimum(&clicks, &run, optimum);
+    assert!(!run.stdout.contains("re-planning"), "{}", run.dump());
+    assert!(!run.stdout.contains("rules:"), "{}", run.dump());
 }

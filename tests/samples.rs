@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use dustbot::assist::{self, Hint, ScreenGrid};
-use dustbot::game::{Board, BoardRng, Cell, replay};
+use dustbot::game::{Board, BoardRng, Cell, Rules, replay};
 use dustbot::geometry::Geometry;
 use dustbot::render::{self, Canvas, Look, Pointer, Shot, Surround};
 use dustbot::solver::{self, SolveOptions};
@@ -334,6 +334,7 @@ fn hint_window() -> RgbaImage {
         clicks: 3,
         player_move: Some(steps[2]),
         plan: steps[3..].to_vec(),
+        rules: Rules::CentreRows,
         proven_optimal: true,
         optimum: 12,
         optimum_proven: true,

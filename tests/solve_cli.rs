@@ -6,7 +6,7 @@ mod vision_support;
 
 use std::io::Read as _;
 
-use dustbot::game::{Board, BoardRng, Cell, replay};
+use dustbot::game::{Board, BoardRng, Cell, Rules, replay, replay_under};
 use vision_support::{assert_one_line_error, bot};
 
 const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
@@ -23,6 +23,42 @@ fn unknown_strategy_is_a_one_line_error() {
     assert_one_line_error(&out, "shortlook");
     let out = run(&["bench", "--strategies", "optimal,fastest"]);
     assert_one_line_error(&out, "fastest");
+}
+
+#[test]
+fn unknown_rules_are_a_one_line_error() {
+    for args in [
+        &["solve", REAL, "--rules", "centre"][..],
+        &["solve", REAL, "--rules", "auto"],
+        &["bench", "--rules", "columns"],
+        &["practice", "--rules", "rows"],
+        &["--window", "W", "--rules", "sideways"],
+    ] {
+        let out = run(args);
+        assert_one_line_error(&out, "invalid value");
+        // The line says what would have been accepted.
+        assert_one_line_error(&out, "left-columns");
+    }
+}
+
+#[test]
+fn every_variant_is_solved_under_its_rules() {
+    // RULES.md's start board for the variants.
+    let board = "YBBGYGBB,GYOYYOYB,BBGYYYRB,YBRRBRYR,BRRGGOBG,OYYGRYGB";
+    for rules in Rules::ALL {
+        let out = run(&["solve", "--json", "--rules", rules.name(), board]);
+        let line = stdout_of(&out);
+        let value: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+        assert_eq!(value["rules"], rules.name());
+        assert_eq!(value["proven_optimal"], true, "{line}");
+        // Its moves replay under those rules (checked there).
+        check_json(line.trim(), board);
+        let text = stdout_of(&run(&["solve", "--rules", rules.name(), board]));
+        assert!(
+            text.starts_with(&format!("8x6 board, rules {rules}\n")),
+            "{text}"
+        );
+    }
 }
 
 #[test]
@@ -90,9 +126,11 @@ fn check_json(line: &str, board: &str) -> usize {
             "moves",
             "nodes",
             "proven_optimal",
+            "rules",
             "width"
         ]
     );
+    let rules: Rules = value["rules"].as_str().unwrap().parse().unwrap();
     assert_eq!(value["board"], board);
     let start: Board = board.parse().unwrap();
     let moves = value["moves"].as_array().unwrap();
@@ -110,7 +148,7 @@ fn check_json(line: &str, board: &str) -> usize {
             )
         })
         .collect();
-    let steps = replay(&start, &clicks).unwrap();
+    let steps = replay_under(&start, &clicks, rules).unwrap();
     for (m, step) in moves.iter().zip(&steps) {
         assert_eq!(m["color"], step.colour.letter().to_string(), "{line}");
         assert_eq!(m["size"], step.size, "{line}");
@@ -416,7 +454,7 @@ fn errors_quote_only_the_start_of_a_long_board() {
 fn the_output_says_the_shape_solved() {
     let board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG";
     let text = stdout_of(&run(&["solve", board]));
-    assert!(text.starts_with("8x5 board\n"), "{text}");
+    assert!(text.starts_with("8x5 board, rules centre-rows\n"), "{text}");
     let json = stdout_of(&run(&["solve", "--json", board]));
     let object: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
     assert_eq!(

@@ -1,18 +1,19 @@
-//! The solver against truths computed here, independently of it: a plain
-//! breadth-first search over boards gives the optimum of small boards and of
-//! partly cleared 8x6 boards; property tests check that every strategy's
-//! solution replays to an empty board with the sizes it reports, that
-//! `optimal` is never beaten by a baseline, that relabelling and (at even
-//! widths) mirroring keep the optimum, and that the lower bound is
-//! admissible; and the real example board's optimum of 11 is proven here by
-//! an exhaustive search of its own.
+//! The solver against truths computed here, independently of it, under
+//! every variant of the rules: a plain breadth-first search over boards
+//! gives the optimum of small boards and of partly cleared 8x6 boards;
+//! property tests check that every strategy's solution replays to an empty
+//! board with the sizes it reports, that `optimal` is never beaten by a
+//! baseline, that relabelling and (where the rules are mirror-symmetric)
+//! mirroring keep the optimum, and that the lower bound is admissible; and
+//! the real example board's optimum of 11 is proven here by an exhaustive
+//! search of its own.
 
 mod vision_support;
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use dustbot::game::{Board, BoardRng, Cell, Colour, MAX_COLOURS, replay};
+use dustbot::game::{Board, BoardRng, Cell, Colour, MAX_COLOURS, Rules, replay_under};
 use dustbot::solver::{Outcome, SolveOptions, Strategy, lower_bound, solve};
 use proptest::prelude::*;
 // The solver's `Strategy` takes the name; proptest's trait is still needed.
@@ -29,10 +30,10 @@ fn packed(board: &Board) -> u128 {
     })
 }
 
-/// The fewest moves that clear `board`, by breadth-first search over
-/// distinct boards; `None` once more than `max_boards` have been seen, so a
-/// caller can pick a smaller board instead of waiting.
-fn bfs_optimum(board: &Board, max_boards: usize) -> Option<u32> {
+/// The fewest moves that clear `board` under `rules`, by breadth-first
+/// search over distinct boards; `None` once more than `max_boards` have
+/// been seen, so a caller can pick a smaller board instead of waiting.
+fn bfs_optimum(board: &Board, max_boards: usize, rules: Rules) -> Option<u32> {
     if board.is_cleared() {
         return Some(0);
     }
@@ -46,7 +47,7 @@ fn bfs_optimum(board: &Board, max_boards: usize) -> Option<u32> {
         let mut next = Vec::new();
         for board in &frontier {
             for cluster in board.clusters().iter() {
-                let after = board.remove(cluster.cells);
+                let after = board.remove_under(cluster.cells, rules);
                 if after.is_cleared() {
                     return Some(depth);
                 }
@@ -62,7 +63,7 @@ fn bfs_optimum(board: &Board, max_boards: usize) -> Option<u32> {
     }
 }
 
-fn options(strategy: Strategy, threads: usize, secs: f64) -> SolveOptions {
+fn options(strategy: Strategy, threads: usize, secs: f64, rules: Rules) -> SolveOptions {
     SolveOptions {
         strategy,
         time_limit: Duration::from_secs_f64(secs),
@@ -70,37 +71,51 @@ fn options(strategy: Strategy, threads: usize, secs: f64) -> SolveOptions {
         // Small tables: many solves in a row stay cheap, and collisions and
         // replacements get exercised.
         table_mb: 1,
+        rules,
     }
 }
 
-fn optimal(board: &Board, threads: usize) -> Outcome {
+fn optimal(board: &Board, threads: usize, rules: Rules) -> Outcome {
     solve(
         board,
-        &options(Strategy::Optimal, threads, 120.0),
+        &options(Strategy::Optimal, threads, 120.0, rules),
         &mut |_| {},
     )
 }
 
-/// The solution replays from `board` to an empty board, and every step
-/// reports the colour, size and board after that the replay gives.
-fn assert_replays(board: &Board, outcome: &Outcome, what: &str) {
+/// The solution replays under `rules` from `board` to an empty board, and
+/// every step reports the colour, size and board after that the replay
+/// gives.
+fn assert_replays(board: &Board, outcome: &Outcome, rules: Rules, what: &str) {
+    assert_eq!(outcome.rules, rules, "{what}");
     let clicks: Vec<Cell> = outcome.moves.iter().map(|s| s.cell).collect();
-    let steps =
-        replay(board, &clicks).unwrap_or_else(|e| panic!("{what}: {e} in {clicks:?} on {board:?}"));
-    assert_eq!(steps, outcome.moves, "{what} on {board:?}");
+    let steps = replay_under(board, &clicks, rules)
+        .unwrap_or_else(|e| panic!("{what}: {e} in {clicks:?} on {board:?} under {rules}"));
+    assert_eq!(steps, outcome.moves, "{what} on {board:?} under {rules}");
     let end = steps.last().map_or(*board, |s| s.board_after);
-    assert!(end.is_cleared(), "{what} leaves {end:?} from {board:?}");
+    assert!(
+        end.is_cleared(),
+        "{what} leaves {end:?} from {board:?} under {rules}"
+    );
 }
 
-/// `optimal` proves exactly the BFS optimum, with a lower bound to match.
-fn assert_optimum(board: &Board, truth: u32, threads: usize) {
-    let outcome = optimal(board, threads);
-    assert_replays(board, &outcome, "optimal");
-    assert_eq!(outcome.moves.len(), truth as usize, "length on {board:?}");
-    assert!(outcome.proven_optimal, "not proven on {board:?}");
+/// `optimal` proves exactly the BFS optimum under `rules`, with a lower
+/// bound to match.
+fn assert_optimum(board: &Board, truth: u32, threads: usize, rules: Rules) {
+    let outcome = optimal(board, threads, rules);
+    assert_replays(board, &outcome, rules, "optimal");
+    assert_eq!(
+        outcome.moves.len(),
+        truth as usize,
+        "length on {board:?} under {rules}"
+    );
+    assert!(
+        outcome.proven_optimal,
+        "not proven on {board:?} under {rules}"
+    );
     assert_eq!(
         outcome.lower_bound, truth as usize,
-        "lower bound on {board:?}"
+        "lower bound on {board:?} under {rules}"
     );
     assert!(
         lower_bound(board) <= truth,
@@ -128,46 +143,55 @@ fn optimal_equals_bfs_on_small_random_boards() {
         (6, 4, 4, 10, 20_000),
     ];
     let mut rng = BoardRng::new(0x5eed_b0a2d);
-    let mut checked = 0;
-    for (width, height, colours, count, budget) in shapes {
-        let mut i = 0;
-        while i < count {
-            let board = rng.board(width, height, colours).unwrap();
-            let Some(truth) = bfs_optimum(&board, budget) else {
-                continue;
-            };
-            // Both the single-threaded and the parallel search.
-            assert_optimum(&board, truth, 1 + i % 2);
-            i += 1;
-            checked += 1;
+    for rules in Rules::ALL {
+        let mut checked = 0;
+        for (width, height, colours, count, budget) in shapes {
+            let mut i = 0;
+            while i < count {
+                let board = rng.board(width, height, colours).unwrap();
+                let Some(truth) = bfs_optimum(&board, budget, rules) else {
+                    continue;
+                };
+                // Both the single-threaded and the parallel search.
+                assert_optimum(&board, truth, 1 + i % 2, rules);
+                i += 1;
+                checked += 1;
+            }
         }
+        assert_eq!(checked, 390, "{rules}");
     }
-    assert_eq!(checked, 390);
 }
 
 #[test]
 fn optimal_equals_bfs_on_partly_cleared_8x6_boards() {
     let mut rng = BoardRng::new(86);
-    let mut checked = 0;
-    while checked < 60 {
-        let mut board = rng.board(8, 6, 5).unwrap();
-        // Random moves until BFS can afford the rest of the game.
-        let truth = loop {
-            let clusters = board.clusters();
-            let pick = clusters[rng.below(clusters.len() as u64) as usize];
-            board = board.remove(pick.cells);
-            if board.tile_count() <= 20
-                && let Some(truth) = bfs_optimum(&board, 10_000)
-            {
-                break truth;
+    for rules in Rules::ALL {
+        let mut checked = 0;
+        while checked < 60 {
+            let mut board = rng.board(8, 6, 5).unwrap();
+            // Random moves until BFS can afford the rest of the game.
+            let truth = loop {
+                board = random_move(&board, &mut rng, rules);
+                if board.tile_count() <= 20
+                    && let Some(truth) = bfs_optimum(&board, 10_000, rules)
+                {
+                    break truth;
+                }
+            };
+            if truth == 0 {
+                continue;
             }
-        };
-        if truth == 0 {
-            continue;
+            assert_optimum(&board, truth, 1 + checked % 2, rules);
+            checked += 1;
         }
-        assert_optimum(&board, truth, 1 + checked % 2);
-        checked += 1;
     }
+}
+
+/// `board` after a click on a random cluster under `rules`.
+fn random_move(board: &Board, rng: &mut BoardRng, rules: Rules) -> Board {
+    let clusters = board.clusters();
+    let pick = clusters[rng.below(clusters.len() as u64) as usize];
+    board.remove_under(pick.cells, rules)
 }
 
 #[test]
@@ -175,22 +199,25 @@ fn boards_of_more_than_64_cells_get_the_baselines_optimum() {
     // Such boards take two words a plane: the exact search's other path.
     // The article's `standard` proves the truth here, on boards of bytes.
     let mut rng = BoardRng::new(65);
-    for (width, height) in [(12, 6), (9, 8), (16, 8), (13, 5)] {
-        for _ in 0..4 {
-            let mut board = rng.board(width, height, 4).unwrap();
-            while board.tile_count() > 14 {
-                let clusters = board.clusters();
-                board = board.remove(clusters[rng.below(clusters.len() as u64) as usize].cells);
+    for rules in Rules::ALL {
+        for (width, height) in [(12, 6), (9, 8), (16, 8), (13, 5)] {
+            for _ in 0..4 {
+                let mut board = rng.board(width, height, 4).unwrap();
+                while board.tile_count() > 14 {
+                    board = random_move(&board, &mut rng, rules);
+                }
+                let standard = options(Strategy::Standard, 1, 120.0, rules);
+                let truth = solve(&board, &standard, &mut |_| {});
+                assert!(truth.proven_optimal, "standard did not prove {board:?}");
+                assert_optimum(&board, truth.length() as u32, 2, rules);
             }
-            let truth = solve(&board, &options(Strategy::Standard, 1, 120.0), &mut |_| {});
-            assert!(truth.proven_optimal, "standard did not prove {board:?}");
-            assert_optimum(&board, truth.length() as u32, 2);
         }
     }
 }
 
 /// An exhaustive depth-first search, independent of the solver: can `board`
-/// be cleared in at most `budget` moves? Prunes with two plainly admissible
+/// be cleared in at most `budget` moves of RULES.md's default rules?
+/// Prunes with two plainly admissible
 /// bounds: every colour left needs a move, and one more when no colour is a
 /// single cluster (the first move then leaves part of its colour behind).
 /// `failed` remembers the largest budget each board failed with.
@@ -215,7 +242,12 @@ fn clears_within(board: &Board, budget: u32, failed: &mut HashMap<u128, u32>) ->
         // The colours the child keeps, known without playing the move: a
         // cheap cut before the move is played.
         let left = colours - u32::from(per_colour[cluster.colour.index() as usize] == 1);
-        left < budget && clears_within(&board.remove(cluster.cells), budget - 1, failed)
+        left < budget
+            && clears_within(
+                &board.remove_under(cluster.cells, Rules::CentreRows),
+                budget - 1,
+                failed,
+            )
     });
     if !found {
         failed.insert(key, budget);
@@ -226,8 +258,8 @@ fn clears_within(board: &Board, budget: u32, failed: &mut HashMap<u128, u32>) ->
 #[test]
 fn real_board_optimum_is_11_proven() {
     let board = vision_support::real_board();
-    let outcome = optimal(&board, 2);
-    assert_replays(&board, &outcome, "optimal");
+    let outcome = optimal(&board, 2, Rules::CentreRows);
+    assert_replays(&board, &outcome, Rules::CentreRows, "optimal");
     assert_eq!(outcome.moves.len(), 11);
     assert!(outcome.proven_optimal);
     assert_eq!(outcome.lower_bound, 11);
@@ -250,13 +282,29 @@ fn odd_widths_have_no_mirror_symmetry() {
     // must not share what it proves between the two.
     for (text, truth) in [("OGG,GRO", 3), ("GGO,ORG", 4)] {
         let board = Board::parse_sized(text, 3, 2).unwrap();
-        assert_eq!(bfs_optimum(&board, usize::MAX), Some(truth), "{board:?}");
-        assert_optimum(&board, truth, 1);
+        let rules = Rules::CentreRows;
+        assert_eq!(
+            bfs_optimum(&board, usize::MAX, rules),
+            Some(truth),
+            "{board:?}"
+        );
+        assert_optimum(&board, truth, 1, rules);
     }
     assert_eq!(
         Board::parse_sized("OGG,GRO", 3, 2).unwrap().mirrored(),
         Board::parse_sized("GGO,ORG", 3, 2).unwrap()
     );
+    // The other variants close up in whole columns or not at all: there
+    // the two play games of one length.
+    for rules in [Rules::CentreColumns, Rules::LeftColumns, Rules::Gravity] {
+        let lengths = ["OGG,GRO", "GGO,ORG"].map(|text| {
+            let board = Board::parse_sized(text, 3, 2).unwrap();
+            let truth = bfs_optimum(&board, usize::MAX, rules).unwrap();
+            assert_optimum(&board, truth, 1, rules);
+            truth
+        });
+        assert_eq!(lengths[0], lengths[1], "{rules}");
+    }
 }
 
 /// Boards of up to 6x4 with 1 to 5 colours, as colour indices so that
@@ -272,35 +320,39 @@ fn small_board() -> impl proptest::strategy::Strategy<Value = Board> {
     })
 }
 
-/// A board of the real size, partly cleared by random moves down to at
-/// most `tiles` tiles: the solver's real input late in a game, small enough
-/// for the baselines to prove in milliseconds.
-fn late_game_board(tiles: usize) -> impl proptest::strategy::Strategy<Value = Board> {
-    any::<u64>().prop_map(move |seed| {
+/// Any of the variants of the rules.
+fn any_rules() -> impl proptest::strategy::Strategy<Value = Rules> {
+    prop::sample::select(Rules::ALL.to_vec())
+}
+
+/// A board of the real size, partly cleared by random moves under `rules`
+/// down to at most `tiles` tiles, with the rules: the solver's real input
+/// late in a game, small enough for the baselines to prove in
+/// milliseconds.
+fn late_game_board(tiles: usize) -> impl proptest::strategy::Strategy<Value = (Board, Rules)> {
+    (any::<u64>(), any_rules()).prop_map(move |(seed, rules)| {
         let mut rng = BoardRng::new(seed);
         let mut board = rng.board(8, 6, 5).unwrap();
         while board.tile_count() > tiles {
-            let clusters = board.clusters();
-            let pick = clusters[rng.below(clusters.len() as u64) as usize];
-            board = board.remove(pick.cells);
+            board = random_move(&board, &mut rng, rules);
         }
-        board
+        (board, rules)
     })
 }
 
-/// Every strategy's solution replays; `optimal` is proven and never longer
-/// than a baseline; a baseline that proves agrees with it; the reported
-/// bounds are consistent.
-fn check_all_strategies(board: &Board) -> Result<(), TestCaseError> {
-    let best = optimal(board, 1);
-    assert_replays(board, &best, "optimal");
+/// Every strategy's solution replays under `rules`; `optimal` is proven
+/// and never longer than a baseline; a baseline that proves agrees with
+/// it; the reported bounds are consistent.
+fn check_all_strategies(board: &Board, rules: Rules) -> Result<(), TestCaseError> {
+    let best = optimal(board, 1, rules);
+    assert_replays(board, &best, rules, "optimal");
     prop_assert!(best.proven_optimal, "optimal not proven on {board:?}");
     let length = best.moves.len();
     prop_assert_eq!(best.lower_bound, length);
     prop_assert!(lower_bound(board) as usize <= length);
     for strategy in Strategy::ALL {
-        let outcome = solve(board, &options(strategy, 1, 2.0), &mut |_| {});
-        assert_replays(board, &outcome, strategy.name());
+        let outcome = solve(board, &options(strategy, 1, 2.0, rules), &mut |_| {});
+        assert_replays(board, &outcome, rules, strategy.name());
         let found = outcome.moves.len();
         prop_assert!(length <= found, "{} beats optimal", strategy.name());
         prop_assert!(outcome.lower_bound <= length, "{}", strategy.name());
@@ -313,14 +365,15 @@ fn check_all_strategies(board: &Board) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// The optimum of a relabelled board and, at even widths, of the mirror
-/// image: the same game, so the proven optimum must not change.
-fn check_symmetries(board: &Board, shift: u8) -> Result<(), TestCaseError> {
-    let length = optimal(board, 1).moves.len();
-    if board.width().is_multiple_of(2) {
+/// The optimum of a relabelled board and, where `rules` are
+/// mirror-symmetric at its width, of the mirror image: the same game, so
+/// the proven optimum must not change.
+fn check_symmetries(board: &Board, shift: u8, rules: Rules) -> Result<(), TestCaseError> {
+    let length = optimal(board, 1, rules).moves.len();
+    if rules.mirror_symmetric(board.width()) {
         let mirrored = board.mirrored();
-        let outcome = optimal(&mirrored, 1);
-        assert_replays(&mirrored, &outcome, "optimal, mirrored");
+        let outcome = optimal(&mirrored, 1, rules);
+        assert_replays(&mirrored, &outcome, rules, "optimal, mirrored");
         prop_assert_eq!(outcome.moves.len(), length, "mirrored: {:?}", mirrored);
         prop_assert!(outcome.proven_optimal);
     }
@@ -329,8 +382,8 @@ fn check_symmetries(board: &Board, shift: u8) -> Result<(), TestCaseError> {
         .map(|c| Colour::new(if c < 5 { (c + shift) % 5 } else { c }).unwrap())
         .collect();
     let relabelled = board.relabelled(&map);
-    let outcome = optimal(&relabelled, 1);
-    assert_replays(&relabelled, &outcome, "optimal, relabelled");
+    let outcome = optimal(&relabelled, 1, rules);
+    assert_replays(&relabelled, &outcome, rules, "optimal, relabelled");
     prop_assert_eq!(outcome.moves.len(), length, "relabelled: {:?}", relabelled);
     prop_assert!(outcome.proven_optimal);
     Ok(())
@@ -340,13 +393,17 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn small_boards_every_strategy_agrees(board in small_board()) {
-        check_all_strategies(&board)?;
+    fn small_boards_every_strategy_agrees(board in small_board(), rules in any_rules()) {
+        check_all_strategies(&board, rules)?;
     }
 
     #[test]
-    fn small_boards_symmetries_keep_the_optimum(board in small_board(), shift in 1u8..5) {
-        check_symmetries(&board, shift)?;
+    fn small_boards_symmetries_keep_the_optimum(
+        board in small_board(),
+        shift in 1u8..5,
+        rules in any_rules(),
+    ) {
+        check_symmetries(&board, shift, rules)?;
     }
 }
 
@@ -354,12 +411,15 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn late_game_boards_every_strategy_agrees(board in late_game_board(22)) {
-        check_all_strategies(&board)?;
+    fn late_game_boards_every_strategy_agrees((board, rules) in late_game_board(22)) {
+        check_all_strategies(&board, rules)?;
     }
 
     #[test]
-    fn late_game_boards_symmetries_keep_the_optimum(board in late_game_board(22), shift in 1u8..5) {
-        check_symmetries(&board, shift)?;
+    fn late_game_boards_symmetries_keep_the_optimum(
+        (board, rules) in late_game_board(22),
+        shift in 1u8..5,
+    ) {
+        check_symmetries(&board, shift, rules)?;
     }
 }

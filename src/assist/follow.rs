@@ -1,25 +1,31 @@
 //! Following the player on the board alone: which boards one click can
 //! make, which click made a board, and where the tiles a plan will click
-//! are on the board the player sees now. Pure game logic, so the rules of
-//! following can be tested without a screen.
+//! are on the board the player sees now, each under given rules. Pure
+//! game logic, so the rules of following can be tested without a screen.
 
-use crate::game::{Board, Cell, Step};
+use crate::game::{Board, Cell, Rules, Step};
 
-/// Every board one click on `board` can leave (one per cluster).
-pub fn successors(board: &Board) -> Vec<Board> {
-    board
-        .clusters()
-        .iter()
-        .map(|cluster| board.remove(cluster.cells))
-        .collect()
+/// Every board one click on `board` can leave under any of `rules` (one
+/// per cluster and rules, without repeats).
+pub fn successors(board: &Board, rules: &[Rules]) -> Vec<Board> {
+    let mut boards = Vec::new();
+    for cluster in board.clusters().iter() {
+        for &rules in rules {
+            let after = board.remove_under(cluster.cells, rules);
+            if !boards.contains(&after) {
+                boards.push(after);
+            }
+        }
+    }
+    boards
 }
 
-/// The click on `before` that leaves `after`, if one does (when several
-/// clusters leave the same board, the first in scan order: they are the
-/// same move to the player).
-pub fn explain(before: &Board, after: &Board) -> Option<Step> {
+/// The click on `before` that leaves `after` under `rules`, if one does
+/// (when several clusters leave the same board, the first in scan order:
+/// they are the same move to the player).
+pub fn explain(before: &Board, after: &Board, rules: Rules) -> Option<Step> {
     before.clusters().iter().find_map(|cluster| {
-        let board_after = before.remove(cluster.cells);
+        let board_after = before.remove_under(cluster.cells, rules);
         (board_after == *after).then_some(Step {
             cell: cluster.cell,
             colour: cluster.colour,
@@ -29,11 +35,11 @@ pub fn explain(before: &Board, after: &Board) -> Option<Step> {
     })
 }
 
-/// Where on `board` each click of `plan` (played from `board`) is: the
-/// cell now holding the tile that click will remove. Tiles only move
-/// between clicks, so each clicked tile is traced back through the moves
-/// before it.
-pub fn clicks_on(board: &Board, plan: &[Step]) -> Vec<Cell> {
+/// Where on `board` each click of `plan` (played from `board` under
+/// `rules`) is: the cell now holding the tile that click will remove.
+/// Tiles only move between clicks, so each clicked tile is traced back
+/// through the moves before it.
+pub fn clicks_on(board: &Board, plan: &[Step], rules: Rules) -> Vec<Cell> {
     // The moves of each step: (from on the board before it, to after it).
     let mut before = *board;
     let mut moves: Vec<Vec<(Cell, Cell)>> = Vec::with_capacity(plan.len());
@@ -41,7 +47,7 @@ pub fn clicks_on(board: &Board, plan: &[Step]) -> Vec<Cell> {
         let cells = before
             .cluster_at(step.cell)
             .map_or(Default::default(), |c| c.cells);
-        moves.push(before.tile_moves(cells));
+        moves.push(before.tile_moves_under(cells, rules));
         before = step.board_after;
     }
     plan.iter()
@@ -60,7 +66,7 @@ pub fn clicks_on(board: &Board, plan: &[Step]) -> Vec<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::replay;
+    use crate::game::{BoardRng, replay, replay_under};
 
     const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
     /// The seed's optimal solution (RULES.md).
@@ -89,13 +95,13 @@ mod tests {
         let plan = seed_plan(&board);
         let mut before = board;
         for step in &plan {
-            let found = explain(&before, &step.board_after).unwrap();
+            let found = explain(&before, &step.board_after, Rules::CentreRows).unwrap();
             assert_eq!(found.board_after, step.board_after);
             assert_eq!((found.colour, found.size), (step.colour, step.size));
             // The explaining cluster holds the cell clicked.
             let cluster = before.cluster_at(step.cell).unwrap();
             assert_eq!(before.cluster_at(found.cell).unwrap(), cluster);
-            assert!(successors(&before).contains(&step.board_after));
+            assert!(successors(&before, &[Rules::CentreRows]).contains(&step.board_after));
             before = step.board_after;
         }
     }
@@ -104,30 +110,47 @@ mod tests {
     fn two_clicks_at_once_or_another_board_are_not_explained() {
         let board: Board = REAL.parse().unwrap();
         let plan = seed_plan(&board);
-        assert_eq!(explain(&board, &plan[1].board_after), None);
-        assert_eq!(explain(&board, &board), None);
+        let rules = Rules::CentreRows;
+        assert_eq!(explain(&board, &plan[1].board_after, rules), None);
+        assert_eq!(explain(&board, &board, rules), None);
         let other: Board = "OOBYRGGR,YROBRYRR,GOGOYORO,YBBGYRGG,YOYOYRGY,YYGOOOGO"
             .parse()
             .unwrap();
-        assert_eq!(explain(&board, &other), None);
-        assert!(!successors(&board).contains(&other));
+        assert_eq!(explain(&board, &other, rules), None);
+        assert!(!successors(&board, &Rules::ALL).contains(&other));
+    }
+
+    #[test]
+    fn a_click_is_explained_under_the_rules_that_make_its_board() {
+        // RULES.md's vectors: the third click, (2,1) x5, leaves a board of
+        // its own under each variant.
+        let start: Board = "YBBGYGBB,GYOYYOYB,BBGYYYRB,YBRRBRYR,BRRGGOBG,OYYGRYGB"
+            .parse()
+            .unwrap();
+        let clicks = [Cell::new(3, 3), Cell::new(1, 1), Cell::new(2, 1)];
+        for truth in [Rules::CentreColumns, Rules::LeftColumns, Rules::Gravity] {
+            let steps = replay_under(&start, &clicks, truth).unwrap();
+            let (before, after) = (steps[1].board_after, steps[2].board_after);
+            for rules in Rules::ALL {
+                let found = explain(&before, &after, rules);
+                assert_eq!(found.is_some(), rules == truth, "{truth} under {rules}");
+                assert_eq!(
+                    successors(&before, &[rules]).contains(&after),
+                    rules == truth
+                );
+            }
+            let found = explain(&before, &after, truth).unwrap();
+            assert_eq!(before.cluster_at(found.cell), before.cluster_at(clicks[2]));
+        }
     }
 
     #[test]
     fn each_planned_click_is_on_the_tile_it_will_remove() {
         let board: Board = REAL.parse().unwrap();
         let plan = seed_plan(&board);
-        let cells = clicks_on(&board, &plan);
-        assert_eq!(cells.len(), plan.len());
+        let cells = clicks_on(&board, &plan, Rules::CentreRows);
+        assert_on_distinct_tiles(&board, &plan, &cells);
         assert_eq!(cells[0], plan[0].cell);
-        // Every click is on a distinct tile of the colour it removes.
-        for (cell, step) in cells.iter().zip(&plan) {
-            assert_eq!(board.get(*cell), Some(step.colour), "{cell}");
-        }
-        let mut unique = cells.clone();
-        unique.sort_by_key(|c| (c.x, c.y));
-        unique.dedup();
-        assert_eq!(unique.len(), cells.len());
         // Played on the board as it is now, the traced cells are the
         // plan's: removing everything but the clicked tiles' clusters in
         // order gives the same boards. Check the second click directly: the
@@ -139,5 +162,37 @@ mod tests {
             .find(|&&(from, _)| from == cells[1])
             .map_or(cells[1], |m| m.1);
         assert_eq!(to, plan[1].cell);
+    }
+
+    #[test]
+    fn planned_clicks_are_traced_under_the_plans_rules() {
+        let mut rng = BoardRng::new(4);
+        for rules in Rules::ALL {
+            let board = rng.board(8, 6, 5).unwrap();
+            // A random game: each click on the cluster's first cell.
+            let mut clicks = Vec::new();
+            let mut current = board;
+            while !current.is_cleared() {
+                let clusters = current.clusters();
+                let cluster = clusters[rng.below(clusters.len() as u64) as usize];
+                clicks.push(cluster.cell);
+                current = current.remove_under(cluster.cells, rules);
+            }
+            let plan = replay_under(&board, &clicks, rules).unwrap();
+            assert_on_distinct_tiles(&board, &plan, &clicks_on(&board, &plan, rules));
+        }
+    }
+
+    /// Every click of `plan` is on a distinct tile of `board` of the colour
+    /// it removes.
+    fn assert_on_distinct_tiles(board: &Board, plan: &[Step], cells: &[Cell]) {
+        assert_eq!(cells.len(), plan.len());
+        for (cell, step) in cells.iter().zip(plan) {
+            assert_eq!(board.get(*cell), Some(step.colour), "{board} {cell}");
+        }
+        let mut unique = cells.to_vec();
+        unique.sort_by_key(|c| (c.x, c.y));
+        unique.dedup();
+        assert_eq!(unique.len(), cells.len(), "{board}");
     }
 }

@@ -2,7 +2,8 @@
 //! themselves. It reads the board as live play does (stored geometry, two
 //! agreeing reads of a settled board), plans, and shows the next click in
 //! a hint window of its own and on the terminal; then it watches the
-//! board, works out which click the player made, says what a click off the
+//! board, works out which click the player made (under the rules in force,
+//! learning them as live play does with `auto`), says what a click off the
 //! plan cost, and re-plans. It never opens an input device: the player's
 //! mouse over the board is expected, and whatever it sees, it never clicks.
 //! A board it cannot read (covered, mid-hover, moved off the screen) is
@@ -20,11 +21,11 @@ use image::RgbaImage;
 use serde::Serialize;
 
 use crate::capture::{CaptureError, GameWindow};
-use crate::game::{Board, Step};
+use crate::game::{Board, Rules, Step};
 use crate::input::{self, InputError, ScreenPoint};
 use crate::play::eye::{Eye, Frame, Place};
 use crate::play::settle::Settle;
-use crate::play::{self, PlayError, place};
+use crate::play::{self, Learned, PlayError, RulesChoice, Seen, place};
 use crate::render::Look;
 use crate::solver::SolveOptions;
 use crate::vision::Calibration;
@@ -45,7 +46,10 @@ pub const REWARD_CLICKS: usize = 12;
 #[derive(Debug)]
 pub struct AssistSettings {
     pub calibration: Calibration,
+    /// The solver's settings; it plays the rules in force, not these'.
     pub solve: SolveOptions,
+    /// The rules to follow the player by, or `auto`.
+    pub rules: RulesChoice,
     /// How long to wait for the board to settle after a change (and to
     /// read it steadily at the start).
     pub settle: Duration,
@@ -79,8 +83,9 @@ pub struct Hint {
     pub clicks: u32,
     /// The click that made this board, if one did.
     pub player_move: Option<Step>,
-    /// The clicks from here, the next first.
+    /// The clicks from here, the next first, under `rules`.
     pub plan: Vec<Step>,
+    pub rules: Rules,
     /// Whether `plan` is proven to be the shortest from here.
     pub proven_optimal: bool,
     /// The first board's plan length, and whether it was proven.
@@ -136,6 +141,10 @@ pub enum Verdict {
         from_here: usize,
         total: usize,
     },
+    /// The click showed other rules than the hint's (no cost can be told
+    /// against a plan made under the wrong ones): re-planned under them,
+    /// `from_here` clicks are left, `total` in all.
+    NewRules { from_here: usize, total: usize },
 }
 
 /// What happens, as it happens, for the command line to show.
@@ -153,6 +162,14 @@ pub enum Event<'a> {
         number: u32,
         step: &'a Step,
         verdict: Verdict,
+    },
+    /// The board after the player's click `number` showed other rules
+    /// than those followed: `rules` from now on, the first of the
+    /// `candidates` that explain every click so far.
+    RulesSwitched {
+        number: u32,
+        rules: Rules,
+        candidates: &'a [Rules],
     },
     /// The board changed in a way no single click explains.
     Unexplained {
@@ -174,14 +191,17 @@ pub enum Finish {
 }
 
 /// A game watched.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Report {
     pub finish: Finish,
     pub clicks: u32,
-    /// The first board's plan length, and whether it was proven.
+    /// The first board's plan length (under the rules at the end), and
+    /// whether it was proven.
     pub optimum: usize,
     pub optimum_proven: bool,
     pub elapsed: Duration,
+    /// The rules followed at the end, and what the clicks showed.
+    pub learned: Learned,
 }
 
 /// Watches the game in `window` and hints every click until the board is
@@ -204,6 +224,7 @@ pub fn assist(
                     optimum: 0,
                     optimum_proven: false,
                     elapsed: started.elapsed(),
+                    learned: Learned::new(settings.rules),
                 }),
                 None => Err(error),
             };
@@ -248,6 +269,7 @@ pub fn assist(
         optimum: game.optimum.0,
         optimum_proven: game.optimum.1,
         elapsed: started.elapsed(),
+        learned: game.learned,
     })
 }
 
@@ -295,10 +317,13 @@ struct Game<'s, 'o> {
     /// The board as last settled, and its picture.
     board: Board,
     last: RgbaImage,
+    /// The first board read, whose optimum the hints name.
+    first: Board,
     clicks: u32,
     plan: Vec<Step>,
     proven: bool,
     optimum: (usize, bool),
+    learned: Learned,
     /// A trouble was said and the board has not been read since.
     waiting: bool,
     /// The window's place and size when the last hint was given.
@@ -316,7 +341,8 @@ impl<'s, 'o> Game<'s, 'o> {
         observe: &'o mut dyn FnMut(Event),
         started: Instant,
     ) -> Result<Game<'s, 'o>, PlayError> {
-        let (plan, proven) = plan(&board, &settings.solve)?;
+        let learned = Learned::new(settings.rules);
+        let (plan, proven) = plan(&board, &settings.solve, learned.rules())?;
         let hints = settings.look.as_ref().and_then(|look| {
             let opened = open_window(eye, &board, look, &settings.query);
             match &opened {
@@ -332,10 +358,12 @@ impl<'s, 'o> Game<'s, 'o> {
             hints,
             board,
             last: image,
+            first: board,
             clicks: 0,
             optimum: (plan.len(), proven),
             plan,
             proven,
+            learned,
             waiting: false,
             hinted_at: (eye.origin, eye.size),
         };
@@ -388,7 +416,8 @@ impl<'s, 'o> Game<'s, 'o> {
     /// board one click makes being expected, and follows the player there.
     fn follow(&mut self, eye: &mut Eye) -> Result<Option<Finish>, PlayError> {
         let when = format!("after the player's click {}", self.clicks + 1);
-        let rule = Settle::new(Some(self.board), follow::successors(&self.board));
+        let expected = follow::successors(&self.board, self.learned.candidates());
+        let rule = Settle::new(Some(self.board), expected);
         let hints = &mut self.hints;
         let mut guard = || {
             // The hint window stays responsive while the board settles.
@@ -434,16 +463,41 @@ impl<'s, 'o> Game<'s, 'o> {
             self.last = image;
             return Ok(None);
         }
-        let player_move = follow::explain(&self.board, &read);
+        let number = self.clicks + 1;
+        let seen = self.learned.see(number, |rules| {
+            follow::explain(&self.board, &read, rules).is_some()
+        });
+        let rules = self.learned.rules();
+        let player_move = match seen {
+            Seen::Unexplained => None,
+            _ => follow::explain(&self.board, &read, rules),
+        };
+        if let Seen::Switched { rules, candidates } = &seen {
+            (self.observe)(Event::RulesSwitched {
+                number,
+                rules: *rules,
+                candidates,
+            });
+        }
         match &player_move {
             Some(step) => {
-                self.clicks += 1;
-                let verdict = if self.plan.first().map(|s| s.board_after) == Some(read) {
+                self.clicks = number;
+                let verdict = if let Seen::Switched { .. } = seen {
+                    (self.plan, self.proven) = plan(&read, &settings.solve, rules)?;
+                    // The optimum the hints name is the game's, under its
+                    // rules.
+                    let (first, proven) = plan(&self.first, &settings.solve, rules)?;
+                    self.optimum = (first.len(), proven);
+                    Verdict::NewRules {
+                        from_here: self.plan.len(),
+                        total: self.clicks as usize + self.plan.len(),
+                    }
+                } else if self.plan.first().map(|s| s.board_after) == Some(read) {
                     self.plan.remove(0);
                     Verdict::AsHinted
                 } else {
                     let before = self.clicks as usize - 1 + self.plan.len();
-                    (self.plan, self.proven) = plan(&read, &settings.solve)?;
+                    (self.plan, self.proven) = plan(&read, &settings.solve, rules)?;
                     let total = self.clicks as usize + self.plan.len();
                     Verdict::Cost {
                         cost: total as i64 - before as i64,
@@ -472,7 +526,7 @@ impl<'s, 'o> Game<'s, 'o> {
                     after: &read,
                     frames: &frames,
                 });
-                (self.plan, self.proven) = plan(&read, &settings.solve)?;
+                (self.plan, self.proven) = plan(&read, &settings.solve, rules)?;
             }
         }
         self.board = read;
@@ -495,6 +549,7 @@ impl<'s, 'o> Game<'s, 'o> {
             clicks: self.clicks,
             player_move,
             plan: self.plan.clone(),
+            rules: self.learned.rules(),
             proven_optimal: self.proven,
             optimum: self.optimum.0,
             optimum_proven: self.optimum.1,
@@ -539,9 +594,13 @@ impl<'s, 'o> Game<'s, 'o> {
     }
 }
 
-/// The plan from `board`, and whether it is proven optimal.
-fn plan(board: &Board, options: &SolveOptions) -> Result<(Vec<Step>, bool), PlayError> {
-    let outcome = play::plan(board, options)?;
+/// The plan from `board` under `rules`, and whether it is proven optimal.
+fn plan(
+    board: &Board,
+    options: &SolveOptions,
+    rules: Rules,
+) -> Result<(Vec<Step>, bool), PlayError> {
+    let outcome = play::plan(board, options, rules)?;
     Ok((outcome.moves, outcome.proven_optimal))
 }
 
@@ -598,6 +657,7 @@ mod tests {
             clicks,
             player_move: None,
             plan: plan.iter().cycle().take(plan_len).copied().collect(),
+            rules: Rules::CentreRows,
             proven_optimal: true,
             optimum,
             optimum_proven: true,

@@ -110,7 +110,7 @@ pub fn picture(hint: &Hint, look: &Look) -> RgbaImage {
 /// Draws `hint` with `painter`: the board, the plan's clicks numbered on
 /// the tiles they will remove, the caption.
 fn paint(painter: &HintPainter, hint: &Hint, out: &mut Canvas) {
-    let clicks = clicks_on(&hint.board, &hint.plan);
+    let clicks = clicks_on(&hint.board, &hint.plan, hint.rules);
     painter.paint(&hint.board, &clicks, &hint.caption(), out);
 }
 

@@ -4,9 +4,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::output::excerpt;
+use crate::game::Rules;
+use crate::play::RulesChoice;
 use crate::solver::{SolveOptions, Strategy};
 
 /// Plays the dust matching game of Nodiatis: reads the board from the game
@@ -78,6 +81,10 @@ pub struct PlayArgs {
     /// The calibration file (default: calibration/nodiatis.toml).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
+    /// The rules the game plays by (RULES.md, "Rule variants"); dry runs of
+    /// images take auto as centre-rows.
+    #[arg(long, value_name = "RULES", default_value = "auto", value_parser = play_rules())]
+    pub rules: RulesChoice,
     #[command(flatten)]
     pub solver: SolverArgs,
     #[command(flatten)]
@@ -102,15 +109,50 @@ pub struct SolverArgs {
 }
 
 impl SolverArgs {
-    /// The solver's settings for `strategy`.
-    pub fn options(&self, strategy: Strategy) -> SolveOptions {
+    /// The solver's settings for `strategy` under `rules`.
+    pub fn options(&self, strategy: Strategy, rules: Rules) -> SolveOptions {
         SolveOptions {
             strategy,
             time_limit: self.time,
             threads: self.threads.count(),
             table_mb: self.tt_mb as usize,
+            rules,
         }
     }
+}
+
+/// The rules of the commands that play one variant (`solve`, `bench`,
+/// `practice`).
+#[derive(Debug, Args)]
+pub struct RulesArg {
+    /// The rules the game plays by (RULES.md, "Rule variants").
+    #[arg(long, value_name = "RULES", default_value = "centre-rows", value_parser = rules())]
+    pub rules: Rules,
+}
+
+/// The variants' names, each with what it does.
+fn rules_values() -> impl Iterator<Item = PossibleValue> {
+    Rules::ALL
+        .into_iter()
+        .map(|rules| PossibleValue::new(rules.name()).help(rules.describe()))
+}
+
+/// One of the variants, by name.
+fn rules() -> impl TypedValueParser<Value = Rules> {
+    PossibleValuesParser::new(rules_values()).try_map(|name| name.parse::<Rules>())
+}
+
+/// `auto` or one of the variants, by name.
+fn play_rules() -> impl TypedValueParser<Value = RulesChoice> {
+    let auto = PossibleValue::new("auto").help(
+        "start with centre-rows; when the board after a click shows other rules, switch to them",
+    );
+    PossibleValuesParser::new(std::iter::once(auto).chain(rules_values())).try_map(
+        |name| match name.as_str() {
+            "auto" => Ok(RulesChoice::Auto),
+            name => name.parse().map(RulesChoice::Given),
+        },
+    )
 }
 
 /// The solver's threads.
@@ -197,6 +239,8 @@ pub struct SolveArgs {
     pub boards: Vec<String>,
     #[command(flatten)]
     pub solver: SolverArgs,
+    #[command(flatten)]
+    pub rules: RulesArg,
     #[arg(long, value_enum, default_value_t = StrategyArg::Optimal)]
     pub strategy: StrategyArg,
     /// One JSON object per board on one line.
@@ -252,6 +296,8 @@ pub struct BenchArgs {
     pub strategies: Vec<StrategyArg>,
     #[command(flatten)]
     pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub rules: RulesArg,
 }
 
 #[derive(Debug, Args)]
@@ -311,6 +357,8 @@ pub struct PracticeArgs {
     /// Write every click received as a JSON line to FILE.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+    #[command(flatten)]
+    pub rules: RulesArg,
 }
 
 /// A positive number of seconds that a clock can count.
@@ -380,6 +428,30 @@ mod tests {
         assert!(parse_seconds("inf").is_err());
         assert!(parse_seconds(&"9".repeat(400)).is_err());
         assert!(parse_seconds("soon").is_err());
+    }
+
+    #[test]
+    fn rules_are_read_by_name() {
+        let solve = |rules: &str| Cli::try_parse_from(["bot", "solve", "--rules", rules, "GG"]);
+        for rules in Rules::ALL {
+            let Ok(Cli {
+                command: Some(Command::Solve(args)),
+                ..
+            }) = solve(rules.name())
+            else {
+                panic!("{rules} refused");
+            };
+            assert_eq!(args.rules.rules, rules);
+        }
+        assert!(solve("auto").is_err());
+        assert!(solve("centre").is_err());
+        let play = |args: &[&str]| Cli::try_parse_from([&["bot", "--window", "W"], args].concat());
+        assert_eq!(play(&[]).unwrap().play.rules, RulesChoice::Auto);
+        assert_eq!(
+            play(&["--rules", "gravity"]).unwrap().play.rules,
+            RulesChoice::Given(Rules::Gravity)
+        );
+        assert!(play(&["--rules", "rows"]).is_err());
     }
 
     #[test]

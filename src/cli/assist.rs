@@ -12,7 +12,7 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use super::args::PlayArgs;
-use super::output::{board_read, frame_list};
+use super::output::{board_read, frame_list, rules_learned, rules_switched};
 use super::{ReadAndPlan, look_of, read_and_plan};
 use crate::assist::{self, AssistSettings, Event, Finish, Hint, Report, ScreenGrid, Verdict};
 use crate::game::Step;
@@ -38,6 +38,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         look: Some(look_of(&calibration)),
         calibration,
         solve,
+        rules: args.rules,
         settle: args.live.settle,
         debug_dir: args.live.debug_dir.clone(),
         query: query.to_owned(),
@@ -60,6 +61,9 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             calibration_path.display()
         )
     })?;
+    if let Some(line) = rules_learned(args.rules, &report.learned) {
+        println!("{line}");
+    }
     println!("{}", summary(&report));
     match log_error {
         Some(error) => Err(error),
@@ -86,6 +90,11 @@ fn show(event: &Event) {
             move_name(step),
             verdict_text(verdict)
         ),
+        Event::RulesSwitched {
+            number,
+            rules,
+            candidates,
+        } => println!("{}", rules_switched(*number, *rules, candidates)),
         Event::Unexplained {
             before,
             after,
@@ -119,6 +128,11 @@ fn verdict_text(verdict: &Verdict) -> String {
                 c => format!("that click saved {}", -c),
             };
             format!("{cost}: optimum from here {from_here}, {total} in all")
+        }
+        Verdict::NewRules { from_here, total } => {
+            format!(
+                "re-planned under the game's rules: optimum from here {from_here}, {total} in all"
+            )
         }
     }
 }
@@ -241,7 +255,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::game::{Board, Cell, replay};
+    use crate::game::{Board, Cell, Rules, replay};
     use crate::input::ScreenPoint;
 
     fn hint() -> Hint {
@@ -255,6 +269,7 @@ mod tests {
             clicks: 0,
             player_move: None,
             plan,
+            rules: Rules::CentreRows,
             proven_optimal: true,
             optimum: 11,
             optimum_proven: true,

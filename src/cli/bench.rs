@@ -32,6 +32,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     let options = SolveOptions {
         time_limit: args.cap,
         threads: args.threads.count(),
+        rules: args.rules.rules,
         ..defaults
     };
     let solve_with = |board: &Board, strategy| {
@@ -46,7 +47,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     };
     let cap = args.cap.as_secs_f64();
     println!(
-        "bot bench: strategies {}, cap {cap} s per board and strategy, {} threads for optimal",
+        "bot bench: rules {}, strategies {}, cap {cap} s per board and strategy, {} threads for optimal",
+        options.rules,
         strategies
             .iter()
             .map(|s| s.name())

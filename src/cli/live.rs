@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
-use super::output::{board_read, describe, frame_list};
+use super::output::{board_read, describe, frame_list, rules_learned, rules_switched};
 use super::{ReadAndPlan, read_and_plan};
 use crate::play::{self, Event, Finish, PlaySettings, Report};
 
@@ -28,6 +28,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let settings = PlaySettings {
         calibration,
         solve,
+        rules: args.rules,
         settle: args.live.settle,
         max_replans: args.live.max_replans,
         max_moves: args.live.max_moves,
@@ -58,6 +59,9 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             calibration_path.display()
         )
     })?;
+    if let Some(line) = rules_learned(args.rules, &report.learned) {
+        println!("{line}");
+    }
     println!("{}", summary(&report, args.live.max_moves));
     Ok(ExitCode::SUCCESS)
 }
@@ -80,6 +84,11 @@ fn show(event: &Event, planned: &mut usize) {
             step.colour.letter(),
             step.size
         ),
+        Event::RulesSwitched {
+            number,
+            rules,
+            candidates,
+        } => println!("{}", rules_switched(*number, *rules, candidates)),
         Event::Mismatch {
             number,
             expected,
@@ -133,6 +142,7 @@ mod tests {
             proven_optimal: true,
             replans: 0,
             elapsed: Duration::from_millis(5250),
+            learned: play::Learned::new(play::RulesChoice::Auto),
         }
     }
 

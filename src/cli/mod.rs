@@ -138,7 +138,7 @@ fn read_and_plan(args: &args::PlayArgs) -> Result<ReadAndPlan> {
         .clone()
         .unwrap_or_else(Calibration::default_path);
     let calibration = Calibration::load(&calibration_path)?;
-    let solve = args.solver.options(Strategy::Optimal);
+    let solve = args.solver.options(Strategy::Optimal, args.rules.start());
     Ok(ReadAndPlan {
         calibration,
         calibration_path,

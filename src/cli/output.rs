@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::game::Board;
+use crate::game::{Board, Rules};
+use crate::play::{Learned, RulesChoice};
 use crate::solver::{Improvement, Outcome};
 
 /// One line of the anytime log: `  0.412 ms  solution in 13 moves`.
@@ -70,6 +71,7 @@ pub fn outcome_json(board: &Board, outcome: &Outcome) -> serde_json::Value {
         "lower_bound": outcome.lower_bound,
         "elapsed_ms": ms(outcome.elapsed),
         "nodes": outcome.nodes,
+        "rules": outcome.rules.name(),
         "moves": outcome.moves.iter().map(|s| json!({
             "x": s.cell.x,
             "y": s.cell.y,
@@ -107,6 +109,49 @@ pub fn board_read(board: &Board, confidence: f32) -> String {
     )
 }
 
+/// The line of live play and assist mode when the board after click
+/// `number` showed other rules: `rules` from now on, the first of the
+/// `candidates` left.
+pub fn rules_switched(number: u32, rules: Rules, candidates: &[Rules]) -> String {
+    if candidates.len() == 1 {
+        return format!(
+            "click {number}: {} ({rules}): re-planning",
+            rules.describe()
+        );
+    }
+    format!(
+        "click {number}: the board fits {} alike, not the rules played by: trying {rules} ({}): re-planning",
+        either(candidates),
+        rules.describe()
+    )
+}
+
+/// The line before the summary when `auto` learned other rules than the
+/// default (none otherwise): what the clicks showed, and what to pass next
+/// time.
+pub fn rules_learned(choice: RulesChoice, learned: &Learned) -> Option<String> {
+    let at = learned
+        .switched_at()
+        .filter(|_| choice == RulesChoice::Auto)?;
+    let rules = learned.rules();
+    Some(match learned.candidates() {
+        [_] => format!("rules: {rules}, learned at click {at}: pass --rules {rules} next time"),
+        candidates => format!(
+            "rules: played as {rules} from click {at}; {} explain every click alike: pass the game's with --rules next time",
+            either(candidates)
+        ),
+    })
+}
+
+/// "a, b or c".
+fn either(rules: &[Rules]) -> String {
+    let names: Vec<&str> = rules.iter().map(|r| r.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
 /// The frames saved for a surprise, or that none could be.
 pub fn frame_list(frames: &[std::path::PathBuf]) -> String {
     if frames.is_empty() {
@@ -119,6 +164,30 @@ pub fn frame_list(frames: &[std::path::PathBuf]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rules_lines_name_the_variants() {
+        let columns = [Rules::CentreColumns, Rules::LeftColumns, Rules::Gravity];
+        assert_eq!(
+            rules_switched(2, Rules::CentreColumns, &[Rules::CentreColumns]),
+            "click 2: the game contracts whole columns toward the centre (centre-columns): re-planning"
+        );
+        assert_eq!(
+            rules_switched(1, Rules::CentreColumns, &columns),
+            "click 1: the board fits centre-columns, left-columns or gravity alike, not the rules played by: trying centre-columns (the game contracts whole columns toward the centre): re-planning"
+        );
+        let mut learned = Learned::new(RulesChoice::Auto);
+        assert_eq!(rules_learned(RulesChoice::Auto, &learned), None);
+        learned.see(3, |rules| rules == Rules::Gravity);
+        assert_eq!(
+            rules_learned(RulesChoice::Auto, &learned).unwrap(),
+            "rules: gravity, learned at click 3: pass --rules gravity next time"
+        );
+        assert_eq!(
+            rules_learned(RulesChoice::Given(Rules::Gravity), &learned),
+            None
+        );
+    }
 
     #[test]
     fn excerpts_cut_long_text() {

@@ -7,7 +7,7 @@ use anyhow::{Context, Result, anyhow};
 
 use super::args::PracticeArgs;
 use super::output::excerpt;
-use crate::game::{Board, BoardRng, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH};
+use crate::game::{Board, BoardRng, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH, Rules};
 use crate::practice::{self, PracticeSettings};
 use crate::solver::{self, SolveOptions};
 use crate::vision::Calibration;
@@ -28,7 +28,7 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
             let shape = (NODIATIS_WIDTH, NODIATIS_HEIGHT, NODIATIS_COLOURS);
             match args.optimum {
                 None => rng.board(shape.0, shape.1, shape.2)?,
-                Some(optimum) => level(&mut rng, shape, optimum, seed)?,
+                Some(optimum) => level(&mut rng, shape, optimum, seed, args.rules.rules)?,
             }
         }
     };
@@ -36,6 +36,7 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
     let calibration = Calibration::load(&path)?;
     let settings = PracticeSettings {
         board,
+        rules: args.rules.rules,
         scale: args.scale,
         anim: args.anim,
         title: args.title.clone(),
@@ -43,6 +44,7 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
         look: super::look_of(&calibration),
     };
     println!("{board}");
+    println!("rules {}: {}", settings.rules, settings.rules.describe());
     let summary = practice::run(&settings)?;
     if !summary.cleared {
         println!("closed after {} clicks", summary.clicks);
@@ -54,11 +56,18 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
 /// board, was the 49th and the 40th drawn from seeds 1 and 2.
 const MAX_DRAWS: u32 = 1000;
 
-/// The first board drawn whose proven optimum is `optimum` clicks, saying
-/// how many were drawn.
-fn level(rng: &mut BoardRng, shape: (u8, u8, u8), optimum: u8, seed: u64) -> Result<Board> {
+/// The first board drawn whose proven optimum under `rules` is `optimum`
+/// clicks, saying how many were drawn.
+fn level(
+    rng: &mut BoardRng,
+    shape: (u8, u8, u8),
+    optimum: u8,
+    seed: u64,
+    rules: Rules,
+) -> Result<Board> {
     let options = SolveOptions {
         time_limit: std::time::Duration::from_secs(10),
+        rules,
         ..SolveOptions::default()
     };
     let (board, draws) =
@@ -66,6 +75,8 @@ fn level(rng: &mut BoardRng, shape: (u8, u8, u8), optimum: u8, seed: u64) -> Res
             .ok_or_else(|| {
                 anyhow!("no board with a proven optimum of {optimum} clicks in {MAX_DRAWS} drawn from seed {seed}")
             })?;
-    println!("board {draws} drawn from seed {seed} has a proven optimum of {optimum} clicks");
+    println!(
+        "board {draws} drawn from seed {seed} has a proven optimum of {optimum} clicks under {rules}"
+    );
     Ok(board)
 }

@@ -21,7 +21,7 @@ use crate::solver;
 const MAX_LINE: usize = 1024;
 
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
-    let options = args.solver.options(args.strategy.into());
+    let options = args.solver.options(args.strategy.into(), args.rules.rules);
     for source in boards(&args.boards) {
         let (name, text) = source?;
         let board: Board = text
@@ -29,9 +29,10 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             .with_context(|| format!("{name} {}", excerpt(&text)))?;
         if !args.json {
             show(&format!(
-                "{}x{} board\n{}",
+                "{}x{} board, rules {}\n{}",
                 board.width(),
                 board.height(),
+                options.rules,
                 board.grid()
             ));
         }

@@ -61,14 +61,18 @@ impl Rules {
     }
 
     /// Whether the mirror image of a board (`x -> W-1-x`) plays a game of
-    /// the same length: at even widths for the rules that pull toward the
-    /// centre, at any width when only gravity acts (at an odd width the
-    /// middle column belongs to the right half).
+    /// the same length. Under `centre-rows` at even widths only: at an odd
+    /// width the middle column belongs to the right half. Under the column
+    /// variants at any width: what a move does to the tiles depends only on
+    /// the order of the non-empty columns, never on where they stand (they
+    /// always stand side by side once a move has closed them up), and a
+    /// mirror reverses that order. Under `gravity` at any width: nothing
+    /// moves sideways. (Checked against breadth-first search in
+    /// `tests/solver_correctness.rs`.)
     pub fn mirror_symmetric(self, width: u8) -> bool {
         match self {
-            Rules::CentreRows | Rules::CentreColumns => width.is_multiple_of(2),
-            Rules::LeftColumns => false,
-            Rules::Gravity => true,
+            Rules::CentreRows => width.is_multiple_of(2),
+            Rules::CentreColumns | Rules::LeftColumns | Rules::Gravity => true,
         }
     }
 }

@@ -3,11 +3,14 @@
 //! plans with the solver, and for every move checks the board is still
 //! where and what the plan assumes, clicks the cell's centre, waits for the
 //! board to settle and compares it with the plan's prediction, re-planning
-//! from the board read when they differ. Whenever it is unsure (window
+//! from the board read when they differ. With `auto` rules it also holds
+//! each board read against every variant of the rules (`learn`) and
+//! switches to the one the game shows. Whenever it is unsure (window
 //! gone, moved while aiming, board unreadable, the user took the mouse,
 //! Ctrl-C) it stops without clicking.
 
 pub(crate) mod eye;
+pub(crate) mod learn;
 pub(crate) mod place;
 pub(crate) mod settle;
 
@@ -20,11 +23,12 @@ use image::RgbaImage;
 use thiserror::Error;
 
 use crate::capture::{self, CaptureError, GameWindow};
-use crate::game::{Board, Step};
+use crate::game::{Board, Rules, Step};
 use crate::input::{self, InputError, Mouse, ScreenPoint};
 use crate::solver::{self, Outcome, SolveOptions};
 use crate::vision::{Calibration, VisionError};
 use eye::{Eye, Frame};
+pub use learn::{Learned, RulesChoice, Seen};
 use settle::{Progress, Settle};
 
 /// How often the board is captured while it settles.
@@ -37,7 +41,10 @@ const AIM_TRIES: u32 = 5;
 #[derive(Debug)]
 pub struct PlaySettings {
     pub calibration: Calibration,
+    /// The solver's settings; it plays the rules in force, not these'.
     pub solve: SolveOptions,
+    /// The rules to play by, or `auto`.
+    pub rules: RulesChoice,
     /// How long to wait for the board to settle after a click (and to read
     /// it steadily at the start).
     pub settle: Duration,
@@ -113,9 +120,13 @@ pub struct Report {
     /// The first plan's length, and whether it was proven optimal.
     pub planned: usize,
     pub proven_optimal: bool,
+    /// Re-plans for boards the rules in force did not explain (not those
+    /// for a change of rules).
     pub replans: u32,
     /// From the first capture to the end.
     pub elapsed: Duration,
+    /// The rules played by at the end, and what the clicks showed.
+    pub learned: Learned,
 }
 
 /// What happens, as it happens, for the command line to show.
@@ -135,7 +146,16 @@ pub enum Event<'a> {
         step: &'a Step,
         at: ScreenPoint,
     },
-    /// The board read after a click is not the plan's.
+    /// The board read after click `number` showed other rules than those
+    /// played by: `rules` from now on, the first of the `candidates` that
+    /// explain every click so far.
+    RulesSwitched {
+        number: u32,
+        rules: Rules,
+        candidates: &'a [Rules],
+    },
+    /// The board read after a click is not the plan's, and no rules still
+    /// in question explain it.
     Mismatch {
         number: u32,
         expected: &'a Board,
@@ -165,6 +185,7 @@ pub fn play(
         started: Instant::now(),
         clicks: 0,
         replans: 0,
+        learned: Learned::new(settings.rules),
     };
     let result = game.run(window);
     let clicks = game.clicks;
@@ -177,6 +198,7 @@ struct Game<'s, 'o> {
     started: Instant,
     clicks: u32,
     replans: u32,
+    learned: Learned,
 }
 
 impl Game<'_, '_> {
@@ -184,7 +206,7 @@ impl Game<'_, '_> {
         let settings = self.settings;
         let mut eye = Eye::open(window, &settings.calibration)?;
         let (mut board, frame) =
-            self.settle(&mut eye, None, None, None)
+            self.settle(&mut eye, None, None, Vec::new())
                 .map_err(|error| match error {
                     PlayError::Unsettled { cause, .. } => PlayError::Misfit(cause),
                     other => other,
@@ -206,6 +228,7 @@ impl Game<'_, '_> {
             proven_optimal,
             replans: game.replans,
             elapsed: game.started.elapsed(),
+            learned: game.learned.clone(),
         };
         if settings.dry_run {
             return Ok(report(self, Finish::DryRun));
@@ -228,12 +251,18 @@ impl Game<'_, '_> {
                     board = read;
                     plan = self.plan(&board)?;
                 }
+                // The game was right and the plan's rules wrong: not a
+                // re-plan that `--max-replans` bounds.
+                Followed::RulesSwitched(read) => {
+                    board = read;
+                    plan = self.plan(&board)?;
+                }
             }
         }
     }
 
     fn plan(&mut self, board: &Board) -> Result<Outcome, PlayError> {
-        let outcome = plan(board, &self.settings.solve)?;
+        let outcome = plan(board, &self.settings.solve, self.learned.rules())?;
         (self.observe)(Event::Plan {
             outcome: &outcome,
             replans: self.replans,
@@ -268,9 +297,30 @@ impl Game<'_, '_> {
             self.clicks = number;
             (self.observe)(Event::Click { number, step, at });
             mouse.rest(rest)?;
-            let (read, frame) =
-                self.settle(eye, Some(mouse), Some(current), Some(step.board_after))?;
-            if read != step.board_after {
+            // What the click makes under every rules still in question:
+            // each is settled on as soon as two reads agree.
+            let predicted = |rules| current.play_under(step.cell, rules).map(|(after, _)| after);
+            let mut expected: Vec<Board> = Vec::new();
+            for &rules in self.learned.candidates() {
+                if let Ok(after) = predicted(rules)
+                    && !expected.contains(&after)
+                {
+                    expected.push(after);
+                }
+            }
+            let (read, frame) = self.settle(eye, Some(mouse), Some(current), expected)?;
+            let seen = self
+                .learned
+                .see(number, |rules| predicted(rules) == Ok(read));
+            if let Seen::Switched { rules, candidates } = &seen {
+                (self.observe)(Event::RulesSwitched {
+                    number,
+                    rules: *rules,
+                    candidates,
+                });
+                return Ok(Followed::RulesSwitched(read));
+            }
+            if seen == Seen::Unexplained {
                 let frames = save_frames(
                     &self.settings.debug_dir,
                     &format!("click-{number:02}"),
@@ -304,13 +354,13 @@ impl Game<'_, '_> {
         eye: &mut Eye,
         mouse: Option<&Mouse>,
         before: Option<Board>,
-        expected: Option<Board>,
+        expected: Vec<Board>,
     ) -> Result<(Board, Frame), PlayError> {
         let when = match self.clicks {
             0 => "at the start".to_owned(),
             n => format!("after click {n}"),
         };
-        let rule = Settle::new(before, expected.into_iter().collect());
+        let rule = Settle::new(before, expected);
         let mut guard = || match mouse {
             Some(mouse) => Ok(mouse.check()?),
             None => Ok(input::check_interrupt()?),
@@ -374,10 +424,18 @@ pub(crate) fn settle(
     }
 }
 
-/// The best plan the solver finds from `board` within its budget (proven
-/// or not); an error when it clears nothing.
-pub(crate) fn plan(board: &Board, options: &SolveOptions) -> Result<Outcome, PlayError> {
-    let outcome = solver::solve(board, options, &mut |_| {});
+/// The best plan the solver finds from `board` under `rules` within its
+/// budget (proven or not); an error when it clears nothing.
+pub(crate) fn plan(
+    board: &Board,
+    options: &SolveOptions,
+    rules: Rules,
+) -> Result<Outcome, PlayError> {
+    let options = SolveOptions {
+        rules,
+        ..options.clone()
+    };
+    let outcome = solver::solve(board, &options, &mut |_| {});
     let last = outcome.moves.last().map_or(*board, |step| step.board_after);
     if !last.is_cleared() {
         return Err(PlayError::NoPlan(Box::new(*board)));
@@ -391,6 +449,8 @@ enum Followed {
     MaxMoves,
     /// The board read differs from the plan's: re-plan from it.
     Differs(Board),
+    /// The board read showed other rules: re-plan from it under them.
+    RulesSwitched(Board),
 }
 
 /// Checks the board is still where and what the plan assumes and returns

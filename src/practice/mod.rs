@@ -1,8 +1,10 @@
-//! The practice window: a real window (`minifb`) that plays like the game.
-//! It draws the board, takes clicks on cells, animates the removal, the
-//! fall and the contraction, counts the clicks, shows the result, and logs
-//! every click it receives as a JSON line, so that live play can be watched
-//! and tested against a window whose truth is known.
+//! The practice window: a real window (`minifb`) that plays like the game,
+//! under any variant of the rules. It draws the board, takes clicks on
+//! cells, animates the removal, the fall and the second step (rows or
+//! columns closing up), counts the clicks, shows the result, and logs
+//! every click it receives as a JSON line, so that live play can be
+//! watched and tested against a window whose truth is known (and whose
+//! rules may not be the ones the bot was told).
 
 mod paint;
 
@@ -15,7 +17,7 @@ use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::game::{Board, Cell, CellSet};
+use crate::game::{Board, Cell, CellSet, Rules};
 use crate::geometry::{Geometry, PixelPoint};
 use crate::render::{self, Canvas};
 
@@ -26,6 +28,8 @@ pub use paint::{Painter, Scene};
 #[derive(Debug)]
 pub struct PracticeSettings {
     pub board: Board,
+    /// The rules the window plays by.
+    pub rules: Rules,
     /// 1.0 draws the real game's 80-pixel cells.
     pub scale: f32,
     /// How long the removal, fall and contraction take.
@@ -103,6 +107,7 @@ pub fn layout(board: &Board, scale: f32) -> (Geometry, (usize, usize)) {
 #[derive(Debug)]
 struct Round {
     board: Board,
+    rules: Rules,
     clicks: u32,
     animation: Option<Animation>,
 }
@@ -116,17 +121,28 @@ struct Animation {
 }
 
 impl Round {
+    /// A game of `board` under `rules`, no click yet.
+    fn new(board: Board, rules: Rules) -> Round {
+        Round {
+            board,
+            rules,
+            clicks: 0,
+            animation: None,
+        }
+    }
+
     /// Plays a click on `cell` (if any) and returns the cluster size
     /// removed, 0 when nothing happens.
     fn click(&mut self, cell: Option<Cell>, now: Instant) -> u8 {
         self.clicks += 1;
-        let Some((after, cluster)) = cell.and_then(|c| self.board.play(c).ok()) else {
+        let Some((after, cluster)) = cell.and_then(|c| self.board.play_under(c, self.rules).ok())
+        else {
             return 0;
         };
         self.animation = Some(Animation {
             before: self.board,
             removed: cluster.cells,
-            moves: self.board.tile_moves(cluster.cells),
+            moves: self.board.tile_moves_under(cluster.cells, self.rules),
             started: now,
         });
         self.board = after;
@@ -195,11 +211,7 @@ pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
     // Polling at 120 Hz sees every press of a 40 ms click.
     window.set_target_fps(120);
     let started = Instant::now();
-    let mut game = Round {
-        board: settings.board,
-        clicks: 0,
-        animation: None,
-    };
+    let mut game = Round::new(settings.board, settings.rules);
     let painter = Painter::new(&geometry, (width, height), &settings.look);
     let mut frame = Canvas::new(width, height, [0, 0, 0]);
     let mut painted = false;
@@ -288,11 +300,7 @@ mod tests {
     #[test]
     fn clicks_play_moves_and_count() {
         let board: Board = REAL.parse().unwrap();
-        let mut game = Round {
-            board,
-            clicks: 0,
-            animation: None,
-        };
+        let mut game = Round::new(board, Rules::CentreRows);
         let now = Instant::now();
         assert_eq!(game.click(Some(Cell::new(7, 0)), now), 5);
         assert_eq!(
@@ -305,13 +313,33 @@ mod tests {
     }
 
     #[test]
+    fn a_round_plays_its_rules() {
+        // RULES.md's vectors: the third click, (2,1) x5, closes the
+        // columns toward the centre under centre-columns.
+        let board: Board = "YBBGYGBB,GYOYYOYB,BBGYYYRB,YBRRBRYR,BRRGGOBG,OYYGRYGB"
+            .parse()
+            .unwrap();
+        let mut game = Round::new(board, Rules::CentreColumns);
+        let now = Instant::now();
+        for (x, y) in [(3, 3), (1, 1), (2, 1)] {
+            assert!(game.click(Some(Cell::new(x, y)), now) > 0);
+        }
+        assert_eq!(
+            game.board.to_string(),
+            " Y    BB, GB  GYB, BY  ORB, YBB RYR, BBOBOBG, OYYRYGB"
+        );
+        // The animation takes every tile where the rules put it.
+        let a = game.animation.as_ref().unwrap();
+        assert_eq!(a.moves.len(), game.board.tile_count());
+        for &(from, to) in &a.moves {
+            assert_eq!(a.before.get(from), game.board.get(to), "{from} -> {to}");
+        }
+    }
+
+    #[test]
     fn the_animation_moves_tiles_then_settles() {
         let board: Board = REAL.parse().unwrap();
-        let mut game = Round {
-            board,
-            clicks: 0,
-            animation: None,
-        };
+        let mut game = Round::new(board, Rules::CentreRows);
         let start = Instant::now();
         game.click(Some(Cell::new(7, 0)), start);
         let anim = Duration::from_millis(300);

@@ -75,7 +75,7 @@ impl Dfs<'_, '_> {
             if self.stopped {
                 return max_depth;
             }
-            let child = board.remove(cluster.cells);
+            let child = board.remove_under(cluster.cells, self.search.rules);
             if child.is_cleared() {
                 self.path.push(cluster.cell);
                 self.search.offer(&self.path);

@@ -12,17 +12,17 @@ use super::bound::bound;
 use super::key::hash;
 use super::planes::{Bits, Planes, Shape};
 
-/// Runs a beam of `width` from `board`, offering each level's first
-/// cleared board to `offer` (each click on its cluster's lowest cell).
-/// Returns false when `stop` said so.
+/// Runs a beam of `width` from `board`, whose shape (and rules) is
+/// `shape`, offering each level's first cleared board to `offer` (each
+/// click on its cluster's lowest cell). Returns false when `stop` said so.
 pub(super) fn run<T: Bits>(
     board: &Board,
+    shape: &Shape<T>,
     width: usize,
     nodes: &mut u64,
     mut stop: impl FnMut() -> bool,
     mut offer: impl FnMut(&[Cell]),
 ) -> bool {
-    let shape = Shape::<T>::of(board);
     // Every board kept, as (parent, click): paths are rebuilt only for the
     // solution, so a level costs no allocation per child.
     let mut kept: Vec<(usize, Cell)> = Vec::new();
@@ -56,7 +56,7 @@ pub(super) fn run<T: Bits>(
                     // Boards met twice at a level come from the same root:
                     // the mirror image is not worth a second hash.
                     if seen.insert(hash(&child).slot) {
-                        next.push((promise(&shape, &child), from as u32, cells));
+                        next.push((promise(shape, &child), from as u32, cells));
                     }
                 }
             }

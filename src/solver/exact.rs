@@ -3,16 +3,19 @@
 //! nothing shorter exists (or finds the shorter one), while a thread of
 //! ever wider beams looks for shorter solutions. Each budget's search is a
 //! depth-first search pruned by two admissible bounds (the colours left,
-//! see `bound`, and the halves' relaxed games, see `halves`) and by a
-//! transposition table of proven bounds under canonical keys; the work
-//! below the first two moves is shared out to all threads, which share the
-//! tables.
+//! see `bound`, under every variant of the rules; and the halves' relaxed
+//! games, see `halves`, under the variants where no tile crosses the
+//! middle) and by a transposition table of proven bounds under canonical
+//! keys; the work below the first two moves is shared out to all threads,
+//! which share the tables. `left-columns` is searched as `centre-columns`,
+//! the same game (see [`searched`]), so that the halves bound serves it
+//! too.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::game::{Board, Cell};
+use crate::game::{Board, Cell, Rules};
 
 use super::Search;
 use super::beam;
@@ -44,18 +47,35 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
     }
 }
 
+/// The rules the search plays for a game of `rules`. `left-columns`
+/// plays the same game as `centre-columns`: under both, what a move does
+/// to the tiles depends only on the order of the non-empty columns, which
+/// both keep side by side and in order, so every board needs as many
+/// moves under the one as under the other. And under `centre-columns` no
+/// tile crosses the middle, so the halves bound holds there. A solution
+/// found on its boards is played back as the same tiles' clicks (see
+/// [`scan_order`]); `tests/solver_correctness.rs` checks the optima
+/// against a breadth-first search under `left-columns` itself.
+fn searched(rules: Rules) -> Rules {
+    match rules {
+        Rules::LeftColumns => Rules::CentreColumns,
+        other => other,
+    }
+}
+
 /// [`solve`] on planes of `T`, which hold the board.
 fn solve_on<T: Bits>(board: &Board, search: &mut Search, threads: usize, table_mb: usize) {
-    let deadline = search.deadline;
+    let (deadline, rules) = (search.deadline, searched(search.rules));
+    let shape = Shape::<T>::of(board, rules);
     let search = Mutex::new(search);
     let halt = Halt {
         deadline,
         now: AtomicBool::new(false),
     };
-    if !run_beam::<T>(board, FIRST_BEAM, &search, &halt, || {}) {
+    if !run_beam(board, &shape, FIRST_BEAM, &search, &halt, || {}) {
         return;
     }
-    let halves = Halves::new(board, HALVES_FIRST_MB.min(table_mb), deadline);
+    let halves = Halves::new(board, rules, HALVES_FIRST_MB.min(table_mb), deadline);
     let root_halves = halves
         .as_ref()
         .map_or([0; 2], |h| h.of(&Planes::<T>::of(board)));
@@ -69,7 +89,7 @@ fn solve_on<T: Bits>(board: &Board, search: &mut Search, threads: usize, table_m
             let mut last_budget_since = None;
             for width in SIDE_BEAMS {
                 let wait = || last_budget_alone(&search, &halt, &mut last_budget_since);
-                if !run_beam::<T>(board, width, &search, &halt, wait) {
+                if !run_beam(board, &shape, width, &search, &halt, wait) {
                     break;
                 }
             }
@@ -125,11 +145,11 @@ fn prove<T: Bits>(
     threads: usize,
     table_mb: usize,
 ) {
-    let (start, mut budget) = {
+    let (start, mut budget, rules) = {
         let search = lock(search);
-        (search.start, search.lower_bound)
+        (search.start, search.lower_bound, searched(search.rules))
     };
-    let shape = Shape::<T>::of(board);
+    let shape = Shape::<T>::of(board, rules);
     let mut table = Table::new(FIRST_TABLE_MB.min(table_mb));
     while budget < lock(search).best_length() {
         if halt.check() {
@@ -155,7 +175,8 @@ fn prove<T: Bits>(
         match result {
             Some(Found::Solution(clicks)) => {
                 // Every smaller budget failed: this one is optimal.
-                search.offer(&scan_order(board, &clicks));
+                let clicks = scan_order(board, &clicks, search.rules);
+                search.offer(&clicks);
                 search.raise_lower_bound(clicks.len());
                 return;
             }
@@ -193,6 +214,7 @@ fn lock<'m, 's, 'a>(search: &'m Mutex<&'s mut Search<'a>>) -> MutexGuard<'m, &'s
 /// `wait` runs before each of the beam's boards and may hold it back.
 fn run_beam<T: Bits>(
     board: &Board,
+    shape: &Shape<T>,
     width: usize,
     search: &Mutex<&mut Search>,
     halt: &Halt,
@@ -202,8 +224,9 @@ fn run_beam<T: Bits>(
         return false;
     }
     let mut nodes = 0;
-    let finished = beam::run::<T>(
+    let finished = beam::run(
         board,
+        shape,
         width,
         &mut nodes,
         || {
@@ -212,7 +235,8 @@ fn run_beam<T: Bits>(
         },
         |clicks| {
             let mut search = lock(search);
-            search.offer(&scan_order(board, clicks));
+            let clicks = scan_order(board, clicks, search.rules);
+            search.offer(&clicks);
             if search.best_length() <= search.lower_bound {
                 halt.set();
             }
@@ -276,15 +300,30 @@ const HALVES_BYTES_PER_NODE: u64 = 40;
 /// 1 MiB instead of 4 MiB for budget 10 cut the proof by about 10%.
 const TABLE_BYTES_PER_NODE: u64 = 64;
 
-/// The searches click each cluster at its lowest bit; the log and the player
-/// expect the cell the seed names, the cluster's first in scan order.
-fn scan_order(board: &Board, clicks: &[Cell]) -> Vec<Cell> {
-    let mut board = *board;
+/// The searches click each cluster at its lowest bit, on boards of the
+/// rules they search (see [`searched`]); the log and the player expect
+/// clicks of the game's `rules`, each on the cell the seed names, the
+/// cluster's first in scan order. Between the two column variants a
+/// column is the same one when as many non-empty columns stand left of it.
+fn scan_order(board: &Board, clicks: &[Cell], rules: Rules) -> Vec<Cell> {
+    let (mut seen, mut played) = (*board, *board);
     clicks
         .iter()
         .map(|&click| {
-            let (after, cluster) = board.play(click).expect("the search's clicks are on tiles");
-            board = after;
+            let full = |board: &Board, x: u8| board.get(Cell::new(x, 0)).is_some();
+            let rank = (0..click.x).filter(|&x| full(&seen, x)).count();
+            let x = (0..board.width())
+                .filter(|&x| full(&played, x))
+                .nth(rank)
+                .expect("the same columns stand in both games");
+            seen = seen
+                .play_under(click, searched(rules))
+                .expect("the search's clicks are on tiles")
+                .0;
+            let (after, cluster) = played
+                .play_under(Cell::new(x, click.y), rules)
+                .expect("the search's clicks are on tiles");
+            played = after;
             cluster.cell
         })
         .collect()

@@ -1,7 +1,14 @@
-//! The halves bound. Tiles never cross the middle of the board: gravity
-//! keeps a tile in its column and the contraction slides it toward the
-//! centre within its own half. So each half plays a game of its own,
-//! coupled to the other only through clusters that span the middle.
+//! The halves bound. Under `centre-rows`, `centre-columns` and `gravity`
+//! tiles never cross the middle of the board: gravity keeps a tile in its
+//! column, and the second step slides it (alone in its row, or with its
+//! whole column) toward the centre within its own half, or not at all.
+//! And what a half's tiles do depends only on which of that half's tiles
+//! a move removes. So each half plays a game of its own under the same
+//! rules, coupled to the other only through clusters that span the
+//! middle. Under `left-columns` the right half's columns slide across the
+//! middle into the left half, and the bound does not hold: [`Halves::new`]
+//! gives none there (tested against breadth-first search per variant in
+//! `tests/solver_correctness.rs`).
 //!
 //! Seen from one half, a move of the whole game removes either one cluster
 //! of that half, or (a move whose cluster spans the middle) a set of its
@@ -16,7 +23,7 @@
 
 use std::time::Instant;
 
-use crate::game::{Board, MAX_COLOURS};
+use crate::game::{Board, MAX_COLOURS, Rules};
 
 use super::key::{Key, hash_set};
 use super::planes::{Bits, Planes, Shape};
@@ -80,7 +87,7 @@ impl Clock {
 
 /// One side of the board as its relaxed game sees it: the board's cells
 /// of that side, in the board's order (cell `c * height + y` of its column
-/// `c`), every row sliding toward the centre.
+/// `c`), every row (or column) sliding toward the centre.
 struct Side {
     shape: Shape<u64>,
     /// Where the side's cells start in a board's bit planes.
@@ -95,18 +102,19 @@ struct Side {
 type Half = Planes<u64>;
 
 impl Halves {
-    /// The halves of boards shaped like `board`, with a table of at most
-    /// `mb` MiB, for a search that stops at `deadline`; `None` for boards
+    /// The halves of boards shaped like `board` under `rules`, with a
+    /// table of at most `mb` MiB, for a search that stops at `deadline`;
+    /// `None` under rules that move tiles across the middle, and for boards
     /// too tall or a side too big for the relaxed games.
-    pub(super) fn new(board: &Board, mb: usize, deadline: Instant) -> Option<Halves> {
+    pub(super) fn new(board: &Board, rules: Rules, mb: usize, deadline: Instant) -> Option<Halves> {
         let (w, h) = (board.width() as usize, board.height() as usize);
-        if h > MAX_HEIGHT || (w - w / 2) * h > MAX_SIDE_CELLS {
+        if rules.crosses_middle() || h > MAX_HEIGHT || (w - w / 2) * h > MAX_SIDE_CELLS {
             return None;
         }
         Some(Halves {
             sides: [
-                Side::new(w / 2, h, 0, false),
-                Side::new(w - w / 2, h, w / 2, true),
+                Side::new(w / 2, h, 0, false, rules),
+                Side::new(w - w / 2, h, w / 2, true, rules),
             ],
             table: Table::new(mb),
             deadline,
@@ -368,10 +376,11 @@ impl Side {
     }
 
     /// The side of `columns` columns of height `h` from the board's column
-    /// `first_x` on; the right side's rows slide toward its first column.
-    fn new(columns: usize, h: usize, first_x: usize, right: bool) -> Side {
+    /// `first_x` on, playing `rules`; the right side's rows (or columns)
+    /// slide toward its first column.
+    fn new(columns: usize, h: usize, first_x: usize, right: bool, rules: Rules) -> Side {
         let slide_up = if right { 0 } else { columns as u32 };
-        let shape = Shape::new(columns as u32, h as u32, slide_up);
+        let shape = Shape::new(columns as u32, h as u32, slide_up, rules);
         let cells = columns * h;
         let centre_x = if right { 0 } else { columns.saturating_sub(1) };
         Side {
@@ -386,8 +395,28 @@ impl Side {
     /// spanning one (1) if the other side has the colour, else 2. And while
     /// no colour can go in one move (one cluster, or only centre clusters
     /// of a spanning colour), the next move leaves its colour for another.
+    /// Where columns stay (`gravity`), a colour needs a move for each run
+    /// of columns holding it (see [`Shape::column_runs`]), and only one of
+    /// them in the centre column can span.
     fn least(&self, half: &Half, cross: u8) -> u32 {
-        let plain = least(half.present, cross);
+        let plain = if self.shape.columns_stay() {
+            let mut several_runs = false;
+            let mut plain = 0;
+            for colour in half.colours() {
+                let plane = half.colour[colour];
+                let runs = self.shape.column_runs(plane);
+                let spans = cross >> colour & 1 != 0 && plane & self.centre != 0;
+                several_runs |= runs > 1;
+                plain += 2 * runs - u32::from(spans);
+            }
+            if several_runs {
+                // The extra move's argument below is about whole colours.
+                return plain;
+            }
+            plain
+        } else {
+            least(half.present, cross)
+        };
         for colour in half.colours() {
             let plane = half.colour[colour];
             let spans = cross >> colour & 1 != 0;
@@ -426,12 +455,13 @@ mod tests {
         let planes = Planes::<u128>::of(&board);
         let exact_enough = Halves::new(
             &board,
+            Rules::default(),
             1,
             Instant::now() + std::time::Duration::from_millis(300),
         )
         .unwrap();
         let started = Instant::now();
-        let late = Halves::new(&board, 1, Instant::now()).unwrap();
+        let late = Halves::new(&board, Rules::default(), 1, Instant::now()).unwrap();
         let weak = late.of(&planes);
         assert!(started.elapsed() < std::time::Duration::from_secs(5));
         let stronger = exact_enough.of(&planes);
@@ -443,28 +473,42 @@ mod tests {
         assert!(weak.iter().all(|&v| v > 0));
     }
 
+    /// The variants under which no tile crosses the middle.
+    const SIDED: [Rules; 3] = [Rules::CentreRows, Rules::CentreColumns, Rules::Gravity];
+
+    #[test]
+    fn no_halves_where_tiles_cross_the_middle() {
+        let board = BoardRng::new(5).board(8, 6, 5).unwrap();
+        for rules in Rules::ALL {
+            let halves = Halves::new(&board, rules, 1, far());
+            assert_eq!(halves.is_some(), SIDED.contains(&rules), "{rules}");
+        }
+    }
+
     #[test]
     fn a_side_plays_as_the_board_does() {
         let mut rng = BoardRng::new(5);
-        for (w, h) in [(8, 6), (7, 5), (4, 8), (9, 3)] {
-            let halves = Halves::new(&rng.board(w, h, 4).unwrap(), 1, far()).unwrap();
-            for _ in 0..40 {
-                let mut board = rng.board(w, h, 4).unwrap();
-                while !board.is_cleared() {
-                    let clusters = board.clusters();
-                    let cluster = clusters[rng.below(clusters.len() as u64) as usize];
-                    let after = board.remove(cluster.cells);
-                    let (before_halves, after_halves) = (
-                        halves.split(&Planes::<u128>::of(&board)),
-                        halves.split(&Planes::<u128>::of(&after)),
-                    );
-                    for side in [0, 1] {
-                        let relaxed = &halves.sides[side];
-                        let cells = relaxed.cut(cluster.cells.0);
-                        let played = relaxed.shape.remove(&before_halves[side], cells);
-                        assert_eq!(played, after_halves[side], "{board} {cluster:?}");
+        for rules in SIDED {
+            for (w, h) in [(8, 6), (7, 5), (4, 8), (9, 3)] {
+                let halves = Halves::new(&rng.board(w, h, 4).unwrap(), rules, 1, far()).unwrap();
+                for _ in 0..40 {
+                    let mut board = rng.board(w, h, 4).unwrap();
+                    while !board.is_cleared() {
+                        let clusters = board.clusters();
+                        let cluster = clusters[rng.below(clusters.len() as u64) as usize];
+                        let after = board.remove_under(cluster.cells, rules);
+                        let (before_halves, after_halves) = (
+                            halves.split(&Planes::<u128>::of(&board)),
+                            halves.split(&Planes::<u128>::of(&after)),
+                        );
+                        for side in [0, 1] {
+                            let relaxed = &halves.sides[side];
+                            let cells = relaxed.cut(cluster.cells.0);
+                            let played = relaxed.shape.remove(&before_halves[side], cells);
+                            assert_eq!(played, after_halves[side], "{rules} {board} {cluster:?}");
+                        }
+                        board = after;
                     }
-                    board = after;
                 }
             }
         }
@@ -473,29 +517,37 @@ mod tests {
     #[test]
     fn never_above_the_optimum() {
         let mut rng = BoardRng::new(11);
-        let mut boards: Vec<Board> = (0..30).map(|_| rng.board(6, 4, 4).unwrap()).collect();
-        // Late games of the real shape, where the bound prunes most.
-        for _ in 0..30 {
-            let mut board = rng.board(8, 6, 5).unwrap();
-            while board.tile_count() > 16 {
-                let clusters = board.clusters();
-                board = board.remove(clusters[rng.below(clusters.len() as u64) as usize].cells);
+        // The article's solver, the truth here, takes a minute on some 6x4
+        // boards under gravity, whose games are longer.
+        for (rules, width) in [
+            (Rules::CentreRows, 6),
+            (Rules::CentreColumns, 6),
+            (Rules::Gravity, 5),
+        ] {
+            let mut boards: Vec<Board> = (0..30).map(|_| rng.board(width, 4, 4).unwrap()).collect();
+            // Late games of the real shape, where the bound prunes most.
+            for _ in 0..30 {
+                let mut board = rng.board(8, 6, 5).unwrap();
+                while board.tile_count() > 16 {
+                    let clusters = board.clusters();
+                    let pick = clusters[rng.below(clusters.len() as u64) as usize];
+                    board = board.remove_under(pick.cells, rules);
+                }
+                boards.push(board);
             }
-            boards.push(board);
-        }
-        for board in boards {
-            let halves = Halves::new(&board, 1, far()).unwrap();
-            // The article's solver proves its optimum without this bound.
-            let options = SolveOptions {
-                strategy: Strategy::Standard,
-                ..SolveOptions::default()
-            };
-            let outcome = solve(&board, &options, &mut |_| {});
-            assert!(outcome.proven_optimal);
-            assert!(
-                Halves::bound(halves.of(&Planes::<u64>::of(&board))) as usize <= outcome.length(),
-                "{board}"
-            );
+            for board in boards {
+                let halves = Halves::new(&board, rules, 1, far()).unwrap();
+                // The article's solver proves its optimum without this bound.
+                let options = SolveOptions {
+                    strategy: Strategy::Standard,
+                    rules,
+                    ..SolveOptions::default()
+                };
+                let outcome = solve(&board, &options, &mut |_| {});
+                assert!(outcome.proven_optimal, "{rules} {board}");
+                let bound = Halves::bound(halves.of(&Planes::<u64>::of(&board)));
+                assert!(bound as usize <= outcome.length(), "{rules} {board}");
+            }
         }
     }
 }

@@ -2,8 +2,14 @@
 //! the two exact symmetries of RULES.md, so the transposition table shares
 //! what it proved between them. A board's colour planes are hashed as a
 //! set, in no order, so relabelling the colours leaves the hash alone;
-//! at even widths the mirror image (`x -> W-1-x`) is hashed too, and the
-//! smaller hash is the key.
+//! when the rules in force are mirror-symmetric at the board's width
+//! ([`Rules::mirror_symmetric`](crate::game::Rules::mirror_symmetric):
+//! all but `centre-rows` at odd widths) the mirror image (`x -> W-1-x`) is
+//! hashed too, and the smaller hash is the key. Under the rules where a
+//! board moved sideways plays the same game (all but `centre-rows`, see
+//! [`Shape::shift_invariant`]) each is first moved to the left edge, so
+//! that under `centre-columns` the boards whose columns stand in the same
+//! order, split otherwise between the halves, share a key.
 
 use super::planes::{Bits, Planes, Shape};
 
@@ -17,17 +23,23 @@ pub(super) struct Key {
 /// The canonical key of the board of `planes`.
 #[inline]
 pub(super) fn key<T: Bits>(shape: &Shape<T>, planes: &Planes<T>) -> Key {
-    let ahead = hash(planes);
-    // At an odd width the middle column belongs to the right half, so the
-    // mirror image plays another game.
-    if !shape.columns().is_multiple_of(2) {
+    let canonical = |mut planes: Planes<T>| {
+        if shape.shift_invariant() {
+            shape.move_to_first_column(&mut planes);
+        }
+        hash(&planes)
+    };
+    let ahead = canonical(*planes);
+    // Under `centre-rows` at an odd width the middle column belongs to
+    // the right half: there the mirror image plays another game.
+    if !shape.mirror_symmetric() {
         return ahead;
     }
     let mut mirrored = *planes;
     for plane in &mut mirrored.colour {
         *plane = shape.mirror(*plane);
     }
-    ahead.min(hash(&mirrored))
+    ahead.min(canonical(mirrored))
 }
 
 /// Hashes the set of the planes: the same for relabelled boards, not for
@@ -80,7 +92,7 @@ fn finish(mut z: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Board, BoardRng, Colour};
+    use crate::game::{Board, BoardRng, Colour, Rules};
 
     #[test]
     fn symmetric_boards_share_a_key_and_others_do_not() {
@@ -92,7 +104,7 @@ mod tests {
                 .iter()
                 .map(|&i| Colour::new(i).unwrap())
                 .collect();
-            let shape = Shape::<u128>::of(&board);
+            let shape = Shape::<u128>::of(&board, Rules::default());
             let key = |board: &Board| key(&shape, &Planes::of(board));
             let k = key(&board);
             assert_eq!(key(&board.mirrored()), k);
@@ -104,11 +116,44 @@ mod tests {
     }
 
     #[test]
+    fn the_mirror_shares_a_key_only_under_symmetric_rules() {
+        let mut rng = BoardRng::new(3);
+        let (even, odd) = (rng.board(8, 6, 5).unwrap(), rng.board(7, 5, 5).unwrap());
+        for (board, rules, shared) in [
+            (even, Rules::CentreRows, true),
+            (even, Rules::LeftColumns, true),
+            (odd, Rules::CentreRows, false),
+            (odd, Rules::CentreColumns, true),
+            (odd, Rules::LeftColumns, true),
+            (odd, Rules::Gravity, true),
+        ] {
+            let shape = Shape::<u64>::of(&board, rules);
+            let key = |board: &Board| key(&shape, &Planes::of(board));
+            assert_eq!(key(&board) == key(&board.mirrored()), shared, "{rules}");
+        }
+    }
+
+    #[test]
+    fn boards_moved_sideways_share_a_key_where_the_rules_allow() {
+        // The same two columns, one column apart, and a third board.
+        let right: Board = "    , OR , GO ".parse().unwrap();
+        let left: Board = "    ,OR  ,GO  ".parse().unwrap();
+        let other: Board = "    ,RO  ,GO  ".parse().unwrap();
+        for rules in Rules::ALL {
+            let shape = Shape::<u64>::of(&left, rules);
+            let key = |board: &Board| key(&shape, &Planes::of(board));
+            let shared = rules != Rules::CentreRows;
+            assert_eq!(key(&right) == key(&left), shared, "{rules}");
+            assert_ne!(key(&left), key(&other), "{rules}");
+        }
+    }
+
+    #[test]
     fn a_move_changes_the_key() {
         let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
             .parse()
             .unwrap();
-        let shape = Shape::<u64>::of(&board);
+        let shape = Shape::<u64>::of(&board, Rules::default());
         let key = |board: &Board| key(&shape, &Planes::of(board));
         for cluster in board.clusters().iter() {
             assert_ne!(key(&board.remove(cluster.cells)), key(&board));

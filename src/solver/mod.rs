@@ -4,7 +4,9 @@
 //! `shortlook`) are kept as faithful baselines. Every strategy is anytime:
 //! it reports each improving solution as it finds it, and when the time
 //! budget runs out it returns the best found with the bound it proved,
-//! rather than an error.
+//! rather than an error. Every strategy plays the rules it is given
+//! (`SolveOptions::rules`); `bound` and `halves` say which of their lower
+//! bounds hold under which variant.
 
 mod baseline;
 mod beam;
@@ -17,7 +19,7 @@ mod table;
 
 use std::time::{Duration, Instant};
 
-use crate::game::{Board, BoardRng, Cell, Step, replay};
+use crate::game::{Board, BoardRng, Cell, Rules, Step, replay_under};
 
 pub use bound::lower_bound;
 
@@ -66,6 +68,8 @@ pub struct SolveOptions {
     pub threads: usize,
     /// Transposition table size in MiB. Default: 256.
     pub table_mb: usize,
+    /// The rules the moves play by. Default: [`Rules::CentreRows`].
+    pub rules: Rules,
 }
 
 impl Default for SolveOptions {
@@ -75,6 +79,7 @@ impl Default for SolveOptions {
             time_limit: Duration::from_secs(20),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             table_mb: 256,
+            rules: Rules::default(),
         }
     }
 }
@@ -103,6 +108,8 @@ pub struct Outcome {
     pub nodes: u64,
     /// Every improving solution, in the order found.
     pub improvements: Vec<Improvement>,
+    /// The rules the moves were played by.
+    pub rules: Rules,
 }
 
 impl Outcome {
@@ -120,7 +127,7 @@ pub fn solve(
     options: &SolveOptions,
     on_improvement: &mut (dyn FnMut(&Improvement) + Send),
 ) -> Outcome {
-    let mut search = Search::new(board, options.time_limit, on_improvement);
+    let mut search = Search::new(board, options, on_improvement);
     if !board.is_cleared() {
         match options.strategy {
             Strategy::Optimal => exact::solve(
@@ -160,7 +167,7 @@ pub fn board_with_optimum(
 }
 
 /// Clicks the biggest cluster until the board is clear.
-fn greedy(board: &Board) -> Vec<Cell> {
+fn greedy(board: &Board, rules: Rules) -> Vec<Cell> {
     let mut board = *board;
     let mut clicks = Vec::new();
     while !board.is_cleared() {
@@ -168,14 +175,15 @@ fn greedy(board: &Board) -> Vec<Cell> {
         clusters.sort_biggest_first();
         let biggest = clusters[0];
         clicks.push(biggest.cell);
-        board = board.remove(biggest.cells);
+        board = board.remove_under(biggest.cells, rules);
     }
     clicks
 }
 
-/// The state every strategy shares: the best solution so far, the proven
-/// bound, the clock and the improvement log.
+/// The state every strategy shares: the rules, the best solution so far,
+/// the proven bound, the clock and the improvement log.
 struct Search<'a> {
+    rules: Rules,
     start: Instant,
     deadline: Instant,
     best: Option<Vec<Cell>>,
@@ -189,15 +197,16 @@ struct Search<'a> {
 impl<'a> Search<'a> {
     fn new(
         board: &Board,
-        time_limit: Duration,
+        options: &SolveOptions,
         on_improvement: &'a mut (dyn FnMut(&Improvement) + Send),
     ) -> Search<'a> {
         let start = Instant::now();
         Search {
+            rules: options.rules,
             start,
             // A budget too large for the clock is no budget.
             deadline: start
-                .checked_add(time_limit)
+                .checked_add(options.time_limit)
                 .unwrap_or(start + Duration::from_secs(86_400 * 365)),
             best: None,
             lower_bound: lower_bound(board) as usize,
@@ -239,10 +248,11 @@ impl<'a> Search<'a> {
         if self.best.is_none() && !board.is_cleared() {
             // Out of time before the first solution: a greedy one is better
             // than none, and takes microseconds.
-            self.offer(&greedy(board));
+            self.offer(&greedy(board, self.rules));
         }
         let clicks = self.best.unwrap_or_default();
-        let moves = replay(board, &clicks).expect("the solver's clicks replay on its board");
+        let moves = replay_under(board, &clicks, self.rules)
+            .expect("the solver's clicks replay on its board");
         let proven = self.proven || self.lower_bound >= moves.len();
         let lower_bound = if proven {
             moves.len()
@@ -256,6 +266,7 @@ impl<'a> Search<'a> {
             elapsed: self.start.elapsed(),
             nodes: self.nodes,
             improvements: self.improvements,
+            rules: self.rules,
         }
     }
 }

@@ -1,13 +1,14 @@
 //! Boards as the searches see them: one bit plane per colour, and the
-//! shape that plays a move on them (floods, gravity, contraction) with a
-//! few dozen word operations, because the searches make millions of
-//! boards and drop nearly all of them after a glance at their bounds. A
-//! whole board's planes are `u128`; the halves' relaxed games play on
-//! one side's planes as `u64`.
+//! shape that plays a move on them (floods, gravity, then the second step
+//! of the rules in force: rows or whole columns closing up) with a few
+//! dozen word operations, because the searches make millions of boards
+//! and drop nearly all of them after a glance at their bounds. A whole
+//! board's planes are `u128`; the halves' relaxed games play on one
+//! side's planes as `u64`.
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
-use crate::game::{Board, MAX_COLOURS};
+use crate::game::{Board, MAX_COLOURS, Rules};
 
 /// What a bit plane needs: `u64` or `u128`.
 pub(super) trait Bits:
@@ -152,16 +153,27 @@ impl<T: Bits> Planes<T> {
 
 /// A board shape on bit planes: `columns` columns of `height` cells, the
 /// first `toward_high` of them sliding toward higher columns in the
-/// contraction and the rest toward lower ones, with the masks that keep
-/// shifted sets inside their column or half.
+/// second step of the rules and the rest toward lower ones, with the masks
+/// that keep shifted sets inside their column or half.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Shape<T> {
     columns: u32,
     height: u32,
+    /// What slides after gravity.
+    close: Close,
+    /// Whether the mirror image of a board plays a game of the same
+    /// length ([`Rules::mirror_symmetric`]).
+    mirror_symmetric: bool,
     all: T,
+    /// The bottom row: after gravity a column is empty when its bottom
+    /// cell is.
+    bottom: T,
     /// Cells at least 1, 2, 4, ... rows up: shifting a set up by so many
     /// must not wrap from one column into the next.
     up: [T; 7],
+    /// Cells at least 1, 2, 4, ... rows below the top: the same shifting
+    /// down.
+    below: [T; 7],
     /// Cells that may receive a bit shifted down (not the top row).
     not_top: T,
     /// The cells that slide toward higher columns (a board's left half).
@@ -173,6 +185,18 @@ pub(super) struct Shape<T> {
     /// `None` when the columns, padded to a power of two, do not fit in
     /// `T`.
     swaps: Option<Swaps<T>>,
+}
+
+/// What closes up after gravity, toward the centre (or, for a half or
+/// `left-columns`, toward the side given by the shape's `toward_high`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Close {
+    /// Each row's tiles: `centre-rows`.
+    Rows,
+    /// Whole columns: `centre-columns` and `left-columns`.
+    Columns,
+    /// Nothing: `gravity`.
+    Nothing,
 }
 
 /// A mirror as swaps of column blocks (halves, then quarters, and so on)
@@ -187,17 +211,25 @@ struct Swaps<T> {
 }
 
 impl<T: Bits> Shape<T> {
-    /// The shape of `board`, which must fit in `T`: its left half slides
-    /// right, its right half left.
-    pub(super) fn of(board: &Board) -> Shape<T> {
+    /// The shape of `board` under `rules`, which must fit in `T`: its left
+    /// half slides right, its right half left, or under `left-columns`
+    /// everything slides left.
+    pub(super) fn of(board: &Board, rules: Rules) -> Shape<T> {
         debug_assert!(board.size() <= T::BITS as usize, "{board:?}");
         let w = u32::from(board.width());
-        Shape::new(w, u32::from(board.height()), w / 2)
+        let toward_high = if rules == Rules::LeftColumns {
+            0
+        } else {
+            w / 2
+        };
+        Shape::new(w, u32::from(board.height()), toward_high, rules)
     }
 
-    /// `columns` columns of `height` cells, of which the first
-    /// `toward_high` slide toward higher columns.
-    pub(super) fn new(columns: u32, height: u32, toward_high: u32) -> Shape<T> {
+    /// `columns` columns of `height` cells playing `rules`, of which the
+    /// first `toward_high` slide toward higher columns (a side of the
+    /// board plays the board's rules with all its columns sliding toward
+    /// the centre).
+    pub(super) fn new(columns: u32, height: u32, toward_high: u32, rules: Rules) -> Shape<T> {
         let cells = |from: u32, to: u32| T::low(to * height) & !T::low(from * height);
         let row =
             |y: u32| (0..columns).fold(T::default(), |m, x| m | T::low(1) << (x * height + y));
@@ -205,8 +237,18 @@ impl<T: Bits> Shape<T> {
         Shape {
             columns,
             height,
+            close: match rules {
+                Rules::CentreRows => Close::Rows,
+                Rules::CentreColumns | Rules::LeftColumns => Close::Columns,
+                Rules::Gravity => Close::Nothing,
+            },
+            mirror_symmetric: rules.mirror_symmetric(columns as u8),
             all: cells(0, columns),
+            bottom: row(0),
             up: std::array::from_fn(|k| rows_from(1 << k)),
+            below: std::array::from_fn(|k| {
+                cells(0, columns) & !rows_from(height.saturating_sub(1 << k))
+            }),
             not_top: cells(0, columns) & !row(height - 1),
             high_half: cells(0, toward_high),
             low_half: cells(toward_high, columns),
@@ -238,8 +280,51 @@ impl<T: Bits> Shape<T> {
         })
     }
 
-    pub(super) fn columns(&self) -> u32 {
-        self.columns
+    /// Whether a board and its mirror image play games of the same length.
+    pub(super) fn mirror_symmetric(&self) -> bool {
+        self.mirror_symmetric
+    }
+
+    /// Whether a board moved sideways plays a game of the same length:
+    /// when only whole columns close up, or nothing does, what a move does
+    /// depends on the order of the columns, never on where they stand.
+    pub(super) fn shift_invariant(&self) -> bool {
+        self.close != Close::Rows
+    }
+
+    /// Whether tiles stay in their columns for good: under `gravity`,
+    /// where nothing moves sideways.
+    pub(super) fn columns_stay(&self) -> bool {
+        self.close == Close::Nothing
+    }
+
+    /// How many runs of neighbouring columns hold tiles of `plane`: where
+    /// columns stay, tiles of two runs never meet (a column between them
+    /// holds none of the colour, and never will).
+    #[inline]
+    pub(super) fn column_runs(&self, plane: T) -> u32 {
+        // Every tile's column marked at its bottom cell.
+        let mut columns = plane;
+        let mut reach = 1;
+        while reach < self.height {
+            columns = columns | (columns >> reach & self.below[reach.trailing_zeros() as usize]);
+            reach *= 2;
+        }
+        let columns = columns & self.bottom;
+        (columns & !(columns << self.height)).count_ones()
+    }
+
+    /// `planes` moved sideways so that their first non-empty column is
+    /// the shape's first (see [`Shape::shift_invariant`]).
+    #[inline]
+    pub(super) fn move_to_first_column(&self, planes: &mut Planes<T>) {
+        let occupied = planes.each().fold(T::default(), |all, plane| all | plane);
+        let shift = occupied.trailing_zeros() / self.height * self.height;
+        if shift < T::BITS {
+            for plane in &mut planes.colour {
+                *plane = *plane >> shift;
+            }
+        }
     }
 
     /// Every cell of the shape.
@@ -309,9 +394,9 @@ impl<T: Bits> Shape<T> {
     }
 
     /// `planes` after removing `cells`: gravity in every column, then the
-    /// contraction in every row, as [`Board::remove`] plays a move. Each
-    /// step moves by one cell every tile that has a hole anywhere below
-    /// it (or, in the contraction, anywhere nearer the centre), until none
+    /// second step of the rules, as [`Board::remove_under`] plays a move.
+    /// Each step moves by one cell every tile that has a hole anywhere
+    /// below it (or, closing up, anywhere nearer the centre), until none
     /// has.
     #[inline]
     pub(super) fn remove(&self, planes: &Planes<T>, cells: T) -> Planes<T> {
@@ -326,13 +411,8 @@ impl<T: Bits> Shape<T> {
         let mut occupied = colour.iter().fold(T::default(), |all, &plane| all | plane);
         loop {
             let holes = !occupied & self.all;
-            let mut below = holes << 1 & self.up[0];
-            let (mut reach, mut k) = (1, 0);
-            while reach + 1 < h {
-                below = below | below << reach & self.up[k];
-                reach *= 2;
-                k += 1;
-            }
+            // Cells with a hole anywhere below: one row up, then farther.
+            let below = self.spread_up(holes << 1 & self.up[0], h.saturating_sub(2));
             let down = occupied & below;
             if down == T::default() {
                 break;
@@ -343,8 +423,45 @@ impl<T: Bits> Shape<T> {
             }
             occupied = fall(occupied);
         }
+        match self.close {
+            Close::Rows => self.close_up(&mut colour, occupied, |occupied| !occupied & self.all),
+            // A column is empty when its bottom cell is: the holes are the
+            // whole of such columns, so the rows slide together.
+            Close::Columns => self.close_up(&mut colour, occupied, |occupied| {
+                self.spread_up(!occupied & self.bottom, h - 1)
+            }),
+            Close::Nothing => {}
+        }
+        Planes::new(colour)
+    }
+
+    /// `set` with the cells up to `rows` above each of its cells, in the
+    /// same column, added.
+    #[inline]
+    fn spread_up(&self, set: T, rows: u32) -> T {
+        let mut spread = set;
+        let (mut reach, mut k) = (1, 0);
+        while reach <= rows {
+            spread = spread | spread << reach & self.up[k];
+            reach *= 2;
+            k += 1;
+        }
+        spread
+    }
+
+    /// Slides the tiles of `colour` (all of them `occupied`) toward the
+    /// centre, one cell a round, while a hole that `holes` finds among the
+    /// cells not occupied is nearer the centre in the same row.
+    #[inline(always)]
+    fn close_up(
+        &self,
+        colour: &mut [T; MAX_COLOURS as usize],
+        mut occupied: T,
+        holes: impl Fn(T) -> T,
+    ) {
+        let h = self.height;
         loop {
-            let holes = !occupied & self.all;
+            let holes = holes(occupied);
             // Cells with a hole nearer the centre in the same row.
             let mut outer_high = (holes & self.high_half) >> h;
             let mut outer_low = (holes & self.low_half) << h & self.low_half;
@@ -360,12 +477,11 @@ impl<T: Bits> Shape<T> {
                 break;
             }
             let slide = |p: T| p & !(high | low) | (p & high) << h | (p & low) >> h;
-            for plane in &mut colour {
+            for plane in colour.iter_mut() {
                 *plane = slide(*plane);
             }
             occupied = slide(occupied);
         }
-        Planes::new(colour)
     }
 
     /// `plane` seen in a mirror: column `x` becomes `columns - 1 - x`.
@@ -392,30 +508,42 @@ mod tests {
     use super::*;
     use crate::game::{BoardRng, Colour};
 
-    /// Plays random games on the board and on planes of `T` side by side.
+    /// Plays random games on the board and on planes of `T` side by side,
+    /// under every variant of the rules.
     fn play_alike<T: Bits>(shapes: &[(u32, u32, u8)]) {
         let mut rng = BoardRng::new(5);
-        for &(w, h, colours) in shapes {
-            let shape = Shape::<T>::new(w, h, w / 2);
-            for _ in 0..30 {
-                let mut board = rng.board(w as u8, h as u8, colours).unwrap();
-                while !board.is_cleared() {
-                    let planes = Planes::<T>::of(&board);
-                    let clusters = board.clusters();
-                    let cluster = clusters[rng.below(clusters.len() as u64) as usize];
-                    let cells = T::from_u128(cluster.cells.0);
-                    let after = board.remove(cluster.cells);
-                    assert_eq!(
-                        shape.remove(&planes, cells),
-                        Planes::of(&after),
-                        "{board} {cluster:?}"
-                    );
-                    let plane = planes.colour[cluster.colour.index() as usize];
-                    assert_eq!(shape.clusters(plane).filter(|&c| c == cells).count(), 1);
-                    board = after;
-                }
-                assert!(Planes::<T>::of(&board).is_cleared());
+        for rules in Rules::ALL {
+            for &(w, h, colours) in shapes {
+                play_alike_under::<T>(&mut rng, (w, h, colours), rules);
             }
+        }
+    }
+
+    fn play_alike_under<T: Bits>(
+        rng: &mut BoardRng,
+        (w, h, colours): (u32, u32, u8),
+        rules: Rules,
+    ) {
+        let empty = Board::empty(w as u8, h as u8).unwrap();
+        let shape = Shape::<T>::of(&empty, rules);
+        for _ in 0..30 {
+            let mut board = rng.board(w as u8, h as u8, colours).unwrap();
+            while !board.is_cleared() {
+                let planes = Planes::<T>::of(&board);
+                let clusters = board.clusters();
+                let cluster = clusters[rng.below(clusters.len() as u64) as usize];
+                let cells = T::from_u128(cluster.cells.0);
+                let after = board.remove_under(cluster.cells, rules);
+                assert_eq!(
+                    shape.remove(&planes, cells),
+                    Planes::of(&after),
+                    "{rules} {board} {cluster:?}"
+                );
+                let plane = planes.colour[cluster.colour.index() as usize];
+                assert_eq!(shape.clusters(plane).filter(|&c| c == cells).count(), 1);
+                board = after;
+            }
+            assert!(Planes::<T>::of(&board).is_cleared());
         }
     }
 
@@ -437,7 +565,7 @@ mod tests {
     fn mirror_alike<T: Bits>(shapes: &[(u32, u32)]) {
         let mut rng = BoardRng::new(9);
         for &(w, h) in shapes {
-            let shape = Shape::<T>::new(w, h, w / 2);
+            let shape = Shape::<T>::new(w, h, w / 2, Rules::default());
             for _ in 0..5 {
                 let board = rng.board(w as u8, h as u8, 5).unwrap();
                 let mirrored = Planes::<T>::of(&board.mirrored());
@@ -460,7 +588,8 @@ mod tests {
     fn the_cluster_estimate_counts_clusters_without_holes() {
         let estimate = |text: &str| {
             let board: Board = text.parse().unwrap();
-            Shape::<u128>::of(&board).cluster_estimate(Planes::of(&board).colour[0])
+            Shape::<u128>::of(&board, Rules::default())
+                .cluster_estimate(Planes::of(&board).colour[0])
         };
         assert_eq!(estimate("GG,GG"), 1);
         assert_eq!(estimate("G G,GGG"), 1);
@@ -470,7 +599,7 @@ mod tests {
         let mut rng = BoardRng::new(3);
         for _ in 0..100 {
             let board = rng.board(8, 6, 3).unwrap();
-            let shape = Shape::<u128>::of(&board);
+            let shape = Shape::<u128>::of(&board, Rules::default());
             let planes = Planes::of(&board);
             let clusters = board.clusters();
             for colour in Colour::all(3) {

@@ -22,6 +22,12 @@ pub const REAL_BOARD: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGR
 /// that stop the bot mid-game.
 pub const QUICK_BOARD: &str = "OOBYRGGR,YROBRYRR,GOGOYORO,YBBGYRGG,YOYOYRGY,YYGOOOGO";
 
+/// A board whose one optimal first click under centre-rows, (2,0) G x7,
+/// takes the whole of column 2: each variant of the rules leaves another
+/// board after it (found by a search over random boards), so a bot that
+/// plans under centre-rows sees the game's rules at its first click.
+pub const TELLING_BOARD: &str = "    B   ,  GRRBO ,YRGRRRR ,RRGGOOGR,RRGYRYRR,RRGGYGRB";
+
 /// The screen size: room for two practice windows side by side.
 const SCREEN: &str = "1600x1000x24";
 
@@ -141,9 +147,27 @@ impl Desktop {
         title: &str,
         probe: &[&str],
     ) -> Practice {
+        self.open_practice(board, anim_ms, title, &[], probe)
+    }
+
+    /// [`Desktop::practice`] playing the variant of the rules named `rules`.
+    pub fn practice_under(&self, board: &str, anim_ms: u64, title: &str, rules: &str) -> Practice {
+        self.open_practice(board, anim_ms, title, &["--rules", rules], &[])
+    }
+
+    /// The practice window with `more` arguments, its board looked at with
+    /// `probe` added to the bot's.
+    fn open_practice(
+        &self,
+        board: &str,
+        anim_ms: u64,
+        title: &str,
+        more: &[&str],
+        probe: &[&str],
+    ) -> Practice {
         let log = self.path(&format!("{title}.log"));
         let anim_ms = anim_ms.to_string();
-        let args = [
+        let mut args = vec![
             "practice",
             "--board",
             board,
@@ -154,6 +178,7 @@ impl Desktop {
             "--log",
             log.to_str().unwrap(),
         ];
+        args.extend_from_slice(more);
         for _ in 0..3 {
             let (process, id) = self.open_window(title, || self.command(&args));
             // The practice window paints when its board changes only: one
@@ -455,8 +480,13 @@ impl BotRun {
 
 /// The solver's proven optimum for `board`, from `bot solve --json`.
 pub fn proven_optimum(board: &str) -> usize {
+    proven_optimum_under(board, "centre-rows")
+}
+
+/// The solver's proven optimum for `board` under the rules named `rules`.
+pub fn proven_optimum_under(board: &str, rules: &str) -> usize {
     let out = Command::new(bot_path())
-        .args(["solve", "--json", board])
+        .args(["solve", "--json", "--rules", rules, board])
         .output()
         .unwrap();
     let line: Value = serde_json::from_slice(&out.stdout).unwrap();
