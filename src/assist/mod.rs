@@ -46,7 +46,7 @@ pub const REWARD_CLICKS: usize = 12;
 #[derive(Debug)]
 pub struct AssistSettings {
     pub calibration: Calibration,
-    /// The solver's settings; it plays the rules in force, not these'.
+    /// The solver's settings; its `rules` give way to the rules in force.
     pub solve: SolveOptions,
     /// The rules to follow the player by, or `auto`.
     pub rules: RulesChoice,

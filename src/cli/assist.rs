@@ -1,7 +1,8 @@
 //! `bot --window TEXT --assist [--hint-log FILE]`: hints for a player who
 //! clicks for themselves. Prints one line per hint and per player's click
-//! (what it cost when it was not the hint), writes the hint log as JSON
-//! lines, and ends with the clicks used against the optimum at the start.
+//! (what it cost when it was not the hint) and per change of rules, writes
+//! the hint log as JSON lines, and ends with the rules learned and the
+//! clicks used against the optimum at the start.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};

@@ -1,5 +1,6 @@
 //! `bot bench`: solves the article's example board, then N random 8x6x5
-//! boards, with each strategy under a time cap, and prints per strategy how
+//! boards, under the rule variant of `--rules`, with each strategy under a
+//! time cap, and prints per strategy how
 //! many boards it proved, how fast, how long its solutions are, and how
 //! `optimal` compares with `shortlook` on the same boards in the same run.
 //! Progress goes to the log (stderr), the results as tables to stdout.

@@ -1,7 +1,8 @@
 //! `bot --window TEXT [--dry-run]`: live play in the game window. Turns the
 //! play arguments into live play's settings, prints what happens (the board
-//! read, the plan, every click, every mismatch) and ends with the clicks
-//! used against the plan and the total time. Every stop is a one-line
+//! read, the plan, every click, every change of rules, every mismatch) and
+//! ends with the rules learned and the clicks used against the plan and
+//! the total time. Every stop is a one-line
 //! error with exit code 2.
 
 use std::process::ExitCode;

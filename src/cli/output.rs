@@ -1,6 +1,7 @@
 //! What several commands print the same way: the solver's improving
-//! solutions as they come, the verdict and the move list, and the solved
-//! board's JSON object (`bot solve --json`, and inside the dry run's).
+//! solutions as they come, the verdict and the move list, the solved
+//! board's JSON object (`bot solve --json`, and inside the dry run's), and
+//! live play's and assist mode's lines about the rules.
 
 use std::fmt::Write as _;
 

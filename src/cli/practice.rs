@@ -1,5 +1,6 @@
 //! `bot practice`: the practice window on a given, seeded or random board,
-//! drawn by the renderer in the default calibration's colours.
+//! playing the rule variant of `--rules`, drawn by the renderer in the
+//! default calibration's colours.
 
 use std::process::ExitCode;
 

@@ -41,7 +41,7 @@ const AIM_TRIES: u32 = 5;
 #[derive(Debug)]
 pub struct PlaySettings {
     pub calibration: Calibration,
-    /// The solver's settings; it plays the rules in force, not these'.
+    /// The solver's settings; its `rules` give way to the rules in force.
     pub solve: SolveOptions,
     /// The rules to play by, or `auto`.
     pub rules: RulesChoice,

@@ -1,7 +1,8 @@
 //! The article's three solvers, reproduced as baselines: depth-first branch
 //! and bound over clusters, pruning a child unless
 //! `colours_left(child) + depth + 1 < best_length`, single-threaded, no
-//! memory of boards seen. Only the child order differs:
+//! memory of boards seen, under the rules the search plays. Only the child
+//! order differs:
 //! - standard: biggest cluster first;
 //! - lookahead: biggest (cluster size + biggest cluster of the board it
 //!   leaves) first;

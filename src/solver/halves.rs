@@ -7,8 +7,9 @@
 //! rules, coupled to the other only through clusters that span the
 //! middle. Under `left-columns` the right half's columns slide across the
 //! middle into the left half, and the bound does not hold: [`Halves::new`]
-//! gives none there (tested against breadth-first search per variant in
-//! `tests/solver_correctness.rs`).
+//! gives none there (the exact search plays `left-columns` as
+//! `centre-columns`, the same game, see `exact`; both are tested against
+//! breadth-first search in `tests/solver_correctness.rs`).
 //!
 //! Seen from one half, a move of the whole game removes either one cluster
 //! of that half, or (a move whose cluster spans the middle) a set of its
