@@ -1,11 +1,13 @@
 //! Finding the board in an image with no coordinates given: mark the
 //! pile-coloured pixels (colourfulness above an Otsu threshold, on a downsampled
 //! copy), group them into blobs, keep the blobs of pile size, link blobs
-//! that sit one pitch apart in a row or a column, and take the biggest
-//! linked group as the board's piles. A least-squares fit of the lattice
-//! gives the pitch and origin; the game's rules (gravity fills the bottom
-//! row, each row's tiles touch the centre line) place the group on the
-//! board when columns are empty.
+//! that sit one pitch apart in a row or a column, and take the heaviest
+//! linked group that the cell reader takes for dust as the board's piles.
+//! A least-squares fit of the lattice gives the pitch and origin; the
+//! game's rules (gravity fills the bottom row, each row's tiles touch the
+//! centre line) place the group on the board when columns are empty, and
+//! the board's edges when the rules leave a choice (or a lone pile leaves
+//! the pitch a guess).
 
 mod blobs;
 mod lattice;
