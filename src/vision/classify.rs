@@ -197,23 +197,18 @@ pub(crate) fn patch_pixels(
     pixels
 }
 
-/// The board's background in linear light, its saturation times
-/// `saturation`: the median of the corner patches. `None` when no corner
-/// is in the image.
-pub(crate) fn background(
-    image: &RgbaImage,
-    geometry: &Geometry,
-    saturation: f32,
-) -> Option<[f32; 3]> {
-    median_linear(corner_pixels(image, geometry), saturation)
+/// The board's background in linear light: the median of the corner
+/// patches. `None` when no corner is in the image.
+pub(crate) fn background(image: &RgbaImage, geometry: &Geometry) -> Option<[f32; 3]> {
+    median_linear(&corner_pixels(image, geometry), 1.0)
 }
 
 /// The per-channel median, in linear light, of some pixels, their
 /// saturation times `saturation`.
-pub(crate) fn median_linear(pixels: Vec<[u8; 3]>, saturation: f32) -> Option<[f32; 3]> {
+pub(crate) fn median_linear(pixels: &[[u8; 3]], saturation: f32) -> Option<[f32; 3]> {
     let capture = Balance::NONE.resaturated(saturation);
     let mut channels: [Vec<f32>; 3] = Default::default();
-    for rgb in pixels {
+    for &rgb in pixels {
         for (channel, v) in channels.iter_mut().zip(capture.linear(rgb)) {
             channel.push(v);
         }

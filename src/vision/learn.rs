@@ -108,7 +108,7 @@ fn survey(image: &RgbaImage, width: u8, height: u8) -> Result<Survey, LearnError
     };
     let found = locate::locate(image, &shape, None)?;
     let geometry = found.geometry;
-    let background = classify::background(image, &geometry, 1.0)
+    let background = classify::background(image, &geometry)
         .ok_or_else(|| VisionError::NoBoard("the board's corners are outside the image".into()))?;
     let background_lab = colour::oklab_from_linear(background);
     let mut judge = Judge {

@@ -34,12 +34,13 @@ pub fn read(
     let mut scratch = Scratch::default();
     let mut grid = locate::find_grid(image, &shape, |grid| {
         let pitch = (grid.pitch_x, grid.pitch_y);
+        let background = grid_background(image, grid);
         let dust = 0.5 * calibration.thresholds.confidence;
         let mut looks = vec![locate::Look::Nothing; grid.cells.len()];
         // Under the capture's light as it is, then washed out, for the
         // cells not yet read as dust.
         for saturation in std::iter::once(1.0).chain(RESATURATIONS) {
-            let judge = grid_judge(image, grid, calibration, saturation);
+            let judge = judge_from(&background, calibration, saturation);
             for (look, &(c, r)) in looks.iter_mut().zip(&grid.cells) {
                 if *look == locate::Look::Dust {
                     continue;
@@ -60,7 +61,7 @@ pub fn read(
     // Let the cell reader complete the piles the blob search missed (a
     // decoy beside the board read half surely would shift it), then place
     // the board.
-    let judge = grid_judge(image, &grid, calibration, 1.0);
+    let judge = judge_from(&grid_background(image, &grid), calibration, 1.0);
     let pitch = (grid.pitch_x, grid.pitch_y);
     locate::grow(&mut grid, &shape, |centre| {
         centred_pile(image, centre, pitch, &judge, calibration, &mut scratch)
@@ -76,22 +77,10 @@ pub fn read(
     Ok(read_at(image, calibration, &geometry))
 }
 
-/// The judge for the cells of a lattice found by the search: balanced on
-/// the background between its piles.
-fn grid_judge(
-    image: &RgbaImage,
-    grid: &locate::PileGrid,
-    calibration: &Calibration,
-    saturation: f32,
-) -> Judge {
-    judge_from(
-        classify::median_linear(
-            classify::patch_pixels(image, &grid.inner_corners(), (grid.pitch_x, grid.pitch_y)),
-            saturation,
-        ),
-        calibration,
-        saturation,
-    )
+/// The pixels of the background between the piles of a lattice found by
+/// the search, where its judge is balanced.
+fn grid_background(image: &RgbaImage, grid: &locate::PileGrid) -> Vec<[u8; 3]> {
+    classify::patch_pixels(image, &grid.inner_corners(), (grid.pitch_x, grid.pitch_y))
 }
 
 fn search_shape(calibration: &Calibration) -> locate::SearchShape {
@@ -120,7 +109,8 @@ fn read_with(
     calibration: &Calibration,
     geometry: &Geometry,
 ) -> (Reading, Judge) {
-    let judge = judge_capture(image, calibration, geometry, 1.0);
+    let background = classify::corner_pixels(image, geometry);
+    let judge = judge_from(&background, calibration, 1.0);
     let (mut reading, mut stats) = read_cells(image, calibration, geometry, &judge);
     let first = reading.clone();
     let mut used = judge;
@@ -152,7 +142,7 @@ fn read_with(
     // washed out.
     if reading.board().is_err()
         && let Some((mut second, second_stats, other)) =
-            washed_out(image, calibration, geometry, &first)
+            washed_out(image, calibration, geometry, &background, &first)
         && second.min_confidence() > reading.min_confidence()
     {
         settle(image, &mut second, &second_stats);
@@ -182,7 +172,7 @@ const RESATURATIONS: [f32; 4] = [1.2, 1.4, 1.65, 2.0];
 /// The reading under the saturation gain that brings the board's piles as
 /// a whole nearest their colours, when one brings them nearer than
 /// `first` (the reading without a gain) does; with its cells' statistics
-/// and its judge. A washed-out capture moves every pile toward grey; a
+/// and its judge, balanced on the `background` pixels. A washed-out capture moves every pile toward grey; a
 /// cluster fading out moves only itself, and a gain that restored it
 /// would take the board's other piles away from their colours, so none is
 /// taken.
@@ -190,6 +180,7 @@ fn washed_out(
     image: &RgbaImage,
     calibration: &Calibration,
     geometry: &Geometry,
+    background: &[[u8; 3]],
     first: &Reading,
 ) -> Option<(Reading, Vec<classify::CellStats>, Judge)> {
     let misfit = |reading: &Reading| {
@@ -206,7 +197,7 @@ fn washed_out(
     RESATURATIONS
         .into_iter()
         .filter_map(|saturation| {
-            let judge = judge_capture(image, calibration, geometry, saturation);
+            let judge = judge_from(background, calibration, saturation);
             let (reading, stats) = read_cells(image, calibration, geometry, &judge);
             Some((misfit(&reading)?, reading, stats, judge))
         })
@@ -272,24 +263,11 @@ fn read_cells(
 }
 
 /// How this capture's pixels are judged: their saturation times
-/// `saturation`, white-balanced so that its board background matches the
-/// calibration's, then compared with that background.
-fn judge_capture(
-    image: &RgbaImage,
-    calibration: &Calibration,
-    geometry: &Geometry,
-    saturation: f32,
-) -> Judge {
-    judge_from(
-        classify::background(image, geometry, saturation),
-        calibration,
-        saturation,
-    )
-}
-
-/// The judge for a capture whose board background measures `measured`
-/// once its saturation is times `saturation`.
-fn judge_from(measured: Option<[f32; 3]>, calibration: &Calibration, saturation: f32) -> Judge {
+/// `saturation`, white-balanced so that the board's `background` pixels
+/// match the calibration's background, then compared with that
+/// background.
+fn judge_from(background: &[[u8; 3]], calibration: &Calibration, saturation: f32) -> Judge {
+    let measured = classify::median_linear(background, saturation);
     let reference = calibration.background.linear_rgb;
     let balance = measured
         .map_or(Balance::NONE, |measured| {

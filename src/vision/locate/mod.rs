@@ -303,12 +303,7 @@ mod tests {
         ];
         let mut image = lattice(&rows, (100.0, 150.0), 60.0);
         // The window around the board's panel is another colour.
-        for (x, y, p) in image.enumerate_pixels_mut() {
-            let inside = (100..580).contains(&x) && (150..510).contains(&y);
-            if !inside {
-                *p = Rgba([40, 34, 30, 255]);
-            }
-        }
+        in_panel(&mut image, [40, 34, 30], None);
         let g = locate(&image, &SHAPE, None).unwrap().geometry;
         assert!(
             (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
@@ -324,12 +319,7 @@ mod tests {
             "........", "........", "........", "........", "........", "....#...",
         ];
         let mut image = lattice(&rows, (100.0, 150.0), 60.0);
-        for (x, y, p) in image.enumerate_pixels_mut() {
-            let inside = (100..580).contains(&x) && (150..510).contains(&y);
-            if !inside {
-                *p = Rgba([40, 34, 30, 255]);
-            }
-        }
+        in_panel(&mut image, [40, 34, 30], None);
         let guess = find_grid(&image, &SHAPE, |grid| vec![Look::Dust; grid.cells.len()]).unwrap();
         assert!(
             !guess.pitch_known && (guess.pitch_x - 60.0).abs() > 1.0,
@@ -342,6 +332,22 @@ mod tests {
                 && (g.y - 150.0).abs() < 3.0,
             "{g:?}"
         );
+    }
+
+    /// Puts the board of [`lattice`] at (100, 150), pitch 60, in a panel:
+    /// the window around it `window`, and its background `swamp` if given.
+    fn in_panel(image: &mut RgbaImage, window: [u8; 3], swamp: Option<[u8; 3]>) {
+        let colour = |c: [u8; 3]| Rgba([c[0], c[1], c[2], 255]);
+        for (x, y, p) in image.enumerate_pixels_mut() {
+            let inside = (100..580).contains(&x) && (150..510).contains(&y);
+            if !inside {
+                *p = colour(window);
+            } else if let Some(swamp) = swamp
+                && p.0 == [70, 84, 82, 255]
+            {
+                *p = colour(swamp);
+            }
+        }
     }
 
     /// Fills a rectangle of `image` with a button's blue.
@@ -397,14 +403,7 @@ mod tests {
         // A cast makes the whole swamp more colourful than the window
         // around it: the piles are the most colourful part of that blob.
         let mut image = lattice(&["########"; 6], (100.0, 150.0), 60.0);
-        for (x, y, p) in image.enumerate_pixels_mut() {
-            let inside = (100..580).contains(&x) && (150..510).contains(&y);
-            if !inside {
-                *p = Rgba([40, 40, 44, 255]);
-            } else if p.0 == [70, 84, 82, 255] {
-                *p = Rgba([40, 90, 130, 255]);
-            }
-        }
+        in_panel(&mut image, [40, 40, 44], Some([40, 90, 130]));
         let g = locate(&image, &SHAPE, None).unwrap().geometry;
         assert!(
             (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
