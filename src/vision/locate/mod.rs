@@ -268,11 +268,7 @@ mod tests {
             "........", "........", "...##...", "..####..", "..#####.", "########",
         ];
         let image = lattice(&rows, (100.0, 150.0), 60.0);
-        let g = locate(&image, &SHAPE, None).unwrap().geometry;
-        assert!(
-            (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
-            "{g:?}"
-        );
+        assert_board_at_origin(&image);
     }
 
     #[test]
@@ -304,11 +300,7 @@ mod tests {
         let mut image = lattice(&rows, (100.0, 150.0), 60.0);
         // The window around the board's panel is another colour.
         in_panel(&mut image, [40, 34, 30], None);
-        let g = locate(&image, &SHAPE, None).unwrap().geometry;
-        assert!(
-            (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
-            "{g:?}"
-        );
+        assert_board_at_origin(&image);
     }
 
     #[test]
@@ -348,6 +340,15 @@ mod tests {
                 *p = colour(swamp);
             }
         }
+    }
+
+    /// Locates the board in `image` where [`lattice`] put it, (100, 150).
+    fn assert_board_at_origin(image: &RgbaImage) {
+        let g = locate(image, &SHAPE, None).unwrap().geometry;
+        assert!(
+            (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
+            "{g:?}"
+        );
     }
 
     /// Fills a rectangle of `image` with a button's blue.
@@ -391,11 +392,7 @@ mod tests {
         // the bottom row's centres.
         button(&mut image, 230, 556, 66, 28);
         button(&mut image, 311, 556, 66, 28);
-        let g = locate(&image, &SHAPE, None).unwrap().geometry;
-        assert!(
-            (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
-            "{g:?}"
-        );
+        assert_board_at_origin(&image);
     }
 
     #[test]
@@ -404,11 +401,7 @@ mod tests {
         // around it: the piles are the most colourful part of that blob.
         let mut image = lattice(&["########"; 6], (100.0, 150.0), 60.0);
         in_panel(&mut image, [40, 40, 44], Some([40, 90, 130]));
-        let g = locate(&image, &SHAPE, None).unwrap().geometry;
-        assert!(
-            (g.x - 100.0).abs() < 2.0 && (g.y - 150.0).abs() < 2.0,
-            "{g:?}"
-        );
+        assert_board_at_origin(&image);
     }
 
     #[test]
