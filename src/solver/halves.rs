@@ -421,9 +421,10 @@ impl Side {
         for colour in half.colours() {
             let plane = half.colour[colour];
             let spans = cross >> colour & 1 != 0;
-            let in_one = self.shape.clusters(plane).enumerate().all(|(i, cluster)| {
-                (i == 0 && cluster == plane) || (spans && cluster & self.centre != 0)
-            });
+            // Every cluster touches the centre when a flood from the centre
+            // reaches every tile.
+            let in_one = self.shape.is_one_cluster(plane)
+                || (spans && self.shape.flood(plane & self.centre, plane) == plane);
             if in_one {
                 return plain;
             }
