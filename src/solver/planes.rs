@@ -285,6 +285,18 @@ impl<T: Bits> Shape<T> {
         self.mirror_symmetric
     }
 
+    /// This shape, with keys that tell a board from its mirror image.
+    pub(super) fn oriented(mut self) -> Shape<T> {
+        self.mirror_symmetric = false;
+        self
+    }
+
+    /// The cells of the half that slides toward higher columns (a board's
+    /// left half), then of the other.
+    pub(super) fn halves(&self) -> [T; 2] {
+        [self.high_half, self.low_half]
+    }
+
     /// Whether a board moved sideways plays a game of the same length:
     /// when only whole columns close up, or nothing does, what a move does
     /// depends on the order of the columns, never on where they stand.
@@ -334,7 +346,7 @@ impl<T: Bits> Shape<T> {
 
     /// The cells 4-adjacent to some cell of `set`.
     #[inline]
-    fn neighbours(&self, set: T) -> T {
+    pub(super) fn neighbours(&self, set: T) -> T {
         (set << 1 & self.up[0])
             | (set >> 1 & self.not_top)
             | set << self.height
