@@ -1,17 +1,21 @@
 //! `bot bench`: solves the article's example board, then N random 8x6x5
 //! boards, under the rule variant of `--rules`, with each strategy under a
-//! time cap, and prints per strategy how
-//! many boards it proved, how fast, how long its solutions are, and how
-//! `optimal` compares with `shortlook` on the same boards in the same run.
-//! Progress goes to the log (stderr), the results as tables to stdout.
+//! time cap, and prints per strategy how many boards it proved, how fast,
+//! how long its solutions are, and how `optimal` compares with `shortlook`
+//! on the same boards in the same run. Progress goes to the log (stderr):
+//! a line per board with how many boards are done, how many each strategy
+//! proved and the time left, under a bar when stderr is a terminal
+//! (`progress`); the results go as tables to stdout.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
+use indicatif::MultiProgress;
 use log::info;
 
 use super::args::BenchArgs;
+use super::progress::Progress;
 use crate::game::{
     Board, BoardRng, EXAMPLE_BOARD, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH,
 };
@@ -21,7 +25,7 @@ use crate::solver::{Outcome, SolveOptions, Strategy, solve};
 /// within this time.
 const GOOD_ANSWER_WITHIN: Duration = Duration::from_secs(1);
 
-pub fn run(args: &BenchArgs) -> Result<ExitCode> {
+pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
     let mut strategies: Vec<Strategy> = Vec::new();
     for &arg in &args.strategies {
         let strategy = Strategy::from(arg);
@@ -95,15 +99,20 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         .collect::<Result<Vec<_>, _>>()?;
     // runs[s][b]: strategy s on board b.
     let mut runs: Vec<Vec<Outcome>> = strategies.iter().map(|_| Vec::new()).collect();
-    for (b, board) in boards.iter().enumerate() {
-        let mut line = format!("board {}/{} {board}:", b + 1, boards.len());
+    let mut progress = Progress::start(bars, boards.len() as u64);
+    for board in &boards {
+        let mut line = format!("board {board}:");
         for (s, &strategy) in strategies.iter().enumerate() {
             let outcome = solve_with(board, strategy);
             line += &format!(" {} {};", strategy.name(), summary(&outcome));
             runs[s].push(outcome);
         }
-        info!("{line}");
+        info!(
+            "{line} {}",
+            progress.step(&proven_so_far(&strategies, &runs))
+        );
     }
+    progress.finish();
 
     println!();
     println!(
@@ -160,6 +169,20 @@ fn summary(outcome: &Outcome) -> String {
         },
         seconds(outcome.elapsed)
     )
+}
+
+/// How many boards each strategy has proven so far: "proven: optimal 3,
+/// shortlook 2".
+fn proven_so_far(strategies: &[Strategy], runs: &[Vec<Outcome>]) -> String {
+    let counts: Vec<String> = strategies
+        .iter()
+        .zip(runs)
+        .map(|(strategy, outcomes)| {
+            let proven = outcomes.iter().filter(|o| o.proven_optimal).count();
+            format!("{} {proven}", strategy.name())
+        })
+        .collect();
+    format!("proven: {}", counts.join(", "))
 }
 
 fn time_to_proof(outcome: &Outcome) -> Option<Duration> {
@@ -315,6 +338,35 @@ fn first_answers(optimal: &[Outcome], runs: &[Vec<Outcome>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Cell, Rules, replay};
+
+    /// An outcome of `length` moves found in `ms`.
+    fn outcome(length: usize, proven: bool, ms: u64) -> Outcome {
+        let board: Board = "GG".parse().unwrap();
+        let step = replay(&board, &[Cell { x: 0, y: 0 }]).unwrap()[0];
+        Outcome {
+            moves: vec![step; length],
+            proven_optimal: proven,
+            lower_bound: if proven { length } else { 1 },
+            elapsed: Duration::from_millis(ms),
+            nodes: 0,
+            improvements: Vec::new(),
+            rules: Rules::default(),
+        }
+    }
+
+    #[test]
+    fn each_strategy_counts_its_proofs() {
+        let strategies = [Strategy::Optimal, Strategy::Shortlook];
+        let runs = vec![
+            vec![outcome(11, true, 5), outcome(12, true, 40)],
+            vec![outcome(11, true, 900), outcome(14, false, 10_000)],
+        ];
+        assert_eq!(
+            proven_so_far(&strategies, &runs),
+            "proven: optimal 2, shortlook 1"
+        );
+    }
 
     #[test]
     fn percentile_is_nearest_rank() {
