@@ -11,12 +11,14 @@
 //! renderer, beside the game model: [`colour`] (colour science) and
 //! [`geometry`] (where a board is in a picture), so that the renderer that
 //! draws the test pictures and the vision that reads them share no code
-//! above these.
+//! above these; [`files`] writes the files people keep, whole or not at
+//! all.
 
 pub mod assist;
 pub mod capture;
 pub mod cli;
 pub mod colour;
+pub mod files;
 pub mod game;
 pub mod geometry;
 pub mod input;

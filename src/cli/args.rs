@@ -298,6 +298,10 @@ pub struct BenchArgs {
     pub threads: ThreadsArg,
     #[command(flatten)]
     pub rules: RulesArg,
+    /// Also draw each strategy's time to proof against the solution's
+    /// length into this PNG (checked before the run, written at its end).
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -1,19 +1,33 @@
 //! `bot bench`: solves the article's example board, then N random 8x6x5
 //! boards, under the rule variant of `--rules`, with each strategy under a
-//! time cap, and prints per strategy how
-//! many boards it proved, how fast, how long its solutions are, and how
-//! `optimal` compares with `shortlook` on the same boards in the same run.
-//! Progress goes to the log (stderr), the results as tables to stdout.
+//! time cap, and prints per strategy how many boards it proved, how fast,
+//! how long its solutions are, and how `optimal` compares with `shortlook`
+//! on the same boards in the same run. Progress goes to the log (stderr):
+//! a line per board with how many boards are done, how many each strategy
+//! proved and the time left, under a bar when stderr is a terminal
+//! (`progress`); the results go as tables to stdout. With `--plot
+//! FILE.png`, also a picture of each strategy's time to proof against the
+//! solution's length (`render::plot`), its path checked before the run.
 
+use std::io::Cursor;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
+use image::ImageFormat;
+use indicatif::MultiProgress;
 use log::info;
 
 use super::args::BenchArgs;
+use super::progress::Progress;
+use crate::files;
 use crate::game::{
     Board, BoardRng, EXAMPLE_BOARD, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH,
+};
+use crate::render::{
+    self,
+    plot::{Plot, Point, Series},
 };
 use crate::solver::{Outcome, SolveOptions, Strategy, solve};
 
@@ -21,13 +35,16 @@ use crate::solver::{Outcome, SolveOptions, Strategy, solve};
 /// within this time.
 const GOOD_ANSWER_WITHIN: Duration = Duration::from_secs(1);
 
-pub fn run(args: &BenchArgs) -> Result<ExitCode> {
+pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
     let mut strategies: Vec<Strategy> = Vec::new();
     for &arg in &args.strategies {
         let strategy = Strategy::from(arg);
         if !strategies.contains(&strategy) {
             strategies.push(strategy);
         }
+    }
+    if let Some(path) = &args.plot {
+        check_plot_path(path)?;
     }
     let defaults = SolveOptions::default();
     let options = SolveOptions {
@@ -95,15 +112,20 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         .collect::<Result<Vec<_>, _>>()?;
     // runs[s][b]: strategy s on board b.
     let mut runs: Vec<Vec<Outcome>> = strategies.iter().map(|_| Vec::new()).collect();
-    for (b, board) in boards.iter().enumerate() {
-        let mut line = format!("board {}/{} {board}:", b + 1, boards.len());
+    let mut progress = Progress::start(bars, boards.len() as u64);
+    for board in &boards {
+        let mut line = format!("board {board}:");
         for (s, &strategy) in strategies.iter().enumerate() {
             let outcome = solve_with(board, strategy);
             line += &format!(" {} {};", strategy.name(), summary(&outcome));
             runs[s].push(outcome);
         }
-        info!("{line}");
+        info!(
+            "{line} {}",
+            progress.step(&proven_so_far(&strategies, &runs))
+        );
     }
+    progress.finish();
 
     println!();
     println!(
@@ -145,7 +167,86 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     if let Some(s) = strategies.iter().position(|&s| s == Strategy::Optimal) {
         println!("{}", first_answers(&runs[s], &runs));
     }
+    if let Some(path) = &args.plot {
+        let plot = Plot {
+            title: format!(
+                "bot bench: {} boards, seed {}, rules {}, cap {cap} s",
+                boards.len(),
+                args.seed,
+                options.rules
+            ),
+            cap,
+            series: plot_series(&strategies, &runs, cap),
+        };
+        write_plot(path, &plot)?;
+        println!("plot: {}", path.display());
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a `--plot` path that the end of the run could not write, before
+/// the run: a missing or unwritable folder, a folder for a file, a name
+/// that is no PNG's.
+fn check_plot_path(path: &Path) -> Result<()> {
+    let shown = path.display();
+    if !path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+    {
+        bail!("--plot {shown}: the plot is a PNG: name the file FILE.png");
+    }
+    if path.is_dir() {
+        bail!("--plot {shown}: a folder, not a file");
+    }
+    let folder = files::folder_of(path);
+    if !folder.is_dir() {
+        bail!("--plot {shown}: no folder {}", folder.display());
+    }
+    files::probe_folder(&folder)
+        .with_context(|| format!("--plot {shown}: cannot write into {}", folder.display()))
+}
+
+/// Draws `plot` and writes it to `path` whole (an interrupted run leaves
+/// no half picture).
+fn write_plot(path: &Path, plot: &Plot) -> Result<()> {
+    let picture = render::plot::plot(plot)?;
+    let mut png = Vec::new();
+    picture.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
+    files::write_atomically(path, &png)
+        .with_context(|| format!("--plot {}: cannot write it", path.display()))
+}
+
+/// The plot's points, a series per strategy and a point per board: at the
+/// board's length (its optimum when any strategy proved it, else the
+/// shortest solution found) and the time to proof, or the cap where this
+/// strategy did not prove it.
+fn plot_series(strategies: &[Strategy], runs: &[Vec<Outcome>], cap: f64) -> Vec<Series> {
+    let boards = runs.first().map_or(0, Vec::len);
+    let lengths: Vec<usize> = (0..boards)
+        .map(|b| {
+            let outcomes = || runs.iter().map(|outcomes| &outcomes[b]);
+            outcomes()
+                .find(|o| o.proven_optimal)
+                .or_else(|| outcomes().min_by_key(|o| o.length()))
+                .map_or(0, Outcome::length)
+        })
+        .collect();
+    strategies
+        .iter()
+        .zip(runs)
+        .map(|(strategy, outcomes)| Series {
+            name: strategy.name().to_owned(),
+            points: outcomes
+                .iter()
+                .zip(&lengths)
+                .map(|(outcome, &length)| Point {
+                    length,
+                    seconds: time_to_proof(outcome).map_or(cap, |t| t.as_secs_f64()),
+                    proven: outcome.proven_optimal,
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// One outcome in a few words, for the progress lines.
@@ -160,6 +261,20 @@ fn summary(outcome: &Outcome) -> String {
         },
         seconds(outcome.elapsed)
     )
+}
+
+/// How many boards each strategy has proven so far: "proven: optimal 3,
+/// shortlook 2".
+fn proven_so_far(strategies: &[Strategy], runs: &[Vec<Outcome>]) -> String {
+    let counts: Vec<String> = strategies
+        .iter()
+        .zip(runs)
+        .map(|(strategy, outcomes)| {
+            let proven = outcomes.iter().filter(|o| o.proven_optimal).count();
+            format!("{} {proven}", strategy.name())
+        })
+        .collect();
+    format!("proven: {}", counts.join(", "))
 }
 
 fn time_to_proof(outcome: &Outcome) -> Option<Duration> {
@@ -315,6 +430,97 @@ fn first_answers(optimal: &[Outcome], runs: &[Vec<Outcome>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Cell, Rules, replay};
+
+    /// An outcome of `length` moves found in `ms`.
+    fn outcome(length: usize, proven: bool, ms: u64) -> Outcome {
+        let board: Board = "GG".parse().unwrap();
+        let step = replay(&board, &[Cell { x: 0, y: 0 }]).unwrap()[0];
+        Outcome {
+            moves: vec![step; length],
+            proven_optimal: proven,
+            lower_bound: if proven { length } else { 1 },
+            elapsed: Duration::from_millis(ms),
+            nodes: 0,
+            improvements: Vec::new(),
+            rules: Rules::default(),
+        }
+    }
+
+    #[test]
+    fn the_plot_puts_each_board_at_its_known_optimum() {
+        let strategies = [Strategy::Optimal, Strategy::Shortlook];
+        let runs = vec![
+            // Board 0 proven by both, board 1 by optimal only, board 2 by
+            // neither (optimal found 13, shortlook 12).
+            vec![
+                outcome(11, true, 5),
+                outcome(12, true, 40),
+                outcome(13, false, 10_000),
+            ],
+            vec![
+                outcome(11, true, 900),
+                outcome(14, false, 10_000),
+                outcome(12, false, 10_000),
+            ],
+        ];
+        let series = plot_series(&strategies, &runs, 10.0);
+        let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["optimal", "shortlook"]);
+        let point = |length, seconds, proven| Point {
+            length,
+            seconds,
+            proven,
+        };
+        assert_eq!(
+            series[0].points,
+            [
+                point(11, 0.005, true),
+                point(12, 0.04, true),
+                point(12, 10.0, false)
+            ]
+        );
+        assert_eq!(
+            series[1].points,
+            [
+                point(11, 0.9, true),
+                point(12, 10.0, false),
+                point(12, 10.0, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn each_strategy_counts_its_proofs() {
+        let strategies = [Strategy::Optimal, Strategy::Shortlook];
+        let runs = vec![
+            vec![outcome(11, true, 5), outcome(12, true, 40)],
+            vec![outcome(11, true, 900), outcome(14, false, 10_000)],
+        ];
+        assert_eq!(
+            proven_so_far(&strategies, &runs),
+            "proven: optimal 2, shortlook 1"
+        );
+    }
+
+    #[test]
+    fn a_plot_path_that_cannot_be_written_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        check_plot_path(&d.join("x.png")).unwrap();
+        check_plot_path(&d.join("X.PNG")).unwrap();
+        let refused = |path: &Path| format!("{:#}", check_plot_path(path).unwrap_err());
+        let missing = d.join("no-such").join("x.png");
+        let e = refused(&missing);
+        assert!(e.contains(&missing.display().to_string()), "{e}");
+        assert!(e.contains("no folder"), "{e}");
+        assert!(refused(&d.join("x.jpg")).contains("PNG"));
+        std::fs::create_dir(d.join("dir.png")).unwrap();
+        assert!(refused(&d.join("dir.png")).contains("a folder"));
+        std::fs::write(d.join("file"), "").unwrap();
+        assert!(refused(&d.join("file").join("x.png")).contains("no folder"));
+        assert_eq!(std::fs::read_dir(d).unwrap().count(), 2, "no probe left");
+    }
 
     #[test]
     fn percentile_is_nearest_rank() {

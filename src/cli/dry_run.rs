@@ -133,9 +133,7 @@ fn plan_outputs(out: &Path, images: &[(PathBuf, Result<(), String>)]) -> Result<
         bail!("{display}: not a folder");
     }
     fs::create_dir_all(out).with_context(|| format!("{display}: cannot create the folder"))?;
-    let probe = out.join(format!(".bot-write-test-{}", std::process::id()));
-    fs::File::create_new(&probe)
-        .and_then(|_| fs::remove_file(&probe))
+    crate::files::probe_folder(out)
         .with_context(|| format!("{display}: cannot write into the folder"))?;
     let folder = fs::canonicalize(out).with_context(|| format!("{display}: cannot resolve"))?;
     let paths: Vec<&Path> = images.iter().map(|(p, _)| p.as_path()).collect();

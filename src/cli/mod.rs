@@ -10,6 +10,7 @@ mod dry_run;
 mod live;
 mod output;
 mod practice;
+mod progress;
 mod solve;
 mod windows;
 
@@ -33,8 +34,8 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
-    init_logging(cli.verbose, cli.quiet);
-    match run(cli) {
+    let bars = init_logging(cli.verbose, cli.quiet);
+    match run(cli, &bars) {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
@@ -85,7 +86,9 @@ fn usage_error(error: &clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn init_logging(verbose: u8, quiet: u8) {
+/// Sets up the log (standard error) and returns the progress bars that
+/// its lines keep clear of.
+fn init_logging(verbose: u8, quiet: u8) -> indicatif::MultiProgress {
     let level = match i16::from(verbose) - i16::from(quiet) {
         i16::MIN..=-2 => log::LevelFilter::Error,
         -1 => log::LevelFilter::Warn,
@@ -93,17 +96,19 @@ fn init_logging(verbose: u8, quiet: u8) {
         1 => log::LevelFilter::Debug,
         _ => log::LevelFilter::Trace,
     };
-    env_logger::Builder::new()
-        .filter_level(level)
-        .parse_env("DUSTBOT_LOG")
-        .format_target(false)
-        .init();
+    progress::install_logger(
+        env_logger::Builder::new()
+            .filter_level(level)
+            .parse_env("DUSTBOT_LOG")
+            .format_target(false)
+            .build(),
+    )
 }
 
-fn run(cli: Cli) -> Result<ExitCode> {
+fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Solve(args)) => solve::run(&args),
-        Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args, bars),
         Some(Command::Calibrate(args)) => calibrate::run(&args),
         Some(Command::Practice(args)) => practice::run(&args),
         Some(Command::Windows) => windows::run(),

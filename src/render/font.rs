@@ -1,7 +1,8 @@
 //! A tiny 5x7 bitmap font of our own (digits, capitals, a little
-//! punctuation), for the text of rendered windows and for the letters and
-//! click numbers of annotated pictures: `imageproc` draws text only from a
-//! font file, and the repository carries none.
+//! punctuation), for the text of rendered windows, for the letters and
+//! click numbers of annotated pictures and for the benchmark plot's
+//! labels: `imageproc` and `plotters` draw text only from a font file, and
+//! the repository carries none.
 
 /// Glyph width in dots.
 pub const GLYPH_W: u32 = 5;

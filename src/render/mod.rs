@@ -5,9 +5,10 @@
 //! piles on it at any (fractional) cell position and opacity, fast enough
 //! for animation. [`screenshot`] makes a whole picture: the board alone or
 //! inside a game window. [`annotate`] and [`storyboard`] draw a reading and
-//! its plan for people, [`HintPainter`] the assistant's hint. Everything is
-//! procedural and follows a seed; the only things taken from the real game
-//! are colours measured on it.
+//! its plan for people, [`HintPainter`] the assistant's hint, and
+//! [`plot`] the benchmark's chart of proof times (in our font, like every
+//! text here). Everything is procedural and follows a seed; the only
+//! things taken from the real game are colours measured on it.
 
 mod annotate;
 mod canvas;
@@ -16,6 +17,7 @@ mod hint;
 mod noise;
 mod overlay;
 mod pile;
+pub mod plot;
 mod swamp;
 mod window;
 

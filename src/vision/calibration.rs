@@ -6,7 +6,6 @@
 //! written beside its destination and renamed into place.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -283,27 +282,8 @@ impl Calibration {
             path: path.to_owned(),
             cause,
         };
-        let folder = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        fs::create_dir_all(&folder).map_err(write_error)?;
-        let file_name = path.file_name().map_or_else(
-            || "calibration".into(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        let temporary = folder.join(format!(".{file_name}.{}.tmp", std::process::id()));
-        let written = (|| {
-            let mut file = fs::File::create(&temporary)?;
-            file.write_all(self.to_toml().as_bytes())?;
-            file.sync_all()?;
-            fs::rename(&temporary, path)
-        })();
-        if let Err(cause) = written {
-            let _ = fs::remove_file(&temporary);
-            return Err(write_error(cause));
-        }
-        Ok(())
+        fs::create_dir_all(crate::files::folder_of(path)).map_err(write_error)?;
+        crate::files::write_atomically(path, self.to_toml().as_bytes()).map_err(write_error)
     }
 
     /// Where the default calibration lives: `calibration/nodiatis.toml` in
