@@ -266,6 +266,33 @@ impl Halves {
                 colours &= colours - 1;
                 let plane = half.colour[colour];
                 let spans = cross >> colour & 1 != 0;
+                if spare == 0 || (spare == 1 && !spanning) {
+                    // Every move must take the colour whole: of the moves
+                    // below, only one can (no flood of each cluster).
+                    let whole = if spanning {
+                        // All its clusters touch the centre.
+                        relaxed.shape.flood(plane & relaxed.centre, plane) == plane
+                    } else {
+                        // One cluster, by a move of the side's own (for a
+                        // spanning colour, one that wastes the 1 to spare).
+                        (!spans || spare == 1 && plane & relaxed.centre == 0)
+                            && relaxed.shape.is_one_cluster(plane)
+                    };
+                    let cost = if spanning { 1 } else { 2 };
+                    if whole
+                        && self.feasible(
+                            &relaxed.shape.remove(half, plane),
+                            side,
+                            cross,
+                            budget - cost,
+                            clock,
+                        )
+                    {
+                        found = true;
+                        break 'moves;
+                    }
+                    continue;
+                }
                 let colour_cost = if spans { 1 } else { 2 };
                 let mut touching = [0u64; MAX_HEIGHT / 2];
                 let mut touching_count = 0;
