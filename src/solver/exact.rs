@@ -324,9 +324,12 @@ const FIRST_TABLE_MB: usize = 1;
 /// `HALVES_BYTES_PER_NODE` per node of the previous budget. (On the
 /// example board, 1 MiB rather than 4 MiB made the proof of budget 10,
 /// 360 k nodes, take about 15% less time; a budget of 1.9 M nodes took
-/// 6% more.)
+/// 6% more.) The longest proofs need the room: the 14-click board of
+/// the bench's 200 spends over half its time in the relaxed games, and
+/// its last budget, 88 M nodes, took 15.7 s with at most 4 MiB, 9.7 s
+/// with 32 and 9.4 s with 64.
 const HALVES_FIRST_MB: usize = 1;
-const HALVES_MAX_MB: usize = 4;
+const HALVES_MAX_MB: usize = 32;
 const HALVES_BYTES_PER_NODE: u64 = 40;
 
 /// Table bytes given per node of the previous budget's search: the next
