@@ -238,17 +238,15 @@ impl Halves {
         }
         let relaxed = &self.sides[side];
         let cross = cross & half.present;
-        // The bound first: it costs no memory access.
-        let least = relaxed.least(half, cross);
-        if least > budget {
-            return false;
-        }
         let key = self.key(half, side, cross);
         let stored = self.table.bound(key);
         if stored & EXACT != 0 {
             return stored & !EXACT <= budget;
         }
-        let least = least.max(stored);
+        if stored > budget {
+            return false;
+        }
+        let least = relaxed.least(half, cross).max(stored);
         if least > budget {
             return false;
         }
