@@ -256,6 +256,17 @@ impl Halves {
         // no more than the budget has to spare.
         let spare = budget - self::least(half.present, cross);
         let mut found = false;
+        // Whether the game is won within the budget after a move that
+        // takes `cells` at `cost`.
+        let mut feasible_after = |cells: u64, cost: u32| {
+            self.feasible(
+                &relaxed.shape.remove(half, cells),
+                side,
+                cross,
+                budget - cost,
+                clock,
+            )
+        };
         // Spanning moves first: they cost half as much.
         'moves: for spanning in [true, false] {
             let mut colours = if spanning { cross } else { half.present };
@@ -276,16 +287,7 @@ impl Halves {
                         (!spans || spare == 1 && plane & relaxed.centre == 0)
                             && relaxed.shape.is_one_cluster(plane)
                     };
-                    let cost = if spanning { 1 } else { 2 };
-                    if whole
-                        && self.feasible(
-                            &relaxed.shape.remove(half, plane),
-                            side,
-                            cross,
-                            budget - cost,
-                            clock,
-                        )
-                    {
+                    if whole && feasible_after(plane, if spanning { 1 } else { 2 }) {
                         found = true;
                         break 'moves;
                     }
@@ -307,16 +309,7 @@ impl Halves {
                     } else {
                         cost
                     };
-                    if (cost == 1) == spanning
-                        && waste <= spare
-                        && self.feasible(
-                            &relaxed.shape.remove(half, cluster),
-                            side,
-                            cross,
-                            budget - cost,
-                            clock,
-                        )
-                    {
+                    if (cost == 1) == spanning && waste <= spare && feasible_after(cluster, cost) {
                         found = true;
                         break 'moves;
                     }
@@ -332,15 +325,7 @@ impl Halves {
                     let cells = (0..touching_count)
                         .filter(|&i| subset >> i & 1 != 0)
                         .fold(0, |m, i| m | touching[i]);
-                    if u32::from(cells != plane) <= spare
-                        && self.feasible(
-                            &relaxed.shape.remove(half, cells),
-                            side,
-                            cross,
-                            budget - 1,
-                            clock,
-                        )
-                    {
+                    if u32::from(cells != plane) <= spare && feasible_after(cells, 1) {
                         found = true;
                         break 'moves;
                     }
