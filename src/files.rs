@@ -1,10 +1,14 @@
-//! Writing the files people keep (calibrations, the benchmark's plot) so
-//! that a crash or Ctrl-C never leaves half of one, and finding out before
-//! a long run that a folder cannot be written into, not after it.
+//! Writing the files people keep (calibrations, pictures: the dry run's,
+//! the saved frames, the benchmark's plot) so that a crash or Ctrl-C never
+//! leaves half of one, and finding out before a long run that a folder
+//! cannot be written into, not after it.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Cursor, Write};
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
+
+use image::{EncodableLayout, ImageBuffer, ImageFormat, PixelWithColorType};
 
 /// The folder `path` is in: `.` for a bare file name.
 pub fn folder_of(path: &Path) -> PathBuf {
@@ -12,6 +16,21 @@ pub fn folder_of(path: &Path) -> PathBuf {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
         _ => PathBuf::from("."),
     }
+}
+
+/// Writes `picture` to `path` as a PNG, whole or not at all (see
+/// [`write_atomically`]).
+pub fn save_png<P, C>(path: &Path, picture: &ImageBuffer<P, C>) -> io::Result<()>
+where
+    P: PixelWithColorType,
+    [P::Subpixel]: EncodableLayout,
+    C: Deref<Target = [P::Subpixel]>,
+{
+    let mut png = Vec::new();
+    picture
+        .write_to(&mut Cursor::new(&mut png), ImageFormat::Png)
+        .map_err(io::Error::other)?;
+    write_atomically(path, &png)
 }
 
 /// Writes `bytes` to `path` atomically: into a temporary file beside it,
@@ -65,5 +84,19 @@ mod tests {
         assert!(probe_folder(&missing).is_err());
         assert_eq!(folder_of(Path::new("x.png")), Path::new("."));
         assert_eq!(folder_of(Path::new("a/x.png")), Path::new("a"));
+    }
+
+    #[test]
+    fn a_picture_is_saved_whole_as_a_png() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("picture.png");
+        let picture =
+            image::RgbaImage::from_fn(5, 3, |x, y| image::Rgba([x as u8, y as u8, 7, 255]));
+        save_png(&path, &picture).unwrap();
+        let read = image::open(&path).unwrap().to_rgba8();
+        assert_eq!(read, picture);
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file is left");
+        assert!(save_png(&dir.path().join("none/picture.png"), &picture).is_err());
     }
 }

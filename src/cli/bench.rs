@@ -9,13 +9,11 @@
 //! FILE.png`, also a picture of each strategy's time to proof against the
 //! solution's length (`render::plot`), its path checked before the run.
 
-use std::io::Cursor;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use image::ImageFormat;
 use indicatif::MultiProgress;
 use log::info;
 
@@ -210,9 +208,7 @@ fn check_plot_path(path: &Path) -> Result<()> {
 /// no half picture).
 fn write_plot(path: &Path, plot: &Plot) -> Result<()> {
     let picture = render::plot::plot(plot)?;
-    let mut png = Vec::new();
-    picture.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
-    files::write_atomically(path, &png)
+    files::save_png(path, &picture)
         .with_context(|| format!("--plot {}: cannot write it", path.display()))
 }
 

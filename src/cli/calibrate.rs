@@ -75,8 +75,7 @@ pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
     if args.window.is_some() {
         // Kept for a later calibration with more screenshots.
         let (kept, image, _) = &shots[0];
-        image
-            .save(kept)
+        crate::files::save_png(kept, image)
             .with_context(|| format!("{}: cannot keep the window's screenshot", kept.display()))?;
         println!("kept the window's screenshot as {}", kept.display());
     }

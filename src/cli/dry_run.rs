@@ -277,8 +277,7 @@ fn round2(v: f32) -> f64 {
 }
 
 fn write(path: &Path, picture: &RgbaImage) -> Result<()> {
-    picture
-        .save_with_format(path, image::ImageFormat::Png)
+    crate::files::save_png(path, picture)
         .with_context(|| format!("{}: cannot write it", path.display()))
 }
 
