@@ -108,7 +108,7 @@ fn solve_on<T: Bits>(
     // meanwhile a thread of ever wider beams looks for a shorter one. One
     // as short as the proven bound ends the search.
     std::thread::scope(|scope| {
-        scope.spawn(|| {
+        let beams = scope.spawn(|| {
             let mut last_budget_since = None;
             let widths = if plan.beams { &SIDE_BEAMS[..] } else { &[] };
             for &width in widths {
@@ -127,6 +127,8 @@ fn solve_on<T: Bits>(
             plan.prune,
         );
         halt.set();
+        // The beams may be waiting on the last budget, which is over.
+        beams.thread().unpark();
     });
 }
 
@@ -135,6 +137,8 @@ fn solve_on<T: Bits>(
 /// the best is the optimum and that budget is short, so it runs alone for
 /// `LAST_BUDGET_ALONE` (the beams wait, counting from the first time
 /// `since` they saw it run) before the beams share the cores with it again.
+/// The beams' thread is unparked when the proof ends, so that the search
+/// returns at once rather than after the rest of a wait.
 fn last_budget_alone(search: &Mutex<&mut Search>, halt: &Halt, since: &mut Option<Instant>) {
     loop {
         let last_budget = {
@@ -149,7 +153,7 @@ fn last_budget_alone(search: &Mutex<&mut Search>, halt: &Halt, since: &mut Optio
         else {
             return;
         };
-        std::thread::sleep(left.min(Duration::from_millis(5)));
+        std::thread::park_timeout(left.min(Duration::from_millis(5)));
     }
 }
 
