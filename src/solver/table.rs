@@ -9,6 +9,9 @@ use super::key::Key;
 /// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
 const WAYS: usize = 4;
 
+/// Words per page of memory (4 KiB, the smallest on the systems we run on).
+const PAGE_WORDS: usize = 4096 / 8;
+
 /// Words per bucket. An entry is two words: `check ^ data`, then `data`, so
 /// that a torn write by two threads (one word from each) fails the check
 /// instead of lying.
@@ -32,6 +35,13 @@ impl Table {
         let count = Self::buckets(mb);
         let words: Box<[AtomicU64]> =
             bytemuck::allocation::zeroed_slice_box(count * BUCKET_WORDS + BUCKET_WORDS - 1);
+        // A page first read maps the system's zero page, and the first
+        // write to it then replaces that mapping, which makes the kernel
+        // interrupt every other core running the search to flush it:
+        // writing a word of each page first takes a fresh page at once.
+        for word in words.iter().step_by(PAGE_WORDS) {
+            word.store(0, Ordering::Relaxed);
+        }
         let misaligned = words.as_ptr() as usize % (BUCKET_WORDS * 8);
         let start = (BUCKET_WORDS * 8 - misaligned) % (BUCKET_WORDS * 8) / 8;
         Table {
