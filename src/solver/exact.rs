@@ -628,14 +628,15 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
                     self.nodes += 1;
                     shape.remove(planes, cells)
                 });
-                let cell = iteration.board.cell_of(cells.trailing_zeros() as usize);
+                // The click only for a child kept: most are cut.
+                let cell = || iteration.board.cell_of(cells.trailing_zeros() as usize);
                 let size = cells.count_ones() as u8;
                 if child.is_cleared() {
                     children.clear();
                     children.push(Child {
                         need: 0,
                         size,
-                        cell,
+                        cell: cell(),
                         cells,
                         key: key(shape, &child),
                         halves: [0; 2],
@@ -667,7 +668,7 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
                     children.push(Child {
                         need,
                         size,
-                        cell,
+                        cell: cell(),
                         cells,
                         key,
                         halves,
