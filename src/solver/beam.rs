@@ -1,7 +1,8 @@
 //! Beam search for solutions fast: level by level, keep the `width` most
 //! promising boards (see [`promise`]), dropping boards already seen at that
-//! level. It proves nothing; it gives the exact search an upper bound to
-//! beat, often the optimum itself.
+//! level and boards that the colours bound shows cannot beat the best
+//! solution known. It proves nothing; it gives the exact search an upper
+//! bound to beat, often the optimum itself.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -14,12 +15,15 @@ use super::planes::{Bits, Planes, Shape};
 
 /// Runs a beam of `width` from `board`, whose shape (and rules) is
 /// `shape`, offering each level's first cleared board to `offer` (each
-/// click on its cluster's lowest cell). Returns false when `stop` said so.
+/// click on its cluster's lowest cell) when it is shorter than what `beat`
+/// says, asked at each level, is the shortest solution known. Returns
+/// false when `stop` said so.
 pub(super) fn run<T: Bits>(
     board: &Board,
     shape: &Shape<T>,
     width: usize,
     nodes: &mut u64,
+    mut beat: impl FnMut() -> usize,
     mut stop: impl FnMut() -> bool,
     mut offer: impl FnMut(&[Cell]),
 ) -> bool {
@@ -32,7 +36,13 @@ pub(super) fn run<T: Bits>(
     // fifth of a board's size, and only the survivors are played again.
     let mut next: Vec<((u32, u32), u32, T)> = Vec::new();
     let mut seen: HashSet<u64, BuildHasherDefault<Prehashed>> = HashSet::default();
+    // The clicks that reached the beam's boards.
+    let mut depth = 0;
     while !beam.is_empty() {
+        // A child is worth a place only if it can still be cleared in
+        // fewer clicks than the best solution known: a place given to one
+        // that cannot is a place taken from one that might.
+        let beat = beat();
         next.clear();
         seen.clear();
         for (from, &(planes, at)) in beam.iter().enumerate() {
@@ -42,6 +52,10 @@ pub(super) fn run<T: Bits>(
                     let child = shape.remove(&planes, cells);
                     let cell = board.cell_of(cells.trailing_zeros() as usize);
                     if child.is_cleared() {
+                        // Every board of this level is this many clicks in.
+                        if depth + 1 >= beat {
+                            return true;
+                        }
                         let mut clicks = vec![cell];
                         let mut at = at;
                         while at != usize::MAX {
@@ -53,10 +67,14 @@ pub(super) fn run<T: Bits>(
                         offer(&clicks);
                         return true;
                     }
+                    let bound = bound(shape, &child);
+                    if depth + 1 + bound as usize >= beat {
+                        continue;
+                    }
                     // Boards met twice at a level come from the same root:
                     // the mirror image is not worth a second hash.
                     if seen.insert(hash(&child).slot) {
-                        next.push((promise(shape, &child), from as u32, cells));
+                        next.push((promise(shape, &child, bound), from as u32, cells));
                     }
                 }
             }
@@ -77,22 +95,24 @@ pub(super) fn run<T: Bits>(
             survivors.push((shape.remove(&planes, cells), kept.len() - 1));
         }
         std::mem::swap(&mut beam, &mut survivors);
+        depth += 1;
     }
     true
 }
 
-/// How far the board of `planes` looks from cleared, smaller first: twice
-/// the colours bound plus the clusters left, then the tiles left. The
-/// clusters tell apart the many boards the bound ranks alike, and a colour
-/// in fewer clusters is fewer moves from going in one.
-fn promise<T: Bits>(shape: &Shape<T>, planes: &Planes<T>) -> (u32, u32) {
+/// How far the board of `planes`, whose colours bound is `bound`, looks
+/// from cleared, smaller first: twice the bound plus the clusters left,
+/// then the tiles left. The clusters tell apart the many boards the bound
+/// ranks alike, and a colour in fewer clusters is fewer moves from going
+/// in one.
+fn promise<T: Bits>(shape: &Shape<T>, planes: &Planes<T>, bound: u32) -> (u32, u32) {
     let (clusters, tiles) = planes.each().fold((0, 0), |(clusters, tiles), plane| {
         (
             clusters + shape.cluster_estimate(plane),
             tiles + plane.count_ones(),
         )
     });
-    (2 * bound(shape, planes) + clusters, tiles)
+    (2 * bound + clusters, tiles)
 }
 
 /// The hasher of a set of hashes: they are used as they are.

@@ -267,6 +267,7 @@ fn run_beam<T: Bits>(
         shape,
         width,
         &mut nodes,
+        || lock(search).best_length(),
         || {
             wait();
             halt.check()
