@@ -28,7 +28,7 @@ use crate::game::{Board, MAX_COLOURS, Rules};
 
 use super::key::{Key, hash_set};
 use super::planes::{Bits, Planes, Shape};
-use super::table::Table;
+use super::table::{self, Table};
 
 /// The relaxed games enumerate every set of centre clusters of a colour: a
 /// column of this many rows holds at most 4 clusters of one colour, so at
@@ -38,8 +38,11 @@ const MAX_HEIGHT: usize = 8;
 /// A side's cells are one bit each in a `u64`.
 const MAX_SIDE_CELLS: usize = 64;
 
-/// Marks a table entry as a relaxed game's exact value, not just a bound.
-const EXACT: u32 = 1 << 16;
+/// Marks a table entry as a relaxed game's exact value, not just a bound:
+/// the top bit of an entry's data, so a value or bound is stored only up
+/// to `EXACT - 1` (a bound stored lower only weakens; an exact value
+/// that high, from a side of over 63 clusters, is kept as a bound).
+const EXACT: u32 = table::MAX_DATA / 2 + 1;
 
 /// How many relaxed positions a value's search visits between two looks at
 /// the clock: a relaxed game of a wide board's half can take minutes, and
@@ -335,8 +338,8 @@ impl Halves {
         if clock.expired {
             // What was found may rest on a guess: keep none of it.
         } else if !found {
-            self.table.store(key, budget + 1);
-        } else if least == budget {
+            self.table.store(key, (budget + 1).min(EXACT - 1));
+        } else if least == budget && budget < EXACT {
             self.table.store(key, budget | EXACT);
         }
         found
