@@ -330,17 +330,22 @@ const FIRST_TABLE_MB: usize = 1;
 /// 6% more.) The longest proofs need the room: the 14-click board of
 /// the bench's 200 spends over half its time in the relaxed games, and
 /// its last budget, 88 M nodes, took 15.7 s with at most 4 MiB, 9.7 s
-/// with 32 and 9.4 s with 64.
+/// with 32 and 9.4 s with 64. (Those were 16-byte entries; an entry is
+/// now 8 bytes, and the sizes here are halved to hold as many.)
 const HALVES_FIRST_MB: usize = 1;
-const HALVES_MAX_MB: usize = 32;
-const HALVES_BYTES_PER_NODE: u64 = 40;
+const HALVES_MAX_MB: usize = 16;
+const HALVES_BYTES_PER_NODE: u64 = 20;
 
 /// Table bytes given per node of the previous budget's search: the next
 /// budget's tree is some twenty times larger, and stores about one entry
-/// (16 bytes) for every twenty boards it makes. Four times that room keeps
+/// (8 bytes) for every twenty boards it makes. Four times that room keeps
 /// the table closer to the core than more would: on the example board,
-/// 1 MiB instead of 4 MiB for budget 10 cut the proof by about 10%.
-const TABLE_BYTES_PER_NODE: u64 = 64;
+/// 1 MiB instead of 4 MiB for budget 10 cut the proof by about 10%. A
+/// table is written through once when it is made (see `table`), so room
+/// not needed costs time too: the 12-click board of the bench whose
+/// optimum the proof finds last (at 1.07 and 1.24 s with 16-byte room
+/// per node) starts its last budget with 64 MiB rather than 128.
+const TABLE_BYTES_PER_NODE: u64 = 32;
 
 /// The searches click each cluster at its lowest bit, on boards of the
 /// rules they search (see [`searched`]); the log and the player expect
