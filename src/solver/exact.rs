@@ -343,8 +343,8 @@ const HALVES_BYTES_PER_NODE: u64 = 20;
 /// 1 MiB instead of 4 MiB for budget 10 cut the proof by about 10%. A
 /// table is written through once when it is made (see `table`), so room
 /// not needed costs time too: the 12-click board of the bench whose
-/// optimum the proof finds last (at 1.07 and 1.24 s with 16-byte room
-/// per node) starts its last budget with 64 MiB rather than 128.
+/// optimum only the proof finds starts its last budget with 64 MiB
+/// rather than 128, and finds it at 1.04 and 1.01 s, not 1.24 and 1.07.
 const TABLE_BYTES_PER_NODE: u64 = 32;
 
 /// The searches click each cluster at its lowest bit, on boards of the
