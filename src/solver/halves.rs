@@ -41,7 +41,7 @@ const MAX_SIDE_CELLS: usize = 64;
 /// Marks a table entry as a relaxed game's exact value, not just a bound:
 /// the top bit of an entry's data, so a value or bound is stored only up
 /// to `EXACT - 1` (a bound stored lower only weakens; an exact value
-/// that high, from a side of over 63 clusters, is kept as a bound).
+/// that high, from a side of over 63 clusters, is kept as that bound).
 const EXACT: u32 = table::MAX_DATA / 2 + 1;
 
 /// How many relaxed positions a value's search visits between two looks at
@@ -339,8 +339,16 @@ impl Halves {
             // What was found may rest on a guess: keep none of it.
         } else if !found {
             self.table.store(key, (budget + 1).min(EXACT - 1));
-        } else if least == budget && budget < EXACT {
-            self.table.store(key, budget | EXACT);
+        } else if least == budget {
+            // A value too big to be marked exact is kept as a bound.
+            self.table.store(
+                key,
+                if budget < EXACT {
+                    budget | EXACT
+                } else {
+                    EXACT - 1
+                },
+            );
         }
         found
     }
