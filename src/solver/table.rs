@@ -94,7 +94,7 @@ impl Table {
     }
 
     /// The proven lower bound stored for `key`, or 0.
-    #[inline]
+    #[inline(always)]
     pub(super) fn bound(&self, key: Key) -> u32 {
         for entry in self.bucket(key) {
             let entry = entry.load(Ordering::Relaxed);
