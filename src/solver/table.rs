@@ -97,9 +97,8 @@ impl Table {
     #[inline(always)]
     pub(super) fn bound(&self, key: Key) -> u32 {
         for entry in self.bucket(key) {
-            let entry = entry.load(Ordering::Relaxed);
-            if (entry ^ key.check) & !DATA == 0 && entry & DATA != 0 {
-                return (entry & DATA) as u32;
+            if let Some(data) = data_of(entry.load(Ordering::Relaxed), key) {
+                return data as u32;
             }
         }
         0
@@ -117,8 +116,8 @@ impl Table {
         let mut victim_data = u64::MAX;
         for entry in bucket {
             let held = entry.load(Ordering::Relaxed);
-            if (held ^ key.check) & !DATA == 0 && held & DATA != 0 {
-                if held & DATA >= data {
+            if let Some(held) = data_of(held, key) {
+                if held >= data {
                     return;
                 }
                 victim = entry;
@@ -131,6 +130,12 @@ impl Table {
         }
         victim.store(key.check & !DATA | data, Ordering::Relaxed);
     }
+}
+
+/// The data of `entry` when it is `key`'s.
+#[inline(always)]
+fn data_of(entry: u64, key: Key) -> Option<u64> {
+    ((entry ^ key.check) & !DATA == 0 && entry & DATA != 0).then_some(entry & DATA)
 }
 
 #[cfg(test)]
