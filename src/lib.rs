@@ -1,8 +1,11 @@
 //! dustbot: a bot for the dust matching game of Nodiatis.
 //!
-//! Data flows one way: [`capture`] grabs the game window, [`vision`] reads the
-//! board from the image, [`solver`] finds the shortest clearing sequence,
-//! [`input`] clicks it. [`game`] is the model they all share; [`play`] is the
+//! Data flows one way: [`desktop::capture`] grabs the game window, [`vision`]
+//! reads the board from the image, [`solver`] finds the shortest clearing
+//! sequence, [`desktop::input`] clicks it. [`desktop`] is the floor that
+//! touches the player's screen, the only place with per-platform code (X11
+//! or Win32), with a scripted fake desktop for tests; [`game`] is the model
+//! they all share; [`play`] is the
 //! one place that wires the four stages for live play, and [`assist`] wires
 //! the first three for a player who clicks for themselves (hints, never a
 //! click); [`render`] draws boards
@@ -15,13 +18,12 @@
 //! all.
 
 pub mod assist;
-pub mod capture;
 pub mod cli;
 pub mod colour;
+pub mod desktop;
 pub mod files;
 pub mod game;
 pub mod geometry;
-pub mod input;
 pub mod play;
 pub mod practice;
 pub mod render;

@@ -20,9 +20,8 @@ use std::time::{Duration, Instant};
 use image::RgbaImage;
 use serde::Serialize;
 
-use crate::capture::{CaptureError, GameWindow};
+use crate::desktop::{CaptureError, Desktop, GameWindow, InputError, Region, ScreenPoint, stop};
 use crate::game::{Board, Rules, Step};
-use crate::input::{self, InputError, ScreenPoint};
 use crate::play::eye::{Eye, Frame, Place};
 use crate::play::settle::Settle;
 use crate::play::{self, Learned, PlayError, RulesChoice, Seen, place};
@@ -208,13 +207,14 @@ pub struct Report {
 /// cleared, the window closes or Ctrl-C. Errors only when the game cannot
 /// be followed at all (no board at the start, no plan).
 pub fn assist(
-    window: &mut GameWindow,
+    desktop: &mut dyn Desktop,
+    window: &mut Box<dyn GameWindow>,
     settings: &AssistSettings,
     observe: &mut dyn FnMut(Event),
 ) -> Result<Report, PlayError> {
-    play::stop_on_ctrl_c()?;
+    stop::catch()?;
     let started = Instant::now();
-    let (mut eye, board, frame) = match first_read(window, settings) {
+    let (mut eye, board, frame) = match first_read(window.as_mut(), settings) {
         Ok(read) => read,
         Err(error) => {
             return match ending(&error, None) {
@@ -243,12 +243,12 @@ pub fn assist(
     // reloaded, a client restarted): the assistant follows it there, and
     // its board is a change like any other.
     while finish == Finish::WindowClosed {
-        let Some(found) = replacement(settings) else {
+        let Some(found) = replacement(desktop, settings) else {
             break;
         };
         log::info!("the game window was replaced: following the new one");
         *window = found;
-        let (mut eye, board, frame) = match first_read(window, settings) {
+        let (mut eye, board, frame) = match first_read(window.as_mut(), settings) {
             Ok(read) => read,
             Err(error) => match ending(&error, None) {
                 Some(end) => {
@@ -275,13 +275,13 @@ pub fn assist(
 
 /// Finds the board in `window` and reads it once it is steady.
 fn first_read<'w>(
-    window: &'w mut GameWindow,
+    window: &'w mut dyn GameWindow,
     settings: &'w AssistSettings,
 ) -> Result<(Eye<'w>, Board, Frame), PlayError> {
     let mut eye = Eye::open(window, &settings.calibration)?;
     let (board, frame) = play::settle(
         &mut eye,
-        &mut || Ok(input::check_interrupt()?),
+        &mut || Ok(stop::check()?),
         Settle::new(None, Vec::new()),
         settings.settle,
         "at the start",
@@ -296,11 +296,14 @@ fn first_read<'w>(
 
 /// A window `--window` names again, within the settle time of the old
 /// one closing, that shows a board; `None` when there is none (or Ctrl-C).
-fn replacement(settings: &AssistSettings) -> Option<GameWindow> {
+fn replacement(
+    desktop: &mut dyn Desktop,
+    settings: &AssistSettings,
+) -> Option<Box<dyn GameWindow>> {
     let deadline = Instant::now() + settings.settle;
-    while input::check_interrupt().is_ok() && Instant::now() < deadline {
-        if let Ok(mut window) = crate::capture::find(&settings.query)
-            && Eye::open(&mut window, &settings.calibration).is_ok()
+    while stop::check().is_ok() && Instant::now() < deadline {
+        if let Ok(mut window) = desktop.find(&settings.query)
+            && Eye::open(window.as_mut(), &settings.calibration).is_ok()
         {
             return Some(window);
         }
@@ -375,7 +378,7 @@ impl<'s, 'o> Game<'s, 'o> {
     fn watch(&mut self, eye: &mut Eye) -> Result<Finish, PlayError> {
         loop {
             let tick = Instant::now();
-            if input::check_interrupt().is_err() {
+            if stop::check().is_err() {
                 return Ok(Finish::Interrupted);
             }
             self.pump();
@@ -424,7 +427,7 @@ impl<'s, 'o> Game<'s, 'o> {
             if let Some(window) = hints.as_mut() {
                 window.pump();
             }
-            Ok(input::check_interrupt()?)
+            Ok(stop::check()?)
         };
         let settings = self.settings;
         let settled = play::settle(
@@ -622,13 +625,13 @@ fn ending(error: &PlayError, eye: Option<&mut Eye>) -> Option<Finish> {
 /// Opens the hint window beside the game window, away from its board.
 fn open_window(eye: &Eye, board: &Board, look: &Look, query: &str) -> Result<HintWindow, String> {
     let (origin, size) = (eye.origin, eye.size);
-    let game = crate::capture::Region {
+    let game = Region {
         x: origin.0,
         y: origin.1,
         width: size.0,
         height: size.1,
     };
-    let area = place::board_region(&eye.geometry, size).map_or(game, |r| crate::capture::Region {
+    let area = place::board_region(&eye.geometry, size).map_or(game, |r| Region {
         x: r.x + origin.0,
         y: r.y + origin.1,
         ..r

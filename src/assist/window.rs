@@ -5,18 +5,13 @@
 //! game (capture leaves the bot's process out), and its title is chosen so
 //! that `--window` cannot name it either.
 
-use std::thread::sleep;
-use std::time::{Duration, Instant};
-
-use minifb::{Window, WindowOptions};
-use x11rb::connection::Connection;
-use x11rb::protocol::xproto::{AtomEnum, ClientMessageEvent, ConnectionExt, EventMask};
+use minifb::Window;
 
 use image::RgbaImage;
 
 use super::Hint;
 use super::follow::clicks_on;
-use crate::capture::{self, Region};
+use crate::desktop::{self, Region};
 use crate::render::{Canvas, HintPainter, Look};
 
 /// Titles for the hint window, the first that `--window`'s text is not part
@@ -57,15 +52,13 @@ impl HintWindow {
         let painter = HintPainter::new(cells.0, cells.1, look);
         let (width, height) = painter.size();
         let title = title_for(query);
-        let mut window = Window::new(&title, width, height, WindowOptions::default())
+        let mut window = Window::new(&title, width, height, desktop::topmost_options())
             .map_err(|e| e.to_string())?;
         // The assistant paces itself: no waiting in the window's updates.
         window.set_target_fps(0);
         let (x, y) = beside(game, board, screen, (width as u32, height as u32));
         window.set_position(x as isize, y as isize);
-        // minifb gives the X window's id as its handle on X11.
-        let id = window.get_window_handle() as usize as u32;
-        if let Err(error) = keep_above(id) {
+        if let Err(error) = desktop::keep_above(&window) {
             log::warn!("the hint window cannot be kept above the others: {error}");
         }
         Ok(HintWindow {
@@ -118,7 +111,7 @@ fn paint(painter: &HintPainter, hint: &Hint, out: &mut Canvas) {
 pub fn title_for(query: &str) -> String {
     TITLES
         .iter()
-        .find(|title| !capture::names(title, query))
+        .find(|title| !desktop::names(title, query))
         .map_or_else(String::new, |t| (*t).to_owned())
 }
 
@@ -163,58 +156,6 @@ pub fn beside(game: Region, board: Region, screen: Region, size: (u32, u32)) -> 
         .expect("four corners")
 }
 
-/// How long the window manager gets to take the window in and keep it
-/// above, asked again every [`ABOVE_POLL`].
-const ABOVE_WAIT: Duration = Duration::from_secs(1);
-const ABOVE_POLL: Duration = Duration::from_millis(50);
-
-/// Asks the window manager to keep window `id` above the others
-/// (`_NET_WM_STATE_ABOVE`, which minifb does not set on X11) until its
-/// state says so: a window manager ignores the request for a window it has
-/// not taken in yet.
-fn keep_above(id: u32) -> Result<(), String> {
-    let text = |e: &dyn std::fmt::Display| e.to_string();
-    let (conn, screen) = x11rb::connect(None).map_err(|e| text(&e))?;
-    let root = conn.setup().roots[screen].root;
-    let atom = |name: &[u8]| -> Result<u32, String> {
-        Ok(conn
-            .intern_atom(false, name)
-            .map_err(|e| text(&e))?
-            .reply()
-            .map_err(|e| text(&e))?
-            .atom)
-    };
-    let (state, above) = (atom(b"_NET_WM_STATE")?, atom(b"_NET_WM_STATE_ABOVE")?);
-    let started = Instant::now();
-    loop {
-        // Action 1 adds the state; source 1 is an application.
-        let event = ClientMessageEvent::new(32, id, state, [1, above, 0, 1, 0]);
-        conn.send_event(
-            false,
-            root,
-            EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
-            event,
-        )
-        .map_err(|e| text(&e))?;
-        conn.flush().map_err(|e| text(&e))?;
-        sleep(ABOVE_POLL);
-        let now = conn
-            .get_property(false, id, state, AtomEnum::ATOM, 0, 32)
-            .map_err(|e| text(&e))?
-            .reply()
-            .map_err(|e| text(&e))?;
-        if now
-            .value32()
-            .is_some_and(|mut atoms| atoms.any(|a| a == above))
-        {
-            return Ok(());
-        }
-        if started.elapsed() >= ABOVE_WAIT {
-            return Err("the window manager did not keep it above".to_owned());
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,7 +175,7 @@ mod tests {
         assert_eq!(title_for("Dust Practice"), "Dust Hint");
         for query in ["dust", "HINT", "Dust Hint", "in", "t", "a"] {
             let title = title_for(query);
-            assert!(!capture::names(&title, query), "{query:?} names {title:?}");
+            assert!(!desktop::names(&title, query), "{query:?} names {title:?}");
         }
     }
 

@@ -12,11 +12,30 @@ use crate::game::Rules;
 use crate::play::RulesChoice;
 use crate::solver::{SolveOptions, Strategy};
 
+/// What a bare `bot` started on a console of its own (a double-click in
+/// Explorer) says before it waits for Enter: the bot is a command-line
+/// program.
+pub const GETTING_STARTED: &str = "\
+bot: a bot for the dust matching game of Nodiatis. It is a command-line
+program: open a terminal in this folder (in Explorer, type cmd in the
+address bar and press Enter), then:
+
+  bot windows                          list the windows, to find the game's title
+  bot --window Nodiatis --dry-run      read the board and plan, never click
+  bot calibrate --window Nodiatis      calibrate from the game (a full board)
+  bot --window Nodiatis --assist       hints for your own clicks
+  bot --window Nodiatis                let the bot play
+  bot --help                           every option
+
+Moving the mouse or pressing Ctrl-C stops the bot at once.";
+
 /// Plays the dust matching game of Nodiatis: reads the board from the game
 /// window, finds the shortest clearing sequence and clicks it.
 #[derive(Debug, Parser)]
 #[command(
     name = "bot",
+    // The usage line says `bot` on every platform, not `bot.exe`.
+    bin_name = "bot",
     version,
     args_conflicts_with_subcommands = true,
     after_help = "Examples:\n  \

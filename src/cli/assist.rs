@@ -16,8 +16,8 @@ use super::args::PlayArgs;
 use super::output::{board_read, frame_list, rules_learned, rules_switched};
 use super::{ReadAndPlan, look_of, read_and_plan};
 use crate::assist::{self, AssistSettings, Event, Finish, Hint, Report, ScreenGrid, Verdict};
+use crate::desktop::Desktop as _;
 use crate::game::Step;
-use crate::play;
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let Some(query) = args.window.as_deref() else {
@@ -33,7 +33,8 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         Some(path) => Some(HintLog::create(path)?),
         None => None,
     };
-    let mut window = play::open(query)?;
+    let mut desktop = crate::desktop::system();
+    let mut window = desktop.find(query)?;
     println!("window {}", window.info());
     let settings = AssistSettings {
         look: Some(look_of(&calibration)),
@@ -45,7 +46,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         query: query.to_owned(),
     };
     let mut log_error = None;
-    let report = assist::assist(&mut window, &settings, &mut |event| {
+    let report = assist::assist(&mut desktop, &mut window, &settings, &mut |event| {
         show(&event);
         if let (Event::Hint(hint), Some(log)) = (&event, log.as_mut())
             && let Err(error) = log.write(hint)
@@ -256,8 +257,8 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::desktop::ScreenPoint;
     use crate::game::{Board, Cell, Rules, replay};
-    use crate::input::ScreenPoint;
 
     fn hint() -> Hint {
         let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"

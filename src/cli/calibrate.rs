@@ -11,8 +11,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use super::args::CalibrateArgs;
+use crate::desktop::Desktop as _;
 use crate::game::{Board, NODIATIS_HEIGHT, NODIATIS_WIDTH};
-use crate::{play, vision};
+use crate::vision;
 
 pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
     let path = destination(&args.name)?;
@@ -123,7 +124,8 @@ fn screenshots(args: &CalibrateArgs) -> Result<Vec<Shot>> {
 /// A picture of the live window's client area, after a countdown for the
 /// user to move the mouse off the board (the pile under it may be lit).
 fn window_image(query: &str, countdown: u64) -> Result<image::RgbaImage> {
-    let mut window = play::open(query)?;
+    let mut desktop = crate::desktop::system();
+    let mut window = desktop.find(query)?;
     for left in (1..=countdown).rev() {
         println!(
             "taking the screenshot of {:?} in {left} s: move the mouse off the board",

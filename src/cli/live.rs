@@ -12,6 +12,7 @@ use anyhow::{Context, Result, bail};
 use super::args::PlayArgs;
 use super::output::{board_read, describe, frame_list, rules_learned, rules_switched};
 use super::{ReadAndPlan, read_and_plan};
+use crate::desktop::Desktop as _;
 use crate::play::{self, Event, Finish, PlaySettings, Report};
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
@@ -24,7 +25,8 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         calibration_path,
         solve,
     } = read_and_plan(args)?;
-    let mut window = play::open(query)?;
+    let mut desktop = crate::desktop::system();
+    let mut window = desktop.find(query)?;
     println!("window {}", window.info());
     let settings = PlaySettings {
         calibration,
@@ -37,7 +39,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         dry_run,
     };
     let mut planned = 0;
-    let report = play::play(&mut window, &settings, &mut |event| {
+    let report = play::play(&mut desktop, window.as_mut(), &settings, &mut |event| {
         show(&event, &mut planned)
     })
     .map_err(|stopped| {

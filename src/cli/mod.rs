@@ -30,11 +30,19 @@ use args::Command;
 /// Runs the `bot` command line and returns its exit code: 0 on success, 2 on
 /// bad input or any other error (after a one-line message).
 pub fn main() -> ExitCode {
+    // Before any window, capture or click (see `desktop::prepare`).
+    let prepared = crate::desktop::prepare();
+    if std::env::args_os().len() == 1 && crate::desktop::own_console() {
+        return started_from_explorer();
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
     let bars = init_logging(cli.verbose, cli.quiet);
+    if let Err(cause) = prepared {
+        log::warn!("{cause}: on a scaled display the pixels read and the clicks may disagree");
+    }
     match run(cli, &bars) {
         Ok(code) => code,
         Err(error) => {
@@ -42,6 +50,16 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `bot` double-clicked in Explorer: its console closes when it exits, so
+/// it says what to do and waits for Enter instead of flashing past.
+fn started_from_explorer() -> ExitCode {
+    println!("{}", args::GETTING_STARTED);
+    print!("Press Enter to close this window.");
+    std::io::stdout().flush().ok();
+    std::io::stdin().read_line(&mut String::new()).ok();
+    ExitCode::SUCCESS
 }
 
 /// Help and version go out as clap writes them; a bad argument becomes the

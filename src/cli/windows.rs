@@ -4,10 +4,10 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::capture;
+use crate::desktop::Desktop as _;
 
 pub fn run() -> Result<ExitCode> {
-    let windows = capture::visible_windows()?;
+    let windows = crate::desktop::system().visible_windows()?;
     println!(
         "{:<40} {:<20} {:>12} {:>10}",
         "TITLE", "APPLICATION", "POSITION", "SIZE"

@@ -11,7 +11,7 @@ use image::RgbaImage;
 
 use super::PlayError;
 use super::place;
-use crate::capture::{GameWindow, Region};
+use crate::desktop::{GameWindow, Region};
 use crate::game::Board;
 use crate::vision::{self, Calibration, Geometry, VisionError};
 
@@ -35,7 +35,7 @@ pub struct Frame {
 /// The window and where its board is.
 #[derive(Debug)]
 pub struct Eye<'w> {
-    window: &'w mut GameWindow,
+    window: &'w mut dyn GameWindow,
     calibration: &'w Calibration,
     /// The board in the client area.
     pub geometry: Geometry,
@@ -50,7 +50,7 @@ impl<'w> Eye<'w> {
     /// calibration (its stored geometry first). A window where no board is
     /// found does not fit the calibration.
     pub fn open(
-        window: &'w mut GameWindow,
+        window: &'w mut dyn GameWindow,
         calibration: &'w Calibration,
     ) -> Result<Eye<'w>, PlayError> {
         let info = window.refresh()?;
@@ -89,7 +89,7 @@ impl<'w> Eye<'w> {
             );
             self.size = size;
             let hint = self.geometry;
-            let (geometry, frame) = find(self.window, self.calibration, size, Some(&hint))?;
+            let (geometry, frame) = find(&mut *self.window, self.calibration, size, Some(&hint))?;
             self.geometry = geometry;
             return Ok(frame);
         }
@@ -150,7 +150,7 @@ impl<'w> Eye<'w> {
 /// Captures the whole client area as the screen shows it and searches the
 /// board: the geometry in the client area and the frame read.
 fn find(
-    window: &mut GameWindow,
+    window: &mut dyn GameWindow,
     calibration: &Calibration,
     size: (u32, u32),
     hint: Option<&Geometry>,

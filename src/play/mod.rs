@@ -15,16 +15,14 @@ pub(crate) mod place;
 pub(crate) mod settle;
 
 use std::path::{Path, PathBuf};
-use std::sync::Once;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use image::RgbaImage;
 use thiserror::Error;
 
-use crate::capture::{self, CaptureError, GameWindow};
+use crate::desktop::{CaptureError, Desktop, GameWindow, InputError, Mouse, ScreenPoint, stop};
 use crate::game::{Board, Rules, Step};
-use crate::input::{self, InputError, Mouse, ScreenPoint};
 use crate::solver::{self, Outcome, SolveOptions};
 use crate::vision::{Calibration, VisionError};
 use eye::{Eye, Frame};
@@ -164,18 +162,11 @@ pub enum Event<'a> {
     },
 }
 
-/// Finds the game window among the visible windows, after making the
-/// process DPI-aware (Windows) so that capture pixels and click points
-/// agree from the first capture on.
-pub fn open(query: &str) -> Result<GameWindow, CaptureError> {
-    input::make_dpi_aware();
-    capture::find(query)
-}
-
 /// Plays the game in `window` until the board is cleared, `--max-moves`
 /// is reached, or something makes the bot unsure.
 pub fn play(
-    window: &mut GameWindow,
+    desktop: &mut dyn Desktop,
+    window: &mut dyn GameWindow,
     settings: &PlaySettings,
     observe: &mut dyn FnMut(Event),
 ) -> Result<Report, Stopped> {
@@ -187,7 +178,7 @@ pub fn play(
         replans: 0,
         learned: Learned::new(settings.rules),
     };
-    let result = game.run(window);
+    let result = game.run(desktop, window);
     let clicks = game.clicks;
     result.map_err(|error| Stopped { error, clicks })
 }
@@ -202,7 +193,11 @@ struct Game<'s, 'o> {
 }
 
 impl Game<'_, '_> {
-    fn run(&mut self, window: &mut GameWindow) -> Result<Report, PlayError> {
+    fn run(
+        &mut self,
+        desktop: &mut dyn Desktop,
+        window: &mut dyn GameWindow,
+    ) -> Result<Report, PlayError> {
         let settings = self.settings;
         let mut eye = Eye::open(window, &settings.calibration)?;
         let (mut board, frame) =
@@ -233,8 +228,8 @@ impl Game<'_, '_> {
         if settings.dry_run {
             return Ok(report(self, Finish::DryRun));
         }
-        let mut mouse = Mouse::new()?;
-        stop_on_ctrl_c()?;
+        stop::catch()?;
+        let mut mouse = Mouse::new(desktop.pointer()?)?;
         let mut plan = first;
         loop {
             match self.follow(&mut eye, &mut mouse, &board, &plan.moves)? {
@@ -293,9 +288,14 @@ impl Game<'_, '_> {
             let (at, rest, aimed) = aim(eye, &current, step, &when, &self.settings.debug_dir)?;
             // Within a quarter cell of the centre is on the cell.
             let within = (0.25 * eye.geometry.pitch_x.min(eye.geometry.pitch_y)) as i32;
-            mouse.click(at, within)?;
-            self.clicks = number;
-            (self.observe)(Event::Click { number, step, at });
+            let clicked = mouse.click(at, within);
+            // A click whose pointer moved before its release was still
+            // pressed on the cell: it counts, then play stops.
+            if let Ok(()) | Err(InputError::Moved { .. }) = clicked {
+                self.clicks = number;
+                (self.observe)(Event::Click { number, step, at });
+            }
+            clicked?;
             mouse.rest(rest)?;
             // What the click makes under every rules still in question:
             // each is settled on as soon as two reads agree.
@@ -308,7 +308,7 @@ impl Game<'_, '_> {
                     expected.push(after);
                 }
             }
-            let (read, frame) = self.settle(eye, Some(mouse), Some(current), expected)?;
+            let (read, frame) = self.settle(eye, Some(&mut *mouse), Some(current), expected)?;
             let seen = self
                 .learned
                 .see(number, |rules| predicted(rules) == Ok(read));
@@ -352,7 +352,7 @@ impl Game<'_, '_> {
     fn settle(
         &mut self,
         eye: &mut Eye,
-        mouse: Option<&Mouse>,
+        mouse: Option<&mut Mouse>,
         before: Option<Board>,
         expected: Vec<Board>,
     ) -> Result<(Board, Frame), PlayError> {
@@ -361,9 +361,10 @@ impl Game<'_, '_> {
             n => format!("after click {n}"),
         };
         let rule = Settle::new(before, expected);
-        let mut guard = || match mouse {
+        let mut mouse = mouse;
+        let mut guard = || match mouse.as_deref_mut() {
             Some(mouse) => Ok(mouse.check()?),
-            None => Ok(input::check_interrupt()?),
+            None => Ok(stop::check()?),
         };
         let settled = settle(
             eye,
@@ -546,13 +547,4 @@ pub(crate) fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)])
             }
         })
         .collect()
-}
-
-/// Ctrl-C sets the stop flag the loop checks (once per process: the
-/// handler cannot be set twice).
-pub(crate) fn stop_on_ctrl_c() -> Result<(), InputError> {
-    static ONCE: Once = Once::new();
-    let mut result = Ok(());
-    ONCE.call_once(|| result = input::stop_on_ctrl_c());
-    result
 }

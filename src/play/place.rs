@@ -4,9 +4,8 @@
 //! disturb the next read). Pure arithmetic on a fresh window geometry, so
 //! that every click point is checked to lie on the board before use.
 
-use crate::capture::Region;
+use crate::desktop::{Region, ScreenPoint};
 use crate::game::{Board, Cell};
-use crate::input::ScreenPoint;
 use crate::vision::{Geometry, PixelPoint};
 
 /// Pixels captured around the board: the cells' reads stay well inside,

@@ -3,12 +3,16 @@
 //! fail-safe, checked before every click) and Ctrl-C. It knows nothing of
 //! boards; live play decides where to click.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::sleep;
 use std::time::Duration;
 
-use enigo::{Button, Coordinate, Direction, Enigo, Mouse as _, Settings};
+#[cfg(not(windows))]
+use enigo::Coordinate;
+use enigo::{Button, Direction, Enigo, Mouse as _, Settings};
 use thiserror::Error;
+
+use super::Pointer;
+use super::stop;
 
 /// How long a click holds the button down: the game misses shorter presses.
 pub const HOLD: Duration = Duration::from_millis(40);
@@ -47,8 +51,15 @@ pub enum InputError {
         expected: ScreenPoint,
         found: ScreenPoint,
     },
-    #[error("stopped by Ctrl-C")]
+    #[error("stopped by Ctrl-C (or a request to end)")]
     Interrupted,
+    #[error(
+        "the mouse moved to {found} while the bot clicked at {wanted}: the click may have landed there instead: stopped for the user"
+    )]
+    Moved {
+        wanted: ScreenPoint,
+        found: ScreenPoint,
+    },
     #[error(
         "the mouse went to {found}, not {wanted} (a screen edge, another monitor or display scaling?): no click"
     )]
@@ -65,71 +76,33 @@ pub fn on_target(found: ScreenPoint, wanted: ScreenPoint, within: i32) -> bool {
     (found.x - wanted.x).abs() <= within && (found.y - wanted.y).abs() <= within
 }
 
-/// Makes the process per-monitor DPI-aware on Windows, so that capture
-/// pixels and click coordinates are the same pixels on a scaled display.
-/// Must run before any capture or input; elsewhere there is nothing to do.
-pub fn make_dpi_aware() {
-    // Fails when the awareness was already set (e.g. by a manifest), which
-    // is as good, so a failure is only worth a note.
-    #[cfg(windows)]
-    if enigo::set_dpi_awareness().is_err() {
-        log::debug!("the process DPI awareness was already set");
-    }
-}
-
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Makes Ctrl-C set the stop flag instead of killing the process in the
-/// middle of a press (the button is always released).
-pub fn stop_on_ctrl_c() -> Result<(), InputError> {
-    ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst))
-        .map_err(|e| InputError::Device(format!("cannot catch Ctrl-C: {e}")))
-}
-
-/// `Err(Interrupted)` once Ctrl-C was pressed.
-pub fn check_interrupt() -> Result<(), InputError> {
-    if INTERRUPTED.load(Ordering::SeqCst) {
-        Err(InputError::Interrupted)
-    } else {
-        Ok(())
-    }
-}
-
 /// The mouse, and where the bot last left it.
-#[derive(Debug)]
 pub struct Mouse {
-    enigo: Enigo,
+    pointer: Box<dyn Pointer>,
     left_at: ScreenPoint,
 }
 
+impl std::fmt::Debug for Mouse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mouse")
+            .field("left_at", &self.left_at)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Mouse {
-    /// Takes the mouse where it is now: the user must not move it from here
-    /// while the bot plays.
-    pub fn new() -> Result<Mouse, InputError> {
-        let enigo =
-            Enigo::new(&Settings::default()).map_err(|e| InputError::Device(e.to_string()))?;
-        let mut mouse = Mouse {
-            enigo,
-            left_at: ScreenPoint::new(0, 0),
-        };
-        mouse.left_at = mouse.location()?;
-        Ok(mouse)
+    /// Takes `pointer` where it is now: the user must not move it from
+    /// here while the bot plays.
+    pub fn new(mut pointer: Box<dyn Pointer>) -> Result<Mouse, InputError> {
+        let left_at = pointer.location()?;
+        Ok(Mouse { pointer, left_at })
     }
 
-    /// Where the mouse is.
-    pub fn location(&self) -> Result<ScreenPoint, InputError> {
-        let (x, y) = self
-            .enigo
-            .location()
-            .map_err(|e| InputError::Device(e.to_string()))?;
-        Ok(ScreenPoint::new(x, y))
-    }
-
-    /// `Ok` when the mouse is still where the bot left it and Ctrl-C was
-    /// not pressed.
-    pub fn check(&self) -> Result<(), InputError> {
-        check_interrupt()?;
-        let found = self.location()?;
+    /// `Ok` when the mouse is still where the bot left it and no stop was
+    /// asked for.
+    pub fn check(&mut self) -> Result<(), InputError> {
+        stop::check()?;
+        let found = self.pointer.location()?;
         if found != self.left_at {
             return Err(InputError::UserMoved {
                 expected: self.left_at,
@@ -142,18 +115,23 @@ impl Mouse {
     /// Clicks the left button at `at` (move, press, hold [`HOLD`], release)
     /// after checking that the user has not taken the mouse, and, once
     /// moved, that the pointer is really there (within `within` pixels):
-    /// the system may put it elsewhere. The mouse stays at `at` until
-    /// [`Mouse::rest`].
+    /// the system may put it elsewhere. The release is read back (a round
+    /// trip, so the window system has taken it in) with the pointer still
+    /// on the target before this returns: a click whose pointer was moved
+    /// between press and release may have landed elsewhere, and is an
+    /// error. The button is released on every way out, a panic included.
+    /// The mouse stays at `at` until [`Mouse::rest`].
     pub fn click(&mut self, at: ScreenPoint, within: i32) -> Result<(), InputError> {
         self.check()?;
         self.move_to(at, within)?;
-        self.enigo
-            .button(Button::Left, Direction::Press)
-            .map_err(device)?;
+        let held = Held::press(self.pointer.as_mut())?;
         sleep(HOLD);
-        self.enigo
-            .button(Button::Left, Direction::Release)
-            .map_err(device)?;
+        held.release()?;
+        let found = self.pointer.location()?;
+        if !on_target(found, at, within) {
+            self.left_at = found;
+            return Err(InputError::Moved { wanted: at, found });
+        }
         log::debug!("clicked at {at}");
         Ok(())
     }
@@ -171,23 +149,104 @@ impl Mouse {
     /// Moves the pointer to `to` and reads it back: where it really is
     /// becomes where the bot left it, and must be within `within` pixels.
     fn move_to(&mut self, to: ScreenPoint, within: i32) -> Result<(), InputError> {
-        self.enigo
-            .move_mouse(to.x, to.y, Coordinate::Abs)
-            .map_err(device)?;
+        self.pointer.move_to(to)?;
         // The window system may take a moment to report the move.
-        let mut found = self.location()?;
+        let mut found = self.pointer.location()?;
         for _ in 0..READ_BACK_TRIES {
             if on_target(found, to, within) {
                 break;
             }
             sleep(READ_BACK_WAIT);
-            found = self.location()?;
+            found = self.pointer.location()?;
         }
         self.left_at = found;
         if !on_target(found, to, within) {
             return Err(InputError::Misplaced { wanted: to, found });
         }
         Ok(())
+    }
+}
+
+/// The left button held down: released when dropped, so that no way out
+/// of a click (an error, a panic) leaves it down. A stop request (Ctrl-C,
+/// SIGTERM, SIGHUP) only sets a flag, so the hold always ends here.
+struct Held<'p> {
+    pointer: Option<&'p mut dyn Pointer>,
+}
+
+impl<'p> Held<'p> {
+    fn press(pointer: &'p mut dyn Pointer) -> Result<Held<'p>, InputError> {
+        // Held before the press is asked for: a press that fails half way
+        // is released too.
+        let mut held = Held {
+            pointer: Some(pointer),
+        };
+        held.pointer.as_mut().expect("just set").button(true)?;
+        Ok(held)
+    }
+
+    fn release(mut self) -> Result<(), InputError> {
+        match self.pointer.take() {
+            Some(pointer) => pointer.button(false),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        if let Some(pointer) = self.pointer.take()
+            && let Err(error) = pointer.button(false)
+        {
+            log::error!("cannot release the mouse button: {error}");
+        }
+    }
+}
+
+/// The system's mouse: `enigo`, and on Windows the cursor put with
+/// `SetCursorPos` (enigo's absolute moves reach the primary monitor only).
+pub struct SystemPointer {
+    enigo: Enigo,
+}
+
+impl std::fmt::Debug for SystemPointer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SystemPointer").finish_non_exhaustive()
+    }
+}
+
+impl SystemPointer {
+    pub fn new() -> Result<SystemPointer, InputError> {
+        let enigo =
+            Enigo::new(&Settings::default()).map_err(|e| InputError::Device(e.to_string()))?;
+        Ok(SystemPointer { enigo })
+    }
+}
+
+impl Pointer for SystemPointer {
+    fn location(&mut self) -> Result<ScreenPoint, InputError> {
+        // On X11 a pointer query is a round trip: the server has taken in
+        // every fake event sent before it.
+        let (x, y) = self.enigo.location().map_err(device)?;
+        Ok(ScreenPoint::new(x, y))
+    }
+
+    fn move_to(&mut self, to: ScreenPoint) -> Result<(), InputError> {
+        #[cfg(windows)]
+        return super::win32::set_cursor(to).map_err(InputError::Device);
+        #[cfg(not(windows))]
+        self.enigo
+            .move_mouse(to.x, to.y, Coordinate::Abs)
+            .map_err(device)
+    }
+
+    fn button(&mut self, down: bool) -> Result<(), InputError> {
+        let direction = if down {
+            Direction::Press
+        } else {
+            Direction::Release
+        };
+        self.enigo.button(Button::Left, direction).map_err(device)
     }
 }
 

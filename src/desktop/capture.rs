@@ -1,12 +1,16 @@
 //! Capture: finds the game window among the visible windows and grabs its
-//! pixels with `xcap`. It owns the window list (what is visible, which one
-//! the user means) and the window's fresh geometry, which live play checks
-//! before every click. It knows nothing of boards.
+//! pixels with `xcap`, on X11 and on Windows alike. It owns the window list
+//! (what is visible, which one the user means, which are the bot's own)
+//! and the window's fresh geometry (its client area), which live play
+//! checks before every click. It knows nothing of boards.
 
 use std::time::Instant;
 
 use image::RgbaImage;
 use thiserror::Error;
+
+use super::input::{self, InputError};
+use super::{Desktop, GameWindow, Pointer};
 
 /// A window as the window system reports it; the position is the top-left
 /// of its client area on the screen.
@@ -57,7 +61,9 @@ impl std::fmt::Display for WindowInfo {
 /// Why no window or no picture of it.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum CaptureError {
-    #[error("cannot list the windows (is there a display? DISPLAY={display:?}): {cause}")]
+    #[error("cannot list the windows: {cause}")]
+    NoDesktop { cause: String },
+    #[error("cannot reach the X11 display (DISPLAY={display:?}): {cause}")]
     NoDisplay { display: String, cause: String },
     #[error(
         "a Wayland session without X11 (WAYLAND_DISPLAY={wayland:?}, no DISPLAY): the bot sees and clicks windows through X11 only; run the game client under XWayland and give the bot its DISPLAY (e.g. DISPLAY=:0)"
@@ -126,62 +132,64 @@ pub fn names(text: &str, query: &str) -> bool {
     text.to_lowercase().contains(&query.to_lowercase())
 }
 
-/// Every window the window system lists, front-most first, except the bot's
-/// own process and the processes it runs in (its terminal).
-pub fn windows() -> Result<Vec<WindowInfo>, CaptureError> {
-    // Without an X11 display there is nothing to list: say what works
-    // instead of what the window system's library makes of it.
-    let variable = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
-    if variable("DISPLAY").is_none() {
-        return Err(match variable("WAYLAND_DISPLAY") {
-            Some(wayland) => CaptureError::WaylandOnly { wayland },
-            None => CaptureError::NoDisplay {
-                display: String::new(),
-                cause: "DISPLAY is not set".into(),
-            },
-        });
+/// The system's desktop: windows through `xcap`, the mouse through
+/// `enigo` (and Win32 on Windows).
+#[derive(Debug, Default)]
+pub struct SystemDesktop {
+    _private: (),
+}
+
+impl SystemDesktop {
+    pub fn new() -> SystemDesktop {
+        SystemDesktop::default()
     }
-    let own = own_processes();
-    let all = xcap::Window::all().map_err(|e| CaptureError::NoDisplay {
-        display: std::env::var("DISPLAY").unwrap_or_default(),
+}
+
+impl Desktop for SystemDesktop {
+    fn windows(&mut self) -> Result<Vec<WindowInfo>, CaptureError> {
+        let all = list_all()?;
+        let own = own_processes();
+        let console = own_window();
+        Ok(all
+            .iter()
+            .filter_map(|w| info(w).ok())
+            .filter(|w| w.pid.is_none_or(|pid| !own.contains(&pid)))
+            .filter(|w| Some(w.id) != console)
+            .collect())
+    }
+
+    fn open(&mut self, info: &WindowInfo) -> Result<Box<dyn GameWindow>, CaptureError> {
+        let window = xcap::Window::all()
+            .ok()
+            .and_then(|list| list.into_iter().find(|w| w.id().ok() == Some(info.id)))
+            .ok_or_else(|| CaptureError::Gone {
+                title: info.title.clone(),
+            })?;
+        Ok(Box::new(SystemWindow {
+            window,
+            info: info.clone(),
+            screen: None,
+        }))
+    }
+
+    fn pointer(&mut self) -> Result<Box<dyn Pointer>, InputError> {
+        Ok(Box::new(input::SystemPointer::new()?))
+    }
+}
+
+/// Every window `xcap` lists, front-most first, once the platform says
+/// there is a desktop to list.
+fn list_all() -> Result<Vec<xcap::Window>, CaptureError> {
+    #[cfg(unix)]
+    super::unix::check_display()?;
+    xcap::Window::all().map_err(|e| CaptureError::NoDesktop {
         cause: e.to_string(),
-    })?;
-    Ok(all
-        .iter()
-        .filter_map(|w| info(w).ok())
-        .filter(|w| w.pid.is_none_or(|pid| !own.contains(&pid)))
-        .collect())
-}
-
-/// The visible windows: not minimised, not of zero size.
-pub fn visible_windows() -> Result<Vec<WindowInfo>, CaptureError> {
-    Ok(windows()?
-        .into_iter()
-        .filter(WindowInfo::is_visible)
-        .collect())
-}
-
-/// The one window whose title or application name contains `query`,
-/// ignoring case.
-pub fn find(query: &str) -> Result<GameWindow, CaptureError> {
-    let all = windows()?;
-    let info = pick(&all, query)?;
-    let window = xcap::Window::all()
-        .ok()
-        .and_then(|list| list.into_iter().find(|w| w.id().ok() == Some(info.id)))
-        .ok_or_else(|| CaptureError::Gone {
-            title: info.title.clone(),
-        })?;
-    Ok(GameWindow {
-        window,
-        info,
-        screen: None,
     })
 }
 
 /// Chooses the window `query` names among `all`: exactly one visible match,
 /// else an error that lists the candidates.
-fn pick(all: &[WindowInfo], query: &str) -> Result<WindowInfo, CaptureError> {
+pub(crate) fn pick(all: &[WindowInfo], query: &str) -> Result<WindowInfo, CaptureError> {
     let matches: Vec<&WindowInfo> = all.iter().filter(|w| w.matches(query)).collect();
     let visible: Vec<&WindowInfo> = matches.iter().copied().filter(|w| w.is_visible()).collect();
     match (visible.as_slice(), matches.as_slice()) {
@@ -217,9 +225,27 @@ fn list<'a>(windows: impl Iterator<Item = &'a WindowInfo>) -> String {
     }
 }
 
+/// What the window system says of `w`. On Windows `xcap` gives the frame
+/// (title bar and borders included): the place and size are the client
+/// area's, where the game draws and the bot reads and clicks.
 fn info(w: &xcap::Window) -> Result<WindowInfo, xcap::XCapError> {
+    let id = w.id()?;
+    #[cfg(windows)]
+    if let Some(client) = super::win32::client_area(id) {
+        return Ok(WindowInfo {
+            id,
+            pid: w.pid().ok(),
+            title: w.title().unwrap_or_default(),
+            app: w.app_name().unwrap_or_default(),
+            x: client.x,
+            y: client.y,
+            width: client.width,
+            height: client.height,
+            minimised: w.is_minimized().unwrap_or(false),
+        });
+    }
     Ok(WindowInfo {
-        id: w.id()?,
+        id,
         pid: w.pid().ok(),
         title: w.title().unwrap_or_default(),
         app: w.app_name().unwrap_or_default(),
@@ -233,7 +259,7 @@ fn info(w: &xcap::Window) -> Result<WindowInfo, xcap::XCapError> {
 
 /// This process and its ancestors (the shell and the terminal that run the
 /// bot), so that `--window` never picks the terminal whose title holds the
-/// command line. Where `/proc` does not exist, only this process.
+/// command line.
 fn own_processes() -> Vec<u32> {
     let mut pids = vec![std::process::id()];
     while let Some(parent) = parent_of(*pids.last().expect("never empty")) {
@@ -245,21 +271,29 @@ fn own_processes() -> Vec<u32> {
     pids
 }
 
+/// The parent of process `pid`, where the system says.
 fn parent_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name may hold spaces and parentheses: the fields after the
-    // last ')' are the state, then the parent.
-    stat.rsplit_once(')')?
-        .1
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
+    #[cfg(unix)]
+    return super::unix::parent_of(pid);
+    #[cfg(windows)]
+    return super::win32::parent_of(pid);
+    #[cfg(not(any(unix, windows)))]
+    None
 }
 
-/// The window live play works in.
+/// The console window the bot runs in, on Windows, whose title holds the
+/// command line (`bot --window Nodiatis`): never the game. Elsewhere the
+/// terminal is one of the bot's ancestors.
+fn own_window() -> Option<u32> {
+    #[cfg(windows)]
+    return super::win32::console_window();
+    #[cfg(not(windows))]
+    None
+}
+
+/// A window of the system's desktop, watched by live play or assist mode.
 #[derive(Debug)]
-pub struct GameWindow {
+pub struct SystemWindow {
     window: xcap::Window,
     info: WindowInfo,
     /// The monitor the last region capture used and its place on the
@@ -267,15 +301,12 @@ pub struct GameWindow {
     screen: Option<(xcap::Monitor, Region)>,
 }
 
-impl GameWindow {
-    /// The window as found (title, place, size).
-    pub fn info(&self) -> &WindowInfo {
+impl GameWindow for SystemWindow {
+    fn info(&self) -> &WindowInfo {
         &self.info
     }
 
-    /// The window's geometry now: an error when it is closed, minimised or
-    /// of zero size.
-    pub fn refresh(&mut self) -> Result<&WindowInfo, CaptureError> {
+    fn refresh(&mut self) -> Result<&WindowInfo, CaptureError> {
         let fresh = info(&self.window).map_err(|_| CaptureError::Gone {
             title: self.info.title.clone(),
         })?;
@@ -286,16 +317,10 @@ impl GameWindow {
         Ok(&self.info)
     }
 
-    /// The windows in front of this one that overlap `region` of its client
-    /// area (at its place as last refreshed), front-most first: a click
-    /// there would land on them. All windows count, the bot's own terminal
-    /// included.
-    pub fn covering(&self, region: Region) -> Result<Vec<WindowInfo>, CaptureError> {
+    // All windows count, the bot's own terminal included.
+    fn covering(&self, region: Region) -> Result<Vec<WindowInfo>, CaptureError> {
         let on_desktop = region.shifted(-self.info.x, -self.info.y);
-        let all = xcap::Window::all().map_err(|e| CaptureError::Grab {
-            title: self.info.title.clone(),
-            cause: e.to_string(),
-        })?;
+        let all = list_all()?;
         Ok(all
             .iter()
             .filter_map(|w| info(w).ok())
@@ -304,11 +329,8 @@ impl GameWindow {
             .collect())
     }
 
-    /// A picture of `region` of the client area (at the window's place as
-    /// last refreshed) as the screen shows it: windows in front of it
-    /// included, because that is where a click would land. Clipped to the
-    /// monitor the region starts on; returns the part captured.
-    pub fn capture_region(&mut self, region: Region) -> Result<(RgbaImage, Region), CaptureError> {
+    // Windows in front included, because that is where a click would land.
+    fn capture_region(&mut self, region: Region) -> Result<(RgbaImage, Region), CaptureError> {
         let started = Instant::now();
         let on_desktop = region.shifted(-self.info.x, -self.info.y);
         let (monitor, bounds) = self.screen_of(&on_desktop)?;
@@ -337,25 +359,12 @@ impl GameWindow {
         Ok((image, part.shifted(self.info.x, self.info.y)))
     }
 
-    /// The whole client area as the screen shows it now (the window's
-    /// geometry refreshed first), clipped to the screen it starts on.
-    pub fn capture_client(&mut self) -> Result<RgbaImage, CaptureError> {
-        let info = self.refresh()?;
-        let client = Region {
-            x: 0,
-            y: 0,
-            width: info.width,
-            height: info.height,
-        };
-        Ok(self.capture_region(client)?.0)
-    }
-
-    /// The screen (monitor) the last capture was on, in desktop
-    /// coordinates.
-    pub fn screen(&self) -> Option<Region> {
+    fn screen(&self) -> Option<Region> {
         self.screen.as_ref().map(|(_, bounds)| *bounds)
     }
+}
 
+impl SystemWindow {
     /// The monitor holding the top-left of `area` (desktop coordinates),
     /// cached until the area leaves it.
     fn screen_of(&mut self, area: &Region) -> Result<(xcap::Monitor, Region), CaptureError> {
@@ -490,8 +499,9 @@ mod tests {
     fn the_bot_runs_inside_its_own_processes() {
         let own = own_processes();
         assert_eq!(own[0], std::process::id());
-        if cfg!(target_os = "linux") {
-            assert_eq!(parent_of(own[0]), own.get(1).copied().or(Some(1)));
-        }
+        // The test runner's parent (cargo, a shell) is found on every
+        // platform: /proc on Linux, the process snapshot on Windows.
+        assert!(own.len() >= 2, "{own:?}");
+        assert_eq!(parent_of(own[0]), Some(own[1]));
     }
 }

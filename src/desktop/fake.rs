@@ -1,0 +1,376 @@
+//! A scripted desktop: frames in, clicks out. One game window whose
+//! pixels a [`Scene`] draws at the time of each capture, and a pointer
+//! whose clicks go to that scene, so that live play and assist mode run
+//! their real loops without a screen, on any platform. A [`Control`]
+//! plays the user and the window system: it moves the pointer or the
+//! window, puts another window in front, closes the game, and keeps every
+//! press and release the bot made. The desktop may be scaled (a monitor
+//! at 125% or 150%): the scene then draws and takes clicks in its own
+//! logical pixels, and the desktop converts, as Windows does for a
+//! per-monitor DPI-aware process.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Instant;
+
+use image::RgbaImage;
+
+use super::{
+    CaptureError, Desktop, GameWindow, InputError, Pointer, Region, ScreenPoint, WindowInfo,
+};
+
+/// What the fake game window shows and does.
+pub trait Scene {
+    /// The client area at `now`, `size` pixels (the window's size on the
+    /// desktop, scaled).
+    fn frame(&mut self, now: Instant, size: (u32, u32)) -> RgbaImage;
+
+    /// A click (press and release at the same point) at `at`, in the
+    /// scene's own pixels of the client area.
+    fn click(&mut self, at: (f32, f32), now: Instant);
+}
+
+/// A monitor's display scaling: how many of its physical pixels make one
+/// logical pixel (1.0, 1.25, 1.5, 2.0 for 100% to 200%).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scale(pub f32);
+
+impl Scale {
+    /// A logical length in physical pixels, rounded as Windows rounds a
+    /// window's size.
+    pub fn physical(self, logical: u32) -> u32 {
+        (logical as f32 * self.0).round() as u32
+    }
+
+    /// A physical point of a client area in the scene's logical pixels.
+    pub fn logical(self, (x, y): (i32, i32)) -> (f32, f32) {
+        (x as f32 / self.0, y as f32 / self.0)
+    }
+}
+
+/// One click the bot made: where the button went down and where it came
+/// up, on the desktop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Click {
+    pub press: ScreenPoint,
+    pub release: ScreenPoint,
+}
+
+struct State {
+    scene: Box<dyn Scene>,
+    /// The game window; its size is the scene's, scaled.
+    window: WindowInfo,
+    scale: Scale,
+    /// The monitor the window is on, in desktop pixels.
+    monitor: Region,
+    open: bool,
+    /// Windows in front of the game, front-most first.
+    in_front: Vec<WindowInfo>,
+    pointer: ScreenPoint,
+    pressed: Option<ScreenPoint>,
+    clicks: Vec<Click>,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("window", &self.window)
+            .field("pointer", &self.pointer)
+            .finish_non_exhaustive()
+    }
+}
+
+impl State {
+    /// A press at `press` and a release at `release`: the game takes the
+    /// click where the release is when both fall in its client area.
+    fn deliver(&mut self, press: ScreenPoint, release: ScreenPoint) {
+        let w = &self.window;
+        let inside = |p: ScreenPoint| {
+            p.x >= w.x && p.y >= w.y && p.x < w.x + w.width as i32 && p.y < w.y + w.height as i32
+        };
+        if self.open && inside(press) && inside(release) {
+            let client = (release.x - w.x, release.y - w.y);
+            let point = self.scale.logical(client);
+            self.scene.click(point, Instant::now());
+        }
+    }
+}
+
+/// The scripted desktop.
+#[derive(Clone)]
+pub struct FakeDesktop {
+    state: Rc<RefCell<State>>,
+}
+
+impl std::fmt::Debug for FakeDesktop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FakeDesktop").finish_non_exhaustive()
+    }
+}
+
+/// The user and the window system, as a test plays them.
+pub type Control = FakeDesktop;
+
+impl FakeDesktop {
+    /// A desktop whose `monitor` (desktop pixels) holds one window titled
+    /// `title`, its client area's top-left at `at`, `size` logical pixels
+    /// drawn by `scene`, at display scaling `scale`. The pointer starts at
+    /// the monitor's top-left.
+    pub fn new(
+        title: &str,
+        at: (i32, i32),
+        size: (u32, u32),
+        scale: Scale,
+        monitor: Region,
+        scene: Box<dyn Scene>,
+    ) -> FakeDesktop {
+        let window = WindowInfo {
+            id: 1,
+            pid: Some(1),
+            title: title.to_owned(),
+            app: "fake".to_owned(),
+            x: at.0,
+            y: at.1,
+            width: scale.physical(size.0),
+            height: scale.physical(size.1),
+            minimised: false,
+        };
+        FakeDesktop {
+            state: Rc::new(RefCell::new(State {
+                scene,
+                window,
+                scale,
+                monitor,
+                open: true,
+                in_front: Vec::new(),
+                pointer: ScreenPoint::new(monitor.x, monitor.y),
+                pressed: None,
+                clicks: Vec::new(),
+            })),
+        }
+    }
+
+    /// Every click the bot made so far.
+    pub fn clicks(&self) -> Vec<Click> {
+        self.state.borrow().clicks.clone()
+    }
+
+    /// The game window as the desktop has it now.
+    pub fn window(&self) -> WindowInfo {
+        self.state.borrow().window.clone()
+    }
+
+    /// The user moves the pointer to `to`.
+    pub fn move_pointer(&self, to: ScreenPoint) {
+        self.state.borrow_mut().pointer = to;
+    }
+
+    /// The user moves the game window to `to` (its client area's top-left).
+    pub fn move_window(&self, to: (i32, i32)) {
+        let mut state = self.state.borrow_mut();
+        (state.window.x, state.window.y) = to;
+    }
+
+    /// Another window comes to the front over `area` (desktop pixels).
+    pub fn cover(&self, title: &str, area: Region) {
+        self.state.borrow_mut().in_front.insert(
+            0,
+            WindowInfo {
+                id: 2,
+                pid: Some(2),
+                title: title.to_owned(),
+                app: "other".to_owned(),
+                x: area.x,
+                y: area.y,
+                width: area.width,
+                height: area.height,
+                minimised: false,
+            },
+        );
+    }
+
+    /// The user clicks at `at` (desktop pixels) with their own mouse: the
+    /// game takes it, the bot's clicks do not count it.
+    pub fn player_click(&self, at: ScreenPoint) {
+        let mut state = self.state.borrow_mut();
+        state.deliver(at, at);
+    }
+
+    /// The game window is closed.
+    pub fn close(&self) {
+        self.state.borrow_mut().open = false;
+    }
+}
+
+impl Desktop for FakeDesktop {
+    fn windows(&mut self) -> Result<Vec<WindowInfo>, CaptureError> {
+        let state = self.state.borrow();
+        let mut all = state.in_front.clone();
+        if state.open {
+            all.push(state.window.clone());
+        }
+        Ok(all)
+    }
+
+    fn open(&mut self, info: &WindowInfo) -> Result<Box<dyn GameWindow>, CaptureError> {
+        Ok(Box::new(FakeWindow {
+            state: Rc::clone(&self.state),
+            info: info.clone(),
+        }))
+    }
+
+    fn pointer(&mut self) -> Result<Box<dyn Pointer>, InputError> {
+        Ok(Box::new(self.clone()))
+    }
+}
+
+/// The game window of a [`FakeDesktop`].
+#[derive(Debug)]
+struct FakeWindow {
+    state: Rc<RefCell<State>>,
+    info: WindowInfo,
+}
+
+impl GameWindow for FakeWindow {
+    fn info(&self) -> &WindowInfo {
+        &self.info
+    }
+
+    fn refresh(&mut self) -> Result<&WindowInfo, CaptureError> {
+        let state = self.state.borrow();
+        if !state.open || state.window.id != self.info.id {
+            return Err(CaptureError::Gone {
+                title: self.info.title.clone(),
+            });
+        }
+        self.info = state.window.clone();
+        Ok(&self.info)
+    }
+
+    fn covering(&self, region: Region) -> Result<Vec<WindowInfo>, CaptureError> {
+        let on_desktop = Region {
+            x: region.x + self.info.x,
+            y: region.y + self.info.y,
+            ..region
+        };
+        Ok(self
+            .state
+            .borrow()
+            .in_front
+            .iter()
+            .filter(|w| w.area().intersection(&on_desktop).is_some())
+            .cloned()
+            .collect())
+    }
+
+    fn capture_region(&mut self, region: Region) -> Result<(RgbaImage, Region), CaptureError> {
+        let mut state = self.state.borrow_mut();
+        let (width, height) = (state.window.width, state.window.height);
+        let client = Region {
+            x: 0,
+            y: 0,
+            width,
+            height,
+        };
+        // The monitor, in client coordinates: a region off it is cut there.
+        let monitor = Region {
+            x: state.monitor.x - self.info.x,
+            y: state.monitor.y - self.info.y,
+            ..state.monitor
+        };
+        let part = region
+            .intersection(&client)
+            .and_then(|r| r.intersection(&monitor))
+            .ok_or_else(|| CaptureError::OffScreen {
+                title: self.info.title.clone(),
+            })?;
+        let frame = state.scene.frame(Instant::now(), (width, height));
+        let mut image = image::imageops::crop_imm(
+            &frame,
+            part.x as u32,
+            part.y as u32,
+            part.width,
+            part.height,
+        )
+        .to_image();
+        // A window in front shows instead of the game where it overlaps.
+        for other in state.in_front.clone() {
+            let area = Region {
+                x: other.x - self.info.x - part.x,
+                y: other.y - self.info.y - part.y,
+                ..other.area()
+            };
+            if let Some(cover) = area.intersection(&Region {
+                x: 0,
+                y: 0,
+                width: part.width,
+                height: part.height,
+            }) {
+                for y in cover.y..cover.y + cover.height as i32 {
+                    for x in cover.x..cover.x + cover.width as i32 {
+                        image.put_pixel(x as u32, y as u32, image::Rgba([200, 200, 200, 255]));
+                    }
+                }
+            }
+        }
+        Ok((image, part))
+    }
+
+    fn screen(&self) -> Option<Region> {
+        Some(self.state.borrow().monitor)
+    }
+}
+
+impl Pointer for FakeDesktop {
+    fn location(&mut self) -> Result<ScreenPoint, InputError> {
+        Ok(self.state.borrow().pointer)
+    }
+
+    fn move_to(&mut self, to: ScreenPoint) -> Result<(), InputError> {
+        self.state.borrow_mut().pointer = to;
+        Ok(())
+    }
+
+    fn button(&mut self, down: bool) -> Result<(), InputError> {
+        let mut state = self.state.borrow_mut();
+        let at = state.pointer;
+        if down {
+            state.pressed = Some(at);
+            return Ok(());
+        }
+        let Some(press) = state.pressed.take() else {
+            return Ok(());
+        };
+        state.clicks.push(Click { press, release: at });
+        state.deliver(press, at);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scaled_lengths_and_points_convert_both_ways() {
+        for (scale, length, physical) in [
+            (1.0, 720, 720),
+            (1.25, 720, 900),
+            (1.5, 720, 1080),
+            (2.0, 720, 1440),
+            (1.25, 1, 1),
+            (1.5, 3, 5),
+        ] {
+            assert_eq!(
+                Scale(scale).physical(length),
+                physical,
+                "{scale} x {length}"
+            );
+        }
+        // A cell centre at (120, 120) logical is drawn at 150% at (180,
+        // 180) physical, and a click there reaches the scene at (120, 120).
+        assert_eq!(Scale(1.5).logical((180, 180)), (120.0, 120.0));
+        assert_eq!(Scale(1.25).logical((150, 50)), (120.0, 40.0));
+        assert_eq!(Scale(2.0).logical((161, 0)), (80.5, 0.0));
+    }
+}

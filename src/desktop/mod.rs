@@ -1,0 +1,156 @@
+//! The desktop floor: everything that touches the player's screen, and the
+//! only place with per-platform code. It owns the window list and the game
+//! window's geometry and pixels ([`capture`]), the mouse ([`input`]), the
+//! stop requests (Ctrl-C and the signals that end a process, [`stop`]),
+//! which windows are the bot's own (its terminal, its hint window) and the
+//! bot's own windows' place on top. The rest of the bot is written against
+//! the three traits here, [`Desktop`], [`GameWindow`] and [`Pointer`]: the
+//! system's desktop (X11 through `xcap` and `enigo`, or Win32) implements
+//! them, and so does [`fake`], a scripted desktop (frames in, clicks out)
+//! on which the live loop and assist mode run without a screen.
+
+pub mod capture;
+pub mod fake;
+pub mod input;
+pub mod stop;
+
+#[cfg(unix)]
+mod unix;
+#[cfg(windows)]
+mod win32;
+
+use image::RgbaImage;
+
+pub use capture::{CaptureError, Region, WindowInfo, names};
+pub use input::{InputError, Mouse, ScreenPoint};
+
+/// The game window, as live play and assist mode watch it.
+pub trait GameWindow: std::fmt::Debug {
+    /// The window as last refreshed (title, place, size).
+    fn info(&self) -> &WindowInfo;
+
+    /// The window's geometry now: an error when it is closed, minimised or
+    /// of zero size.
+    fn refresh(&mut self) -> Result<&WindowInfo, CaptureError>;
+
+    /// The windows in front of this one that overlap `region` of its
+    /// client area (at its place as last refreshed), front-most first: a
+    /// click there would land on them.
+    fn covering(&self, region: Region) -> Result<Vec<WindowInfo>, CaptureError>;
+
+    /// A picture of `region` of the client area (at the window's place as
+    /// last refreshed) as the screen shows it, windows in front included,
+    /// clipped to the screen the region starts on; returns the part
+    /// captured, in client coordinates.
+    fn capture_region(&mut self, region: Region) -> Result<(RgbaImage, Region), CaptureError>;
+
+    /// The screen the last capture was on, in desktop coordinates.
+    fn screen(&self) -> Option<Region>;
+
+    /// The whole client area as the screen shows it now (the geometry
+    /// refreshed first), clipped to the screen it starts on.
+    fn capture_client(&mut self) -> Result<RgbaImage, CaptureError> {
+        let info = self.refresh()?;
+        let client = Region {
+            x: 0,
+            y: 0,
+            width: info.width,
+            height: info.height,
+        };
+        Ok(self.capture_region(client)?.0)
+    }
+}
+
+/// The mouse, as the bot moves and presses it. Coordinates are the
+/// desktop's pixels, the same as capture's.
+pub trait Pointer {
+    /// Where the pointer is now, once every event sent before has been
+    /// taken in by the window system (a round trip): a click's release
+    /// read back here has reached it.
+    fn location(&mut self) -> Result<ScreenPoint, InputError>;
+
+    /// Puts the pointer at `to`.
+    fn move_to(&mut self, to: ScreenPoint) -> Result<(), InputError>;
+
+    /// Presses (`true`) or releases the left button where the pointer is.
+    fn button(&mut self, down: bool) -> Result<(), InputError>;
+}
+
+/// The player's desktop: its windows and its mouse.
+pub trait Desktop {
+    /// Every window the window system lists, front-most first, except the
+    /// bot's own (its process, its terminal and the console it runs in).
+    fn windows(&mut self) -> Result<Vec<WindowInfo>, CaptureError>;
+
+    /// The window `info` describes, to watch.
+    fn open(&mut self, info: &WindowInfo) -> Result<Box<dyn GameWindow>, CaptureError>;
+
+    /// The mouse.
+    fn pointer(&mut self) -> Result<Box<dyn Pointer>, InputError>;
+
+    /// The visible windows: not minimised, not of zero size.
+    fn visible_windows(&mut self) -> Result<Vec<WindowInfo>, CaptureError> {
+        Ok(self
+            .windows()?
+            .into_iter()
+            .filter(WindowInfo::is_visible)
+            .collect())
+    }
+
+    /// The one window whose title or application name contains `query`,
+    /// ignoring case.
+    fn find(&mut self, query: &str) -> Result<Box<dyn GameWindow>, CaptureError> {
+        let all = self.windows()?;
+        let info = capture::pick(&all, query)?;
+        self.open(&info)
+    }
+}
+
+/// The desktop the bot runs on.
+pub fn system() -> capture::SystemDesktop {
+    capture::SystemDesktop::new()
+}
+
+/// Prepares the process for the desktop before any window, capture or
+/// input call: on Windows it declares itself per-monitor DPI aware, so
+/// that captured pixels, window geometry and pointer coordinates are the
+/// same pixels at any display scaling and on every monitor. Returns why
+/// that failed, if it did (the bot then refuses to play on a scaled
+/// display); elsewhere there is nothing to do.
+pub fn prepare() -> Result<(), String> {
+    #[cfg(windows)]
+    return win32::make_dpi_aware();
+    #[cfg(not(windows))]
+    Ok(())
+}
+
+/// Whether the bot was started on its own console (a double-click in
+/// Explorer on Windows), which closes when the bot exits: then a bare
+/// `bot` says what to do and waits for Enter instead of flashing past.
+pub fn own_console() -> bool {
+    #[cfg(windows)]
+    return win32::own_console();
+    #[cfg(not(windows))]
+    false
+}
+
+/// Keeps `window`, one of the bot's own (`minifb`), above the other
+/// windows; minifb does that itself on Windows when asked in its options,
+/// not on X11.
+pub fn keep_above(window: &minifb::Window) -> Result<(), String> {
+    #[cfg(unix)]
+    return unix::keep_above(window.get_window_handle() as usize as u32);
+    #[cfg(not(unix))]
+    {
+        let _ = window;
+        Ok(())
+    }
+}
+
+/// Options for a window of the bot's own that stays on top of the others.
+pub fn topmost_options() -> minifb::WindowOptions {
+    minifb::WindowOptions {
+        topmost: true,
+        ..minifb::WindowOptions::default()
+    }
+}

@@ -1,0 +1,94 @@
+//! The desktop on Linux: an X11 display (through `xcap`, `enigo` and
+//! `x11rb`), with `/proc` for the processes the bot runs in.
+
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use x11rb::connection::Connection;
+use x11rb::protocol::xproto::{AtomEnum, ClientMessageEvent, ConnectionExt, EventMask};
+
+use super::CaptureError;
+
+/// `Ok` when there is an X11 display to list windows on; else what works
+/// instead of what the window system's library makes of it.
+pub(super) fn check_display() -> Result<(), CaptureError> {
+    let variable = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    if variable("DISPLAY").is_some() {
+        return Ok(());
+    }
+    Err(match variable("WAYLAND_DISPLAY") {
+        Some(wayland) => CaptureError::WaylandOnly {
+            wayland: wayland.to_string_lossy().into_owned(),
+        },
+        None => CaptureError::NoDisplay {
+            display: String::new(),
+            cause: "DISPLAY is not set".into(),
+        },
+    })
+}
+
+/// The parent of process `pid`, from `/proc` (none where it does not
+/// exist).
+pub(super) fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses: the fields after the
+    // last ')' are the state, then the parent.
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// How long the window manager gets to take the window in and keep it
+/// above, asked again every [`ABOVE_POLL`].
+const ABOVE_WAIT: Duration = Duration::from_secs(1);
+const ABOVE_POLL: Duration = Duration::from_millis(50);
+
+/// Asks the window manager to keep window `id` above the others
+/// (`_NET_WM_STATE_ABOVE`, which minifb does not set on X11) until its
+/// state says so: a window manager ignores the request for a window it has
+/// not taken in yet.
+pub(super) fn keep_above(id: u32) -> Result<(), String> {
+    let text = |e: &dyn std::fmt::Display| e.to_string();
+    let (conn, screen) = x11rb::connect(None).map_err(|e| text(&e))?;
+    let root = conn.setup().roots[screen].root;
+    let atom = |name: &[u8]| -> Result<u32, String> {
+        Ok(conn
+            .intern_atom(false, name)
+            .map_err(|e| text(&e))?
+            .reply()
+            .map_err(|e| text(&e))?
+            .atom)
+    };
+    let (state, above) = (atom(b"_NET_WM_STATE")?, atom(b"_NET_WM_STATE_ABOVE")?);
+    let started = Instant::now();
+    loop {
+        // Action 1 adds the state; source 1 is an application.
+        let event = ClientMessageEvent::new(32, id, state, [1, above, 0, 1, 0]);
+        conn.send_event(
+            false,
+            root,
+            EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+            event,
+        )
+        .map_err(|e| text(&e))?;
+        conn.flush().map_err(|e| text(&e))?;
+        sleep(ABOVE_POLL);
+        let now = conn
+            .get_property(false, id, state, AtomEnum::ATOM, 0, 32)
+            .map_err(|e| text(&e))?
+            .reply()
+            .map_err(|e| text(&e))?;
+        if now
+            .value32()
+            .is_some_and(|mut atoms| atoms.any(|a| a == above))
+        {
+            return Ok(());
+        }
+        if started.elapsed() >= ABOVE_WAIT {
+            return Err("the window manager did not keep it above".to_owned());
+        }
+    }
+}
