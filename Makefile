@@ -9,7 +9,7 @@
 CARGO ?= cargo
 DEMO_SAMPLE := samples/mid-1x-window.png
 
-.PHONY: deps demo test bench
+.PHONY: deps demo test test-native test-windows windows dist bench
 
 deps:
 	@scripts/install-deps
@@ -21,10 +21,23 @@ demo: deps
 	$(CARGO) build
 	./target/debug/bot --dry-run $(DEMO_SAMPLE) --out dry-run
 
-test: deps
+test: test-native test-windows
+
+test-native: deps
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test
+
+# Builds bot.exe and the test suite for Windows, and runs them under Wine
+# (scripts/windows-test says what it checks).
+test-windows:
+	scripts/windows-test
+
+windows:
+	scripts/windows-build
+
+dist:
+	scripts/dist
 
 # make bench BENCH_ARGS="--boards 20 --cap 5" for a quick run.
 bench: deps

@@ -3,6 +3,9 @@
 //! and the player is the test, clicking with xdotool at the hint's screen
 //! point as a user would. Judged from the practice window's click log
 //! (what the player really did), the hint log and the bot's output.
+// X11: Xvfb, openbox and xdotool. On Windows, scripts/windows-test plays
+// the player under Wine instead.
+#![cfg(unix)]
 
 mod x11_support;
 

@@ -1,6 +1,9 @@
 //! Finding the game window where there is none to find, through the real
 //! binary: no display at all, or a Wayland session without X11, is a
 //! one-line error that says what works, exit 2.
+// DISPLAY and WAYLAND_DISPLAY mean nothing on Windows, where there is
+// always a desktop.
+#![cfg(unix)]
 
 mod vision_support;
 

@@ -331,6 +331,10 @@ impl Pointer for FakeDesktop {
         Ok(())
     }
 
+    fn left_down(&mut self) -> Result<bool, InputError> {
+        Ok(self.state.borrow().pressed.is_some())
+    }
+
     fn button(&mut self, down: bool) -> Result<(), InputError> {
         let mut state = self.state.borrow_mut();
         let at = state.pointer;

@@ -4,7 +4,7 @@
 //! boards; live play decides where to click.
 
 use std::thread::sleep;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[cfg(not(windows))]
 use enigo::Coordinate;
@@ -16,6 +16,10 @@ use super::stop;
 
 /// How long a click holds the button down: the game misses shorter presses.
 pub const HOLD: Duration = Duration::from_millis(40);
+
+/// How long a click's release may take to reach the window system (a
+/// window manager that holds the pointer): the bot waits on the target.
+const RELEASE_WAIT: Duration = Duration::from_secs(5);
 
 /// How often, and how far apart, the pointer is read back after a move
 /// before it counts as put elsewhere.
@@ -53,6 +57,10 @@ pub enum InputError {
     },
     #[error("stopped by Ctrl-C (or a request to end)")]
     Interrupted,
+    #[error(
+        "the window system has not taken the click's release at {at} after {waited_ms} ms (a frozen window manager?): stopped with the pointer on the cell"
+    )]
+    Unreleased { at: ScreenPoint, waited_ms: u128 },
     #[error(
         "the mouse moved to {found} while the bot clicked at {wanted}: the click may have landed there instead: stopped for the user"
     )]
@@ -127,12 +135,32 @@ impl Mouse {
         let held = Held::press(self.pointer.as_mut())?;
         sleep(HOLD);
         held.release()?;
-        let found = self.pointer.location()?;
-        if !on_target(found, at, within) {
-            self.left_at = found;
-            return Err(InputError::Moved { wanted: at, found });
+        // The release must reach the window system with the pointer still
+        // on the target before the pointer moves on: a frozen window
+        // manager's grab holds it in the server's queue, and a move sent
+        // meanwhile could overtake it.
+        let started = Instant::now();
+        loop {
+            let found = self.pointer.location()?;
+            if !on_target(found, at, within) {
+                self.left_at = found;
+                return Err(InputError::Moved { wanted: at, found });
+            }
+            if !self.pointer.left_down()? {
+                break;
+            }
+            if started.elapsed() >= RELEASE_WAIT {
+                return Err(InputError::Unreleased {
+                    at,
+                    waited_ms: RELEASE_WAIT.as_millis(),
+                });
+            }
+            sleep(READ_BACK_WAIT);
         }
-        log::debug!("clicked at {at}");
+        log::debug!(
+            "clicked at {at}, released in {:.1} ms",
+            started.elapsed().as_secs_f64() * 1000.0
+        );
         Ok(())
     }
 
@@ -207,6 +235,8 @@ impl Drop for Held<'_> {
 /// `SetCursorPos` (enigo's absolute moves reach the primary monitor only).
 pub struct SystemPointer {
     enigo: Enigo,
+    #[cfg(unix)]
+    buttons: super::unix::Buttons,
 }
 
 impl std::fmt::Debug for SystemPointer {
@@ -219,7 +249,11 @@ impl SystemPointer {
     pub fn new() -> Result<SystemPointer, InputError> {
         let enigo =
             Enigo::new(&Settings::default()).map_err(|e| InputError::Device(e.to_string()))?;
-        Ok(SystemPointer { enigo })
+        Ok(SystemPointer {
+            enigo,
+            #[cfg(unix)]
+            buttons: super::unix::Buttons::connect().map_err(InputError::Device)?,
+        })
     }
 }
 
@@ -238,6 +272,15 @@ impl Pointer for SystemPointer {
         self.enigo
             .move_mouse(to.x, to.y, Coordinate::Abs)
             .map_err(device)
+    }
+
+    fn left_down(&mut self) -> Result<bool, InputError> {
+        #[cfg(unix)]
+        return self.buttons.left_down().map_err(InputError::Device);
+        #[cfg(windows)]
+        return Ok(super::win32::left_down());
+        #[cfg(not(any(unix, windows)))]
+        Ok(false)
     }
 
     fn button(&mut self, down: bool) -> Result<(), InputError> {

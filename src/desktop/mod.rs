@@ -74,6 +74,10 @@ pub trait Pointer {
 
     /// Presses (`true`) or releases the left button where the pointer is.
     fn button(&mut self, down: bool) -> Result<(), InputError>;
+
+    /// Whether the left button is down as the window system has taken the
+    /// events in so far: a release sent reads up only once it has arrived.
+    fn left_down(&mut self) -> Result<bool, InputError>;
 }
 
 /// The player's desktop: its windows and its mouse.

@@ -5,7 +5,10 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use x11rb::connection::Connection;
-use x11rb::protocol::xproto::{AtomEnum, ClientMessageEvent, ConnectionExt, EventMask};
+use x11rb::protocol::xproto::{
+    AtomEnum, ClientMessageEvent, ConnectionExt, EventMask, KeyButMask, Window,
+};
+use x11rb::rust_connection::RustConnection;
 
 use super::CaptureError;
 
@@ -25,6 +28,34 @@ pub(super) fn check_display() -> Result<(), CaptureError> {
             cause: "DISPLAY is not set".into(),
         },
     })
+}
+
+/// The pointer's buttons as the X server has them.
+pub(super) struct Buttons {
+    conn: RustConnection,
+    root: Window,
+}
+
+impl Buttons {
+    pub(super) fn connect() -> Result<Buttons, String> {
+        let (conn, screen) = x11rb::connect(None).map_err(|e| e.to_string())?;
+        let root = conn.setup().roots[screen].root;
+        Ok(Buttons { conn, root })
+    }
+
+    /// Whether the left button is down, once the server has taken in
+    /// every event before this query (a round trip): while a grab freezes
+    /// the pointer, a release sent waits in the server's queue, and the
+    /// button still reads down.
+    pub(super) fn left_down(&self) -> Result<bool, String> {
+        let reply = self
+            .conn
+            .query_pointer(self.root)
+            .map_err(|e| e.to_string())?
+            .reply()
+            .map_err(|e| e.to_string())?;
+        Ok(reply.mask.contains(KeyButMask::BUTTON1))
+    }
 }
 
 /// The parent of process `pid`, from `/proc` (none where it does not

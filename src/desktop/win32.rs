@@ -20,6 +20,7 @@ use windows_sys::Win32::UI::HiDpi::{
     GetAwarenessFromDpiAwarenessContext, GetThreadDpiAwarenessContext,
     SetProcessDpiAwarenessContext,
 };
+use windows_sys::Win32::UI::Input::KeyboardAndMouse::{GetAsyncKeyState, VK_LBUTTON};
 use windows_sys::Win32::UI::WindowsAndMessaging::{GetClientRect, SetCursorPos};
 
 use super::{Region, ScreenPoint};
@@ -80,6 +81,13 @@ pub(super) fn set_cursor(to: ScreenPoint) -> Result<(), String> {
             std::io::Error::last_os_error()
         ))
     }
+}
+
+/// Whether the left button is down as the system has it now (SendInput
+/// puts the bot's own presses and releases in that state at once).
+pub(super) fn left_down() -> bool {
+    // SAFETY: a plain value; the high bit is the button's state now.
+    (unsafe { GetAsyncKeyState(i32::from(VK_LBUTTON)) } as u16) & 0x8000 != 0
 }
 
 /// The console window the bot runs in, if it has one: its title holds

@@ -71,7 +71,7 @@ pub struct Desktop {
     pub display: String,
     pub dir: tempfile::TempDir,
     // Dropped in order: the window manager before its server.
-    _wm: Running,
+    wm: Running,
     _server: Running,
     _turn: MutexGuard<'static, ()>,
 }
@@ -110,10 +110,19 @@ impl Desktop {
         Desktop {
             display,
             dir,
-            _wm: wm,
+            wm,
             _server: server,
             _turn: turn,
         }
+    }
+
+    /// Sends `signal` (e.g. "STOP", "CONT") to the window manager.
+    pub fn signal_window_manager(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), self.wm.0.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -{signal} openbox");
     }
 
     pub fn path(&self, name: &str) -> PathBuf {
@@ -373,6 +382,17 @@ fn answers(display: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Whether the pointer's left button is down on `display`, as the X
+/// server has it now.
+pub fn left_button_down(display: &str) -> bool {
+    use x11rb::connection::Connection as _;
+    use x11rb::protocol::xproto::{ConnectionExt as _, KeyButMask};
+    let (conn, screen) = x11rb::connect(Some(display)).unwrap();
+    let root = conn.setup().roots[screen].root;
+    let reply = conn.query_pointer(root).unwrap().reply().unwrap();
+    reply.mask.contains(KeyButMask::BUTTON1)
+}
+
 /// Polls `probe` until it gives a value, for at most [`PATIENCE`].
 pub fn wait_for<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
     let started = Instant::now();
@@ -449,9 +469,14 @@ impl Finished {
 impl BotRun {
     /// Sends SIGINT (Ctrl-C) to the bot.
     pub fn interrupt(&self) {
+        self.signal("INT");
+    }
+
+    /// Sends `signal` ("TERM", "HUP", ...) to the bot.
+    pub fn signal(&self, signal: &str) {
         let pid = self.child.as_ref().unwrap().0.id();
         Command::new("kill")
-            .args(["-INT", &pid.to_string()])
+            .args([format!("-{signal}"), pid.to_string()])
             .status()
             .unwrap();
     }
