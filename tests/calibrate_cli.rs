@@ -21,7 +21,7 @@ fn learns_from_the_true_board_and_reads_it_back() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        stdout.contains("wrote calibration/nodiatis.toml"),
+        as_posix(&stdout).contains("wrote calibration/nodiatis.toml"),
         "{stdout}"
     );
     // The confidence grid: six rows of eight cells.

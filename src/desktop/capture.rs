@@ -499,9 +499,15 @@ mod tests {
     fn the_bot_runs_inside_its_own_processes() {
         let own = own_processes();
         assert_eq!(own[0], std::process::id());
-        // The test runner's parent (cargo, a shell) is found on every
-        // platform: /proc on Linux, the process snapshot on Windows.
-        assert!(own.len() >= 2, "{own:?}");
-        assert_eq!(parent_of(own[0]), Some(own[1]));
+        // Each is the parent of the one before: /proc on Linux, the
+        // process snapshot on Windows.
+        for pair in own.windows(2) {
+            assert_eq!(parent_of(pair[0]), Some(pair[1]), "{own:?}");
+        }
+        // On Linux cargo runs the tests; under Wine the runner's parent
+        // is a Linux process, which Windows does not list.
+        if cfg!(target_os = "linux") {
+            assert!(own.len() >= 2, "{own:?}");
+        }
     }
 }

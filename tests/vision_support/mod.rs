@@ -190,7 +190,20 @@ pub fn assert_one_line_error(out: &Output, what: &str) {
     assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
     assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
     assert!(stderr.starts_with("error: "), "{stderr}");
-    assert!(stderr.contains(what), "{stderr:?} should name {what:?}");
+    assert!(
+        as_posix(&stderr).contains(what),
+        "{stderr:?} should name {what:?}"
+    );
+}
+
+/// `text` with Windows' path separators as `/`, so that one expected
+/// message serves both platforms (a no-op elsewhere).
+pub fn as_posix(text: &str) -> String {
+    if cfg!(windows) {
+        text.replace('\\', "/")
+    } else {
+        text.to_owned()
+    }
 }
 
 /// Writes `notes.png` (text), `truncated.png` (a third of the real PNG) and
