@@ -26,4 +26,5 @@ pub mod play;
 pub mod practice;
 pub mod render;
 pub mod solver;
+pub mod text;
 pub mod vision;

@@ -46,10 +46,16 @@ impl WindowInfo {
 
 impl std::fmt::Display for WindowInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Titles are other programs' text: quoted, escaped and cut.
         write!(
             f,
-            "{:?} ({}) at {},{} size {}x{}",
-            self.title, self.app, self.x, self.y, self.width, self.height
+            "{} ({}) at {},{} size {}x{}",
+            crate::text::excerpt(&self.title),
+            crate::text::printable(&self.app),
+            self.x,
+            self.y,
+            self.width,
+            self.height
         )
     }
 }
@@ -64,10 +70,10 @@ pub enum CaptureError {
     )]
     WaylandOnly { wayland: String },
     #[error(
-        "no visible window's title or application contains {query:?}; visible windows: {candidates}"
+        "no visible window's title or application contains {query}; visible windows: {candidates}"
     )]
     NoMatch { query: String, candidates: String },
-    #[error("{count} windows match {query:?}: {candidates}; give a longer TEXT")]
+    #[error("{count} windows match {query}: {candidates}; give a longer TEXT")]
     Several {
         query: String,
         count: usize,
@@ -131,6 +137,12 @@ pub fn names(text: &str, query: &str) -> bool {
 pub fn windows() -> Result<Vec<WindowInfo>, CaptureError> {
     // Without an X11 display there is nothing to list: say what works
     // instead of what the window system's library makes of it.
+    if let Some(display) = std::env::var_os("DISPLAY").filter(|d| d.to_str().is_none()) {
+        return Err(CaptureError::NoDisplay {
+            display: display.to_string_lossy().into_owned(),
+            cause: "DISPLAY is not UTF-8 text, so no display name".into(),
+        });
+    }
     let variable = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
     if variable("DISPLAY").is_none() {
         return Err(match variable("WAYLAND_DISPLAY") {
@@ -188,11 +200,11 @@ fn pick(all: &[WindowInfo], query: &str) -> Result<WindowInfo, CaptureError> {
         ([one], _) => Ok((*one).clone()),
         ([], [hidden]) => Err(unusable(hidden)),
         ([], _) => Err(CaptureError::NoMatch {
-            query: query.to_owned(),
+            query: crate::text::excerpt(query),
             candidates: list(all.iter().filter(|w| w.is_visible())),
         }),
         (several, _) => Err(CaptureError::Several {
-            query: query.to_owned(),
+            query: crate::text::excerpt(query),
             count: several.len(),
             candidates: list(several.iter().copied()),
         }),

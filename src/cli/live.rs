@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
 use super::output::{board_read, describe, frame_list, rules_learned, rules_switched};
-use super::{ReadAndPlan, read_and_plan};
+use super::{ReadAndPlan, debug_dir, read_and_plan};
 use crate::play::{self, Event, Finish, PlaySettings, Report};
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
@@ -24,6 +24,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         calibration_path,
         solve,
     } = read_and_plan(args)?;
+    let debug_dir = debug_dir(args)?;
     let mut window = play::open(query)?;
     println!("window {}", window.info());
     let settings = PlaySettings {
@@ -33,7 +34,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         settle: args.live.settle,
         max_replans: args.live.max_replans,
         max_moves: args.live.max_moves,
-        debug_dir: args.live.debug_dir.clone(),
+        debug_dir,
         dry_run,
     };
     let mut planned = 0;

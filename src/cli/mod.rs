@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use std::io::Write as _;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Parser;
 
 use crate::solver::{SolveOptions, Strategy};
@@ -77,7 +77,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
     // clap quotes the value it refused, which may be anything a user
     // pasted: a one-line error stays one readable line.
     if let Some(ContextValue::String(value)) = error.get(ContextKind::InvalidValue) {
-        let cut: String = value.chars().take(output::EXCERPT).collect();
+        let cut: String = value.chars().take(crate::text::EXCERPT).collect();
         if cut.len() < value.len() {
             line = line.replace(value.as_str(), &format!("{cut}..."));
         }
@@ -151,6 +151,16 @@ fn read_and_plan(args: &args::PlayArgs) -> Result<ReadAndPlan> {
     })
 }
 
+/// Live play's and assist mode's `--debug-dir`, checked before the game
+/// (as `--out` is before a dry run): frames are saved when something goes
+/// wrong, which is no time to learn that they cannot be.
+fn debug_dir(args: &args::PlayArgs) -> Result<std::path::PathBuf> {
+    let dir = &args.live.debug_dir;
+    crate::files::check_folder(dir)
+        .with_context(|| format!("--debug-dir {}: cannot save frames there", dir.display()))?;
+    Ok(dir.clone())
+}
+
 /// The colours a calibration was made from, to draw in: a board drawn in
 /// them reads with that calibration (the renderer knows no calibration).
 fn look_of(calibration: &Calibration) -> crate::render::Look {
@@ -160,13 +170,13 @@ fn look_of(calibration: &Calibration) -> crate::render::Look {
     }
 }
 
-/// Prints `text` at once (a search may go on for long); a closed standard
-/// output (`| head`) only silences the run.
-fn show(text: &str) {
+/// Prints `text` at once (a search may go on for long); whether standard
+/// output is still open (after `| head`, a run that only prints stops).
+fn show(text: &str) -> bool {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
-        .ok();
+        .is_ok()
 }
 
 #[cfg(test)]

@@ -537,7 +537,7 @@ pub(crate) fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)])
         .iter()
         .filter_map(|(label, image)| {
             let path = dir.join(format!("{name}-{label}.png"));
-            match crate::files::save_png(&path, *image) {
+            match crate::files::save_png(&path, *image, crate::files::Existing::Replace) {
                 Ok(()) => Some(path),
                 Err(error) => {
                     log::warn!("{}: cannot save the frame: {error}", path.display());
