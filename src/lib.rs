@@ -12,7 +12,8 @@
 //! [`geometry`] (where a board is in a picture), so that the renderer that
 //! draws the test pictures and the vision that reads them share no code
 //! above these; [`files`] writes the files people keep, whole or not at
-//! all.
+//! all, and reads inputs within bounds; [`text`] shows other programs'
+//! and users' text on a terminal safely.
 
 pub mod assist;
 pub mod capture;

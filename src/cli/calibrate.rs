@@ -2,7 +2,8 @@
 //! known boards (each with its `--board`, or folders of `NAME.png` with
 //! `NAME.board`), or from one screenshot by grouping the pile colours and
 //! asking; checks it by re-reading every screenshot, and only then writes
-//! `calibration/NAME.toml` atomically, never over a file without `--force`.
+//! `calibration/NAME.toml` whole (with `--window`, and the window's
+//! screenshot, both or neither), never over a file without `--force`.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};

@@ -18,20 +18,9 @@ use crate::vision::Calibration;
 
 pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
     let board: Board = match (&args.board, args.seed) {
-        (Some(text), _) => {
-            let board: Board = text
-                .parse()
-                .with_context(|| format!("--board {}", excerpt(text)))?;
-            // The window would show a game over, which no read takes for
-            // a board.
-            if board.is_cleared() {
-                bail!(
-                    "--board {}: no dust on it, nothing to play: give a board with dust",
-                    excerpt(text)
-                );
-            }
-            board
-        }
+        (Some(text), _) => text
+            .parse()
+            .with_context(|| format!("--board {}", excerpt(text)))?,
         (None, seed) => {
             let seed = seed.unwrap_or_else(|| {
                 std::time::SystemTime::now()
