@@ -5,7 +5,7 @@
 
 mod x11_support;
 
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use x11_support::*;
 
@@ -110,4 +110,33 @@ fn calibrate_from_the_window_replaces_nothing_and_writes_both_or_neither() {
     assert!(out.status.success(), "{out:?}");
     assert!(desktop.path("calibration/mine.toml").is_file());
     assert!(kept.is_file());
+}
+
+#[test]
+fn a_window_with_no_game_says_so() {
+    let desktop = Desktop::start();
+    // The default calibration does not know the practice window's size:
+    // with no pile, no board can be placed, which a game not started and
+    // a calibration for another screen both cause.
+    let empty = ["        "; 6].join(",");
+    let _game = Running(
+        desktop
+            .command(&["practice", "--board", &empty, "--title", GAME])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    wait_for("the practice window", || {
+        let found = desktop.xdotool(&["search", "--onlyvisible", "--name", GAME]);
+        (!found.stdout.is_empty()).then_some(())
+    });
+    // Its first frame follows the mapping.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    for args in [&["--window", GAME][..], &["--window", GAME, "--assist"]] {
+        let out = desktop.run_bot(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("start a game if none is on"), "{stderr}");
+    }
 }

@@ -64,7 +64,11 @@ pub enum PlayError {
     Capture(#[from] CaptureError),
     #[error(transparent)]
     Input(#[from] InputError),
-    #[error("the calibration does not fit the board in the window: {0}")]
+    // Both causes look alike from here: a window with too little dust to
+    // place a board, and a calibration made for another screen.
+    #[error(
+        "no board read in the window ({0}): start a game if none is on, else calibrate for this window (bot calibrate --window TEXT)"
+    )]
     Misfit(String),
     #[error("the board is not inside the window any more")]
     OffBoard,
