@@ -163,6 +163,13 @@ const DEADLINE: Duration = Duration::from_secs(60);
 /// `bot ARGS` in `dir`, without a display, `stdin` given, to its end within
 /// `deadline` (else killed, and the test fails: a hang).
 fn run_within(dir: &Path, args: &[&str], stdin: &[u8], deadline: Duration) -> Output {
+    wait_within(spawn_bot(dir, args, stdin), args, deadline)
+}
+
+/// `bot ARGS` started in `dir`, without a display, `stdin` fed from a
+/// thread (a run that stops reading early closes the pipe: not an error
+/// here), its output piped.
+fn spawn_bot(dir: &Path, args: &[&str], stdin: &[u8]) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bot"))
         .current_dir(dir)
         .args(args)
@@ -175,9 +182,8 @@ fn run_within(dir: &Path, args: &[&str], stdin: &[u8], deadline: Duration) -> Ou
         .unwrap();
     let mut input = child.stdin.take().unwrap();
     let stdin = stdin.to_vec();
-    // A run that stops reading early closes the pipe: not an error here.
     std::thread::spawn(move || input.write_all(&stdin));
-    wait_within(child, args, deadline)
+    child
 }
 
 fn wait_within(mut child: Child, args: &[&str], deadline: Duration) -> Output {
@@ -232,37 +238,22 @@ fn a_log_never_empties_a_file() {
     let calibration = calibration_text();
     std::fs::write(d.join("c.toml"), &calibration).unwrap();
     std::fs::write(d.join("h.jsonl"), "an earlier run's line\n").unwrap();
+    let assist = |log: &str| {
+        let args = [
+            "--window",
+            "X",
+            "--assist",
+            "--calibration",
+            "c.toml",
+            "--hint-log",
+            log,
+        ];
+        run_within(d, &args, b"", DEADLINE)
+    };
     // A log typed over the calibration the run reads.
-    let out = run_within(
-        d,
-        &[
-            "--window",
-            "X",
-            "--assist",
-            "--calibration",
-            "c.toml",
-            "--hint-log",
-            "c.toml",
-        ],
-        b"",
-        DEADLINE,
-    );
-    refused(&out, "one of the run's inputs");
+    refused(&assist("c.toml"), "one of the run's inputs");
     // Runs that fail at once (no display) leave an earlier log as it was.
-    let out = run_within(
-        d,
-        &[
-            "--window",
-            "X",
-            "--assist",
-            "--calibration",
-            "c.toml",
-            "--hint-log",
-            "h.jsonl",
-        ],
-        b"",
-        DEADLINE,
-    );
+    let out = assist("h.jsonl");
     refused(&out, "DISPLAY");
     let out = run_within(
         d,
@@ -365,43 +356,29 @@ fn files_beyond_their_kinds_limit_are_refused_unread() {
     assert_eq!(out.status.code(), Some(2));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("too big for a screenshot"), "{stdout}");
+    // A dry run of a sample with `text` as its calibration.
+    let sample = repo("samples/full-0.5x-window.png");
+    let with_calibration = |text: String| {
+        std::fs::write(d.join("c.toml"), text).unwrap();
+        let args = [
+            "--dry-run",
+            sample.to_str().unwrap(),
+            "--calibration",
+            "c.toml",
+            "--out",
+            "o",
+        ];
+        run_within(d, &args, b"", DEADLINE)
+    };
     // A valid calibration after megabytes of comments is no calibration.
     let mut text = "# padding\n".repeat(200_000);
     text.push_str(&calibration_text());
-    std::fs::write(d.join("c.toml"), text).unwrap();
-    let sample = repo("samples/full-0.5x-window.png");
-    let out = run_within(
-        d,
-        &[
-            "--dry-run",
-            sample.to_str().unwrap(),
-            "--calibration",
-            "c.toml",
-            "--out",
-            "o",
-        ],
-        b"",
-        DEADLINE,
-    );
-    refused(&out, "too big for a calibration");
-    // An array of a million numbers, within the limit or not: refused.
+    refused(&with_calibration(text), "too big for a calibration");
+    // An array of a thousand numbers where three belong: refused.
     let numbers = vec!["0.5"; 1_000].join(", ");
     let text =
         calibration_text().replacen("linear_rgb = [", &format!("linear_rgb = [{numbers}, "), 1);
-    std::fs::write(d.join("c.toml"), text).unwrap();
-    let out = run_within(
-        d,
-        &[
-            "--dry-run",
-            sample.to_str().unwrap(),
-            "--calibration",
-            "c.toml",
-            "--out",
-            "o",
-        ],
-        b"",
-        DEADLINE,
-    );
+    let out = with_calibration(text);
     refused(&out, "expected 3 numbers");
 }
 
@@ -411,16 +388,7 @@ fn a_closed_output_stops_the_solving() {
     // A 12-click board: about a second each on one thread of a debug build.
     let board = "OOYOOBOB,OYGBGBGG,BYGOGRRB,GYRBRROB,BRYGBYGG,GORYBOGY\n";
     let args = ["solve", "-", "--json", "--threads", "1"];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bot"))
-        .current_dir(&dir)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    std::thread::spawn(move || input.write_all(board.repeat(200).as_bytes()));
+    let mut child = spawn_bot(&dir, &args, board.repeat(200).as_bytes());
     // `| head -1`: one byte of the first answer, then the reader is gone.
     let mut stdout = child.stdout.take().unwrap();
     let mut first = [0; 1];

@@ -21,7 +21,7 @@ use serde_json::json;
 
 use super::args::PlayArgs;
 use super::output::{describe, improvement_line, outcome_json};
-use super::{ReadAndPlan, look_of, read_and_plan, show};
+use super::{ReadAndPlan, exit_code, look_of, read_and_plan, report_failure, show};
 use crate::game::Cell;
 use crate::render;
 use crate::solver::{self, SolveOptions};
@@ -56,13 +56,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             Ok(object) => !json || show(&format!("{object}\n")),
             Err(error) => {
                 failed = true;
-                if json {
-                    let object = json!({"image": image.display().to_string(), "error": format!("{error:#}")});
-                    show(&format!("{object}\n"))
-                } else {
-                    eprintln!("error: {error:#}");
-                    true
-                }
+                report_failure(json, ("image", &image.display().to_string()), &error)
             }
         };
         if !open {
@@ -70,11 +64,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             break;
         }
     }
-    Ok(if failed {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(exit_code(failed))
 }
 
 /// The images named: files as given, folders as their PNG and JPEG files

@@ -170,6 +170,30 @@ fn look_of(calibration: &Calibration) -> crate::render::Look {
     }
 }
 
+/// The one rule of `bot solve` and dry runs for an input that fails: it is
+/// reported in its answer's place (an `error:` line, or with `--json` an
+/// object `{input_key: input, "error"}` on standard output) and the run
+/// goes on, to exit 2 at the end ([`exit_code`]). Whether standard output
+/// is still open.
+fn report_failure(json: bool, (input_key, input): (&str, &str), error: &anyhow::Error) -> bool {
+    if json {
+        let object = serde_json::json!({input_key: input, "error": format!("{error:#}")});
+        show(&format!("{object}\n"))
+    } else {
+        eprintln!("error: {error:#}");
+        true
+    }
+}
+
+/// Exit 2 when an input failed, else 0.
+fn exit_code(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// Prints `text` at once (a search may go on for long); whether standard
 /// output is still open (after `| head`, a run that only prints stops).
 fn show(text: &str) -> bool {

@@ -7,11 +7,10 @@ use std::io::{BufRead, Read as _};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow};
-use serde_json::json;
 
 use super::args::SolveArgs;
 use super::output::{describe, improvement_line, outcome_json};
-use super::show;
+use super::{exit_code, report_failure, show};
 use crate::game::Board;
 use crate::solver;
 use crate::text::excerpt;
@@ -32,17 +31,10 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         });
         let open = match board {
             Ok(board) => solve(&board, &options, args),
-            // One rule with dry runs: a bad input is reported where its
-            // answer would be, and the rest are still solved.
+            // One rule with dry runs: reported, and the rest solved.
             Err(error) => {
                 failed = true;
-                if args.json {
-                    let object = json!({"input": name, "error": format!("{error:#}")});
-                    show(&format!("{object}\n"))
-                } else {
-                    eprintln!("error: {error:#}");
-                    true
-                }
+                report_failure(args.json, ("input", &name), &error)
             }
         };
         if !open {
@@ -50,11 +42,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             break;
         }
     }
-    Ok(if failed {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(exit_code(failed))
 }
 
 /// Solves and prints one board; whether standard output is still open.
