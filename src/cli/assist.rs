@@ -58,8 +58,8 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     })
     .with_context(|| {
         format!(
-            "window {:?}, calibration {}",
-            window.info().title,
+            "window {}, calibration {}",
+            crate::text::excerpt(&window.info().title),
             calibration_path.display()
         )
     })?;
