@@ -122,8 +122,7 @@ const INTERRUPTED_EXIT: i32 = 130;
 /// Makes Ctrl-C end the process (exit code 130) without leaving a
 /// temporary file: at once when none exists, else when the last is gone.
 /// For the commands that have no Ctrl-C of their own (live play and
-/// assist mode stop their loop on it instead, and their temporaries go
-/// on every way out of it).
+/// assist mode stop their loop on it instead).
 pub fn exit_on_ctrl_c() -> Result<(), ctrlc::Error> {
     ctrlc::set_handler(|| {
         if INTERRUPTS.interrupt() {

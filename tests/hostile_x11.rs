@@ -5,7 +5,7 @@
 
 mod x11_support;
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use x11_support::*;
 
@@ -119,20 +119,9 @@ fn a_window_with_no_game_says_so() {
     // with no pile, no board can be placed, which a game not started and
     // a calibration for another screen both cause.
     let empty = ["        "; 6].join(",");
-    let _game = Running(
-        desktop
-            .command(&["practice", "--board", &empty, "--title", GAME])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    wait_for("the practice window", || {
-        let found = desktop.xdotool(&["search", "--onlyvisible", "--name", GAME]);
-        (!found.stdout.is_empty()).then_some(())
+    let (_game, _) = desktop.open_window(GAME, || {
+        desktop.command(&["practice", "--board", &empty, "--title", GAME])
     });
-    // Its first frame follows the mapping.
-    std::thread::sleep(std::time::Duration::from_millis(500));
     for args in [&["--window", GAME][..], &["--window", GAME, "--assist"]] {
         let out = desktop.run_bot(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
