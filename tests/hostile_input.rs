@@ -716,3 +716,22 @@ fn ctrl_c_leaves_no_temporary_file() {
         }
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn an_endless_answer_is_no_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = repo("samples/full-1x-window.png");
+    let args = ["calibrate", sample.to_str().unwrap(), "--name", "asked"];
+    let child = Command::new(env!("CARGO_BIN_EXE_bot"))
+        .current_dir(dir.path())
+        .args(args)
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_within(child, &args, DEADLINE);
+    refused(&out, "not confirmed");
+    assert!(!dir.path().join("calibration/asked.toml").exists());
+}

@@ -5,7 +5,7 @@
 //! `calibration/NAME.toml` whole (with `--window`, and the window's
 //! screenshot, both or neither), never over a file without `--force`.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -285,15 +285,21 @@ fn destination(name: &str) -> Result<PathBuf> {
     Ok(Path::new("calibration").join(format!("{name}.toml")))
 }
 
+/// The longest answer read: a "yes" and room for spaces; more is no
+/// answer (and an endless standard input is not read to its end).
+const MAX_ANSWER: u64 = 64;
+
 /// Asks a yes/no question on stdin; anything but "y" or "yes" is no.
 fn confirm(question: &str) -> Result<bool> {
     print!("{question} [y/N] ");
     std::io::stdout().flush()?;
-    let mut answer = String::new();
+    let mut answer = Vec::new();
     std::io::stdin()
         .lock()
-        .read_line(&mut answer)
+        .take(MAX_ANSWER)
+        .read_until(b'\n', &mut answer)
         .context("reading the answer from stdin")?;
+    let answer = String::from_utf8_lossy(&answer);
     Ok(matches!(
         answer.trim().to_ascii_lowercase().as_str(),
         "y" | "yes"
