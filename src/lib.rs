@@ -15,7 +15,8 @@
 //! [`geometry`] (where a board is in a picture), so that the renderer that
 //! draws the test pictures and the vision that reads them share no code
 //! above these; [`files`] writes the files people keep, whole or not at
-//! all.
+//! all, and reads inputs within bounds; [`text`] shows other programs'
+//! and users' text on a terminal safely.
 
 pub mod assist;
 pub mod cli;
@@ -28,4 +29,5 @@ pub mod play;
 pub mod practice;
 pub mod render;
 pub mod solver;
+pub mod text;
 pub mod vision;

@@ -39,3 +39,17 @@ fn a_wayland_session_without_x11_says_what_works() {
         assert_one_line_error(&out, "DISPLAY is not set");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_display_name_that_is_not_text_is_called_so() {
+    use std::os::unix::ffi::OsStrExt;
+    let out = Command::new(env!("CARGO_BIN_EXE_bot"))
+        .args(["windows"])
+        .env("DISPLAY", std::ffi::OsStr::from_bytes(b":\xff0"))
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "DISPLAY is not UTF-8 text");
+}

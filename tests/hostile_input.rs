@@ -1,11 +1,18 @@
 //! Hostile input through the real binary: random bytes and random
-//! mutations of valid board strings, calibration files and image headers.
-//! Whatever comes in, the bot answers (exit 0 for what happens to be valid)
-//! or refuses with exit 2 and one short line, never a panic or an abort.
+//! mutations of valid board strings, calibration files and image headers;
+//! special files (FIFOs, devices), files past their kind's size, closed
+//! pipes, runs racing for one file name, Ctrl-C while pictures are
+//! written, memory limits. Whatever comes in, the bot answers (exit 0 for
+//! what happens to be valid) or refuses with exit 2 and one short line
+//! that names the real cause: never a panic, an abort or a hang, and no
+//! file changed that it should not touch.
 
 mod vision_support;
 
-use std::process::Output;
+use std::io::{Read, Write as _};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use vision_support::{bot, repo};
@@ -143,4 +150,599 @@ proptest! {
         assert_answer_or_short_refusal(&out, "random calibration")?;
         prop_assert_eq!(out.status.code(), Some(2));
     }
+}
+
+// The classes of the third pass: files the bot must not lose, inputs that
+// must not hang it or take all its memory, messages that must say what is
+// wrong. Each run has a deadline: a run past it is a hang.
+
+/// How long any of these runs may take at most (a debug build, a loaded
+/// machine): far below the minutes each took when it hung.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// `bot ARGS` in `dir`, without a display, `stdin` given, to its end within
+/// `deadline` (else killed, and the test fails: a hang).
+fn run_within(dir: &Path, args: &[&str], stdin: &[u8], deadline: Duration) -> Output {
+    wait_within(spawn_bot(dir, args, stdin), args, deadline)
+}
+
+/// `bot ARGS` started in `dir`, without a display, `stdin` fed from a
+/// thread (a run that stops reading early closes the pipe: not an error
+/// here), its output piped.
+fn spawn_bot(dir: &Path, args: &[&str], stdin: &[u8]) -> Child {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bot"))
+        .current_dir(dir)
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    std::thread::spawn(move || input.write_all(&stdin));
+    child
+}
+
+fn wait_within(mut child: Child, args: &[&str], deadline: Duration) -> Output {
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > deadline {
+            child.kill().unwrap();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "bot {:?} still running after {deadline:?}: {}",
+                short(args),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The arguments, each cut for a message.
+fn short(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| a.chars().take(80).collect()).collect()
+}
+
+/// Exit 2 and one `error:` line holding `what`, short enough to read.
+fn refused(out: &Output, what: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(
+        errors[0].contains(what),
+        "{:?} should say {what:?}",
+        errors[0]
+    );
+    assert!(errors[0].chars().count() < MAX_ERROR, "{}", errors[0]);
+}
+
+fn calibration_text() -> String {
+    std::fs::read_to_string(repo("calibration/nodiatis.toml")).unwrap()
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn a_log_never_empties_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let calibration = calibration_text();
+    std::fs::write(d.join("c.toml"), &calibration).unwrap();
+    std::fs::write(d.join("h.jsonl"), "an earlier run's line\n").unwrap();
+    let assist = |log: &str| {
+        let args = [
+            "--window",
+            "X",
+            "--assist",
+            "--calibration",
+            "c.toml",
+            "--hint-log",
+            log,
+        ];
+        run_within(d, &args, b"", DEADLINE)
+    };
+    // A log typed over the calibration the run reads.
+    refused(&assist("c.toml"), "one of the run's inputs");
+    // Runs that fail at once (no display) leave an earlier log as it was.
+    let out = assist("h.jsonl");
+    refused(&out, "DISPLAY");
+    let out = run_within(
+        d,
+        &["practice", "--seed", "1", "--log", "h.jsonl"],
+        b"",
+        DEADLINE,
+    );
+    refused(&out, "cannot open the window");
+    assert_eq!(
+        std::fs::read_to_string(d.join("c.toml")).unwrap(),
+        calibration
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("h.jsonl")).unwrap(),
+        "an earlier run's line\n"
+    );
+}
+
+#[cfg(unix)]
+// FIFOs, devices, /proc, ulimit and signals are Unix's.
+#[cfg(unix)]
+#[test]
+fn special_files_are_refused_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    mkfifo(&d.join("fifo.png"));
+    mkfifo(&d.join("fifo.toml"));
+    mkfifo(&d.join("fifo.jsonl"));
+    std::fs::create_dir(d.join("shots")).unwrap();
+    std::fs::copy(repo("samples/full-0.5x-window.png"), d.join("shots/x.png")).unwrap();
+    mkfifo(&d.join("shots/x.board"));
+    let sample = repo("samples/full-0.5x-window.png");
+    let sample = sample.to_str().unwrap();
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["--dry-run", "fifo.png", "--out", "o"],
+            "not a regular file (a FIFO)",
+        ),
+        (
+            &["--dry-run", "/dev/zero", "--out", "o"],
+            "not a regular file (a device)",
+        ),
+        (
+            &[
+                "--dry-run",
+                sample,
+                "--calibration",
+                "fifo.toml",
+                "--out",
+                "o",
+            ],
+            "not a regular file (a FIFO)",
+        ),
+        (
+            &[
+                "--dry-run",
+                sample,
+                "--calibration",
+                "/dev/zero",
+                "--out",
+                "o",
+            ],
+            "not a regular file (a device)",
+        ),
+        (&["calibrate", "fifo.png", "--board", VALID_BOARD], "a FIFO"),
+        (&["calibrate", "shots"], "a FIFO"),
+        (
+            &["--window", "X", "--assist", "--hint-log", "fifo.jsonl"],
+            "not a regular file (a FIFO)",
+        ),
+        (
+            &["practice", "--log", "fifo.jsonl"],
+            "not a regular file (a FIFO)",
+        ),
+    ];
+    for (args, what) in cases {
+        let out = run_within(d, args, b"", DEADLINE);
+        // The dry runs report the image, then exit 2.
+        if args[0] == "--dry-run" && !args.contains(&"--calibration") {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{stderr}");
+            assert!(stderr.contains(what), "{args:?}: {stderr}");
+        } else {
+            refused(&out, what);
+        }
+    }
+}
+
+#[test]
+fn files_beyond_their_kinds_limit_are_refused_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Two gigabytes that take no disk (a sparse file).
+    let big = std::fs::File::create(d.join("big.png")).unwrap();
+    big.set_len(2 << 30).unwrap();
+    let out = run_within(
+        d,
+        &["--dry-run", "big.png", "--out", "o", "--json"],
+        b"",
+        DEADLINE,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("too big for a screenshot"), "{stdout}");
+    // A dry run of a sample with `text` as its calibration.
+    let sample = repo("samples/full-0.5x-window.png");
+    let with_calibration = |text: String| {
+        std::fs::write(d.join("c.toml"), text).unwrap();
+        let args = [
+            "--dry-run",
+            sample.to_str().unwrap(),
+            "--calibration",
+            "c.toml",
+            "--out",
+            "o",
+        ];
+        run_within(d, &args, b"", DEADLINE)
+    };
+    // A valid calibration after megabytes of comments is no calibration.
+    let mut text = "# padding\n".repeat(200_000);
+    text.push_str(&calibration_text());
+    refused(&with_calibration(text), "too big for a calibration");
+    // An array of a thousand numbers where three belong: refused.
+    let numbers = vec!["0.5"; 1_000].join(", ");
+    let text =
+        calibration_text().replacen("linear_rgb = [", &format!("linear_rgb = [{numbers}, "), 1);
+    let out = with_calibration(text);
+    refused(&out, "expected 3 numbers");
+}
+
+#[test]
+fn a_closed_output_stops_the_solving() {
+    let dir = std::env::temp_dir();
+    // A 12-click board: about a second each on one thread of a debug build.
+    let board = "OOYOOBOB,OYGBGBGG,BYGOGRRB,GYRBRROB,BRYGBYGG,GORYBOGY\n";
+    let args = ["solve", "-", "--json", "--threads", "1"];
+    let mut child = spawn_bot(&dir, &args, board.repeat(200).as_bytes());
+    // `| head -1`: one byte of the first answer, then the reader is gone.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0; 1];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    // 200 boards would take minutes.
+    let out = wait_within(child, &args, Duration::from_secs(30));
+    assert!(out.status.code().is_some(), "no signal: {:?}", out.status);
+}
+
+#[test]
+fn a_board_argument_of_the_longest_size_is_refused_at_once() {
+    let dir = std::env::temp_dir();
+    // The longest argument Linux passes; quadratic, this took 18 s.
+    for board in [",".repeat(128 * 1024 - 1), "G,GG,".repeat(26_000)] {
+        let out = run_within(&dir, &["solve", "--", &board], b"", Duration::from_secs(10));
+        refused(&out, "more than 128");
+    }
+}
+
+#[test]
+fn a_rare_optimum_says_how_the_drawing_goes_and_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "practice",
+        "--optimum",
+        "9",
+        "--rules",
+        "gravity",
+        "--seed",
+        "1",
+    ];
+    // Sixty seconds of drawing, the last board's proof, and margin.
+    let out = run_within(dir.path(), &args, b"", Duration::from_secs(120));
+    refused(
+        &out,
+        "no board with a proven optimum of 9 clicks under gravity",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("boards drawn in"), "{stdout}");
+}
+
+#[test]
+fn messages_name_the_real_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A JPEG cut short is said to be so.
+    let jpeg = std::fs::read(repo("samples/full-0.75x-bare.jpg")).unwrap();
+    std::fs::write(d.join("cut.jpg"), &jpeg[..jpeg.len() * 2 / 3]).unwrap();
+    let out = run_within(d, &["--dry-run", "cut.jpg", "--out", "o"], b"", DEADLINE);
+    refused(&out, "cut short");
+    // A negative number reaches its flag's check, with no tip to make it
+    // an image path.
+    for args in [
+        &["solve", "--threads", "-5", VALID_BOARD][..],
+        &["--dry-run", "x.png", "--tt-mb", "-3"],
+        &["practice", "--anim-ms", "-1"],
+    ] {
+        let out = run_within(d, args, b"", DEADLINE);
+        refused(&out, "-");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("tip"), "{stderr}");
+        assert!(stderr.contains("must be"), "{stderr}");
+    }
+    let out = run_within(
+        d,
+        &["practice", "--anim-ms", "99999999999999999999"],
+        b"",
+        DEADLINE,
+    );
+    refused(&out, "must be 0 to 10000 ms");
+    // A byte order mark is no part of a board.
+    let out = run_within(
+        d,
+        &["solve", "-", "--time", "0.2", "--json"],
+        format!("\u{feff}{VALID_BOARD}\n").as_bytes(),
+        DEADLINE,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // An empty window text would name every window.
+    let out = run_within(d, &["--window", "", "--dry-run"], b"", DEADLINE);
+    refused(&out, "give part of the window's title");
+}
+
+// FIFOs, devices, /proc, ulimit and signals are Unix's.
+#[cfg(unix)]
+#[test]
+fn the_table_is_bounded_by_the_machine() {
+    let dir = std::env::temp_dir();
+    let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let total_mib = info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(1 << 20, |kib| kib / 1024);
+    let too_much = (total_mib / 2 + 1).to_string();
+    let out = run_within(&dir, &["solve", "--tt-mb", &too_much, "GG"], b"", DEADLINE);
+    refused(&out, "the table must be a whole number of MiB");
+}
+
+/// Under a memory limit below `--tt-mb`, the table does not grow and the
+/// search goes on: the best solution is not lost to a panic. Limits from
+/// too small for anything to ample: the table's own failure never ends a
+/// run (other allocations may, as in any program).
+#[cfg(target_os = "linux")]
+// FIFOs, devices, /proc, ulimit and signals are Unix's.
+#[cfg(unix)]
+#[test]
+fn a_table_the_system_refuses_keeps_the_search_going() {
+    let dir = std::env::temp_dir();
+    // A 13-click board whose search wants a table of 8 MiB or more.
+    let board = "OBORRBOY,YOGGYGBY,BOOGYYRG,RRBYROOB,RYBYBGBB,OGGORORR";
+    let mut kept = 0;
+    for limit_mib in (40..=100).step_by(5) {
+        let script = format!(
+            "ulimit -v {}; exec \"$0\" solve --tt-mb 4096 --threads 1 --time 3 {board}",
+            limit_mib * 1024
+        );
+        let child = Command::new("sh")
+            .args(["-c", &script, env!("CARGO_BIN_EXE_bot")])
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = wait_within(child, &["solve", board], DEADLINE);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(101), "{limit_mib} MiB: {stderr}");
+        if out.status.success() && stderr.contains("cannot grow") {
+            kept += 1;
+        }
+    }
+    assert!(kept > 0, "no limit made the table stay");
+}
+
+#[test]
+fn solve_reports_every_bad_line_and_goes_on() {
+    let dir = std::env::temp_dir();
+    let input = format!("{VALID_BOARD}\nXX,GG\n\u{ff}\n{VALID_BOARD}\n");
+    let out = run_within(
+        &dir,
+        &["solve", "-", "--json", "--time", "0.2", "--threads", "1"],
+        input.as_bytes(),
+        DEADLINE,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let objects: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 4, "{objects:?}");
+    assert_eq!(objects[0]["board"], VALID_BOARD);
+    assert_eq!(objects[1]["input"], "standard input, line 2");
+    assert!(
+        objects[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown letter 'X'")
+    );
+    assert_eq!(objects[2]["input"], "standard input, line 3");
+    assert_eq!(objects[3]["board"], VALID_BOARD);
+    // Without --json: an error line per bad board, the others solved.
+    let out = run_within(
+        &dir,
+        &[
+            "solve",
+            "--time",
+            "0.2",
+            "--threads",
+            "1",
+            "XX",
+            VALID_BOARD,
+        ],
+        b"",
+        DEADLINE,
+    );
+    refused(&out, "board 1");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("  1. click ("), "{stdout}");
+}
+
+#[test]
+fn folders_and_names_are_checked_before_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("file"), "").unwrap();
+    let out = run_within(
+        d,
+        &["--window", "X", "--debug-dir", "file/debug"],
+        b"",
+        DEADLINE,
+    );
+    refused(&out, "--debug-dir file/debug");
+    let name = "n".repeat(300);
+    let sample = repo("samples/full-1x-window.png");
+    let started = Instant::now();
+    let out = run_within(
+        d,
+        &[
+            "calibrate",
+            sample.to_str().unwrap(),
+            "--yes",
+            "--name",
+            &name,
+        ],
+        b"",
+        DEADLINE,
+    );
+    refused(&out, "at most 64 characters");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "refused before the work"
+    );
+}
+
+#[test]
+fn calibrate_says_which_images_it_skips() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("shots")).unwrap();
+    for name in ["a", "b"] {
+        std::fs::copy(
+            repo("samples/full-1x-window.png"),
+            d.join(format!("shots/{name}.png")),
+        )
+        .unwrap();
+    }
+    let truth = std::fs::read_to_string(repo("samples/full-1x-window.board")).unwrap();
+    // A byte order mark before the board is no part of it.
+    std::fs::write(d.join("shots/a.board"), format!("\u{feff}{truth}")).unwrap();
+    let out = run_within(d, &["calibrate", "shots", "--name", "s"], b"", DEADLINE);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("b.png: skipped, no b.board beside it"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn of_two_calibrations_of_one_name_one_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sample = repo("samples/full-1x-window.png");
+    let truth = std::fs::read_to_string(repo("samples/full-1x-window.board")).unwrap();
+    let args = [
+        "calibrate",
+        sample.to_str().unwrap(),
+        "--board",
+        truth.trim(),
+        "--name",
+        "same",
+    ];
+    let start = || {
+        Command::new(env!("CARGO_BIN_EXE_bot"))
+            .current_dir(d)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (start(), start());
+    let outs = [
+        wait_within(a, &args, DEADLINE),
+        wait_within(b, &args, DEADLINE),
+    ];
+    let wrote = outs
+        .iter()
+        .filter(|o| String::from_utf8_lossy(&o.stdout).contains("wrote calibration/same.toml"))
+        .count();
+    assert_eq!(wrote, 1, "{outs:?}");
+    let other = outs
+        .iter()
+        .find(|o| !o.status.success())
+        .expect("one refused");
+    refused(other, "already exists");
+    let names: Vec<_> = std::fs::read_dir(d.join("calibration")).unwrap().collect();
+    assert_eq!(names.len(), 1, "no temporary left: {names:?}");
+}
+
+#[cfg(unix)]
+// FIFOs, devices, /proc, ulimit and signals are Unix's.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("shots")).unwrap();
+    for i in 0..6 {
+        std::fs::copy(
+            repo("samples/full-0.5x-window.png"),
+            d.join(format!("shots/s{i}.png")),
+        )
+        .unwrap();
+    }
+    // Ctrl-C at many moments of a run that writes pictures all along.
+    for wait_ms in (200..2000).step_by(150) {
+        let out_dir = d.join(format!("o{wait_ms}"));
+        let out = out_dir.to_str().unwrap();
+        let args = [
+            "--dry-run",
+            "shots",
+            "--out",
+            out,
+            "--time",
+            "0.1",
+            "--threads",
+            "1",
+        ];
+        let child = Command::new(env!("CARGO_BIN_EXE_bot"))
+            .current_dir(d)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(wait_ms));
+        Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        wait_within(child, &args, DEADLINE);
+        for entry in std::fs::read_dir(&out_dir).into_iter().flatten() {
+            let name = entry.unwrap().file_name();
+            let name = name.to_string_lossy();
+            assert!(!name.ends_with(".tmp"), "{wait_ms} ms: {name} left");
+        }
+    }
+}
+
+#[cfg(unix)]
+// FIFOs, devices, /proc, ulimit and signals are Unix's.
+#[cfg(unix)]
+#[test]
+fn an_endless_answer_is_no_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = repo("samples/full-1x-window.png");
+    let args = ["calibrate", sample.to_str().unwrap(), "--name", "asked"];
+    let child = Command::new(env!("CARGO_BIN_EXE_bot"))
+        .current_dir(dir.path())
+        .args(args)
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_within(child, &args, DEADLINE);
+    refused(&out, "not confirmed");
+    assert!(!dir.path().join("calibration/asked.toml").exists());
 }

@@ -420,14 +420,23 @@ fn a_huge_or_endless_line_on_stdin_is_refused_without_reading_it_whole() {
     // An endless stream of letters ends too.
     let out = run_streaming(&["solve", "-"], std::io::repeat(b'R'));
     assert_short_error(&out, "standard input, line 1");
-    // A board on the first line is solved before the long one stops it.
+    // A board on the first line is solved before the long one stops it,
+    // which is reported in its place (with --json, as an object).
     let input = std::io::Read::chain(
         std::io::Cursor::new(b"GG,RR\n".to_vec()),
         std::io::repeat(b'B'),
     );
     let out = run_streaming(&["solve", "--json", "-"], input);
-    assert_short_error(&out, "line 2");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    let error: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    assert_eq!(error["input"], "standard input, line 2");
+    assert!(
+        error["error"].as_str().unwrap().contains("longer than"),
+        "{error}"
+    );
 }
 
 #[test]

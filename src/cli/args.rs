@@ -7,10 +7,10 @@ use std::time::Duration;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use super::output::excerpt;
 use crate::game::Rules;
 use crate::play::RulesChoice;
 use crate::solver::{SolveOptions, Strategy};
+use crate::text::excerpt;
 
 /// What a bare `bot` started on a console of its own (a double-click in
 /// Explorer) says before it waits for Enter: the bot is a command-line
@@ -82,7 +82,7 @@ pub struct PlayArgs {
     pub images: Vec<PathBuf>,
     /// Play in the visible window whose title or application name contains
     /// TEXT (ignoring case).
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", value_parser = parse_window)]
     pub window: Option<String>,
     /// Read and plan but never click: from the images given, or from the
     /// live --window when none is given.
@@ -123,7 +123,7 @@ pub struct SolverArgs {
     #[command(flatten)]
     pub threads: ThreadsArg,
     /// Transposition table size in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = parse_table_mb, allow_negative_numbers = true)]
     pub tt_mb: u32,
 }
 
@@ -178,7 +178,7 @@ fn play_rules() -> impl TypedValueParser<Value = RulesChoice> {
 #[derive(Debug, Args)]
 pub struct ThreadsArg {
     /// Search threads (1 to 256; default: all cores).
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<u32>,
 }
 
@@ -231,7 +231,7 @@ pub struct ImagesOutArgs {
 pub struct LiveArgs {
     /// How long to wait for the board to settle after a click, in
     /// milliseconds.
-    #[arg(long = "settle-ms", value_name = "MS", default_value = "3000", value_parser = parse_settle, requires = "window")]
+    #[arg(long = "settle-ms", value_name = "MS", default_value = "3000", value_parser = parse_settle, requires = "window", allow_negative_numbers = true)]
     pub settle: Duration,
     /// How many times to re-plan when the board read differs from the plan.
     #[arg(
@@ -239,11 +239,18 @@ pub struct LiveArgs {
         value_name = "N",
         default_value_t = 3,
         requires = "window",
-        conflicts_with = "assist"
+        conflicts_with = "assist",
+        allow_negative_numbers = true
     )]
     pub max_replans: u32,
     /// Stop after this many clicks.
-    #[arg(long, value_name = "N", requires = "window", conflicts_with = "assist")]
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "window",
+        conflicts_with = "assist",
+        allow_negative_numbers = true
+    )]
     pub max_moves: Option<u32>,
     /// Where live play saves frames when something goes wrong.
     #[arg(long, value_name = "DIR", default_value = "debug", requires = "window")]
@@ -296,10 +303,15 @@ impl From<StrategyArg> for Strategy {
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// How many random boards (at most 100000).
-    #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(0..=100_000), allow_negative_numbers = true)]
     pub boards: u32,
     /// Seed of the random boards.
-    #[arg(long, value_name = "S", default_value_t = 2021)]
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 2021,
+        allow_negative_numbers = true
+    )]
     pub seed: u64,
     /// Time cap per board and strategy, in seconds.
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_seconds, allow_negative_numbers = true)]
@@ -339,10 +351,10 @@ pub struct CalibrateArgs {
     /// application name contains TEXT (its board is the first --board),
     /// after a countdown to move the mouse off the board; it is kept as
     /// calibration/NAME-window.png.
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", value_parser = parse_window)]
     pub window: Option<String>,
     /// Seconds of the countdown before --window's screenshot.
-    #[arg(long, value_name = "SECS", default_value_t = 3, requires = "window", value_parser = clap::value_parser!(u64).range(0..=60))]
+    #[arg(long, value_name = "SECS", default_value_t = 3, requires = "window", value_parser = clap::value_parser!(u64).range(0..=60), allow_negative_numbers = true)]
     pub countdown: u64,
     /// Calibration name: writes calibration/NAME.toml.
     #[arg(long, default_value = "nodiatis")]
@@ -358,21 +370,26 @@ pub struct CalibrateArgs {
 #[derive(Debug, Args)]
 pub struct PracticeArgs {
     /// Seed of a random board.
-    #[arg(long, value_name = "N", conflicts_with = "board")]
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "board",
+        allow_negative_numbers = true
+    )]
     pub seed: Option<u64>,
     /// A random board whose proven optimum is exactly N clicks (9 to 13):
     /// boards are drawn from the seed and proven until one is.
-    #[arg(long, value_name = "N", conflicts_with = "board", value_parser = clap::value_parser!(u8).range(9..=13))]
+    #[arg(long, value_name = "N", conflicts_with = "board", value_parser = clap::value_parser!(u8).range(9..=13), allow_negative_numbers = true)]
     pub optimum: Option<u8>,
     /// The board to play, as a board string.
     #[arg(long, value_name = "STRING")]
     pub board: Option<String>,
     /// Window scale, 0.25 to 4: 1.0 is the real game's 80-pixel cells.
-    #[arg(long, value_name = "F", default_value = "1", value_parser = parse_scale)]
+    #[arg(long, value_name = "F", default_value = "1", value_parser = parse_scale, allow_negative_numbers = true)]
     pub scale: f32,
     /// Duration of the removal, fall and contraction animation, in
     /// milliseconds.
-    #[arg(long = "anim-ms", value_name = "MS", default_value = "300", value_parser = parse_anim)]
+    #[arg(long = "anim-ms", value_name = "MS", default_value = "300", value_parser = parse_anim, allow_negative_numbers = true)]
     pub anim: Duration,
     /// Window title.
     #[arg(long, value_name = "TEXT", default_value = "Dust Practice")]
@@ -410,27 +427,59 @@ fn parse_anim(text: &str) -> Result<Duration, String> {
 }
 
 fn parse_millis(text: &str, range: std::ops::RangeInclusive<u64>) -> Result<Duration, String> {
-    let ms: u64 = text
-        .parse()
-        .map_err(|_| format!("{text:?} is not a whole number of milliseconds"))?;
-    if !range.contains(&ms) {
-        return Err(format!(
-            "{ms} ms: must be {} to {} ms",
+    let out_of_range = || {
+        format!(
+            "{} ms: must be {} to {} ms",
+            excerpt(text),
             range.start(),
             range.end()
-        ));
+        )
+    };
+    // A whole number too big for any clock, or below 0, is out of range.
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u64>() {
+        Ok(ms) if range.contains(&ms) => Ok(Duration::from_millis(ms)),
+        _ if whole => Err(out_of_range()),
+        _ => Err(format!(
+            "{} is not a whole number of milliseconds",
+            excerpt(text)
+        )),
     }
-    Ok(Duration::from_millis(ms))
+}
+
+/// What `--window` looks for: some text (an empty one is in every title).
+fn parse_window(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        return Err("give part of the window's title or application name (see bot windows)".into());
+    }
+    Ok(text.to_owned())
+}
+
+/// The transposition table's most MiB: at most half the machine's memory
+/// (where it is known), so that a typo cannot take it all.
+fn parse_table_mb(text: &str) -> Result<u32, String> {
+    let most = crate::solver::max_table_mb();
+    text.parse::<u32>()
+        .ok()
+        .filter(|mb| (1..=most).contains(mb))
+        .ok_or_else(|| {
+            format!(
+                "{}: the table must be a whole number of MiB from 1 to {most} (half this machine's memory at most)",
+                excerpt(text)
+            )
+        })
 }
 
 /// A window scale the practice window can draw.
 fn parse_scale(text: &str) -> Result<f32, String> {
     let scale: f32 = text
         .parse()
-        .map_err(|_| format!("{text:?} is not a number"))?;
+        .map_err(|_| format!("{} is not a number", excerpt(text)))?;
     if !crate::practice::SCALES.contains(&scale) {
         return Err(format!(
-            "{text}: must be between {} and {}",
+            "{}: must be between {} and {}",
+            excerpt(text),
             crate::practice::SCALES.start(),
             crate::practice::SCALES.end()
         ));
@@ -451,6 +500,64 @@ mod tests {
         assert!(parse_seconds("inf").is_err());
         assert!(parse_seconds(&"9".repeat(400)).is_err());
         assert!(parse_seconds("soon").is_err());
+    }
+
+    #[test]
+    fn milliseconds_out_of_range_are_called_so() {
+        assert_eq!(parse_anim("300"), Ok(Duration::from_millis(300)));
+        for text in ["99999999999999999999", "10001", "-5"] {
+            let error = parse_anim(text).unwrap_err();
+            assert!(
+                error.ends_with("ms: must be 0 to 10000 ms"),
+                "{text}: {error}"
+            );
+        }
+        assert!(
+            parse_anim("soon")
+                .unwrap_err()
+                .contains("not a whole number")
+        );
+        assert!(parse_settle("").unwrap_err().contains("not a whole number"));
+    }
+
+    #[test]
+    fn negative_numbers_reach_their_flags_check() {
+        for args in [
+            &["bot", "solve", "--threads", "-5", "GG"][..],
+            &["bot", "solve", "--tt-mb", "-5", "GG"],
+            &["bot", "--window", "W", "--settle-ms", "-4"],
+            &["bot", "--window", "W", "--max-moves", "-1"],
+            &["bot", "practice", "--anim-ms", "-5"],
+            &["bot", "practice", "--seed", "-1"],
+            &["bot", "bench", "--boards", "-1"],
+        ] {
+            let error = Cli::try_parse_from(args).unwrap_err();
+            assert_eq!(
+                error.kind(),
+                clap::error::ErrorKind::ValueValidation,
+                "{args:?}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_empty_window_text_names_no_window() {
+        assert!(Cli::try_parse_from(["bot", "--window", ""]).is_err());
+        assert!(Cli::try_parse_from(["bot", "--window", "  "]).is_err());
+        assert!(Cli::try_parse_from(["bot", "calibrate", "--window", ""]).is_err());
+        assert!(Cli::try_parse_from(["bot", "--window", "Dust"]).is_ok());
+    }
+
+    #[test]
+    fn the_table_is_bounded_by_the_machines_memory() {
+        let most = crate::solver::max_table_mb();
+        if most >= 256 {
+            assert_eq!(parse_table_mb("256"), Ok(256));
+        }
+        assert_eq!(parse_table_mb(&most.to_string()), Ok(most));
+        let error = parse_table_mb(&(u64::from(most) + 1).to_string()).unwrap_err();
+        assert!(error.contains(&format!("from 1 to {most}")), "{error}");
+        assert!(parse_table_mb("0").is_err());
     }
 
     #[test]

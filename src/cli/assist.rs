@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::args::PlayArgs;
 use super::output::{board_read, frame_list, rules_learned, rules_switched};
-use super::{ReadAndPlan, look_of, read_and_plan};
+use super::{ReadAndPlan, debug_dir, look_of, read_and_plan};
 use crate::assist::{self, AssistSettings, Event, Finish, Hint, Report, ScreenGrid, Verdict};
 use crate::desktop::Desktop as _;
 use crate::game::Step;
@@ -28,9 +28,10 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         calibration_path,
         solve,
     } = read_and_plan(args)?;
+    let debug_dir = debug_dir(args)?;
     // A log that cannot be written is found before the game starts.
     let mut log = match &args.hint_log {
-        Some(path) => Some(HintLog::create(path)?),
+        Some(path) => Some(HintLog::create(path, &calibration_path)?),
         None => None,
     };
     let mut desktop = crate::desktop::system();
@@ -42,7 +43,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         solve,
         rules: args.rules,
         settle: args.live.settle,
-        debug_dir: args.live.debug_dir.clone(),
+        debug_dir,
         query: query.to_owned(),
     };
     let mut log_error = None;
@@ -58,8 +59,8 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     })
     .with_context(|| {
         format!(
-            "window {:?}, calibration {}",
-            window.info().title,
+            "window {}, calibration {}",
+            crate::text::excerpt(&window.info().title),
             calibration_path.display()
         )
     })?;
@@ -221,8 +222,9 @@ impl From<&Step> for MoveLine {
 }
 
 impl HintLog {
-    fn create(path: &Path) -> Result<HintLog> {
-        let file = File::create(path)
+    /// Opens the log to append to; never the calibration read.
+    fn create(path: &Path, calibration: &Path) -> Result<HintLog> {
+        let file = crate::files::open_log(path, &[calibration])
             .with_context(|| format!("{}: cannot write the hint log", path.display()))?;
         Ok(HintLog {
             path: path.to_owned(),
@@ -311,7 +313,7 @@ mod tests {
     fn the_hint_log_has_the_documented_fields_in_order() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("hints.jsonl");
-        let mut log = HintLog::create(&path).unwrap();
+        let mut log = HintLog::create(&path, Path::new("no-calibration.toml")).unwrap();
         log.write(&hint()).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         let value: serde_json::Value = serde_json::from_str(text.trim()).unwrap();

@@ -34,6 +34,8 @@ use crate::solver::{Outcome, SolveOptions, Strategy, solve};
 const GOOD_ANSWER_WITHIN: Duration = Duration::from_secs(1);
 
 pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
+    // Ctrl-C never leaves a temporary file behind.
+    crate::files::exit_on_ctrl_c().context("cannot catch Ctrl-C")?;
     let mut strategies: Vec<Strategy> = Vec::new();
     for &arg in &args.strategies {
         let strategy = Strategy::from(arg);
@@ -208,7 +210,7 @@ fn check_plot_path(path: &Path) -> Result<()> {
 /// no half picture).
 fn write_plot(path: &Path, plot: &Plot) -> Result<()> {
     let picture = render::plot::plot(plot)?;
-    files::save_png(path, &picture)
+    files::save_png(path, &picture, files::Existing::Replace)
         .with_context(|| format!("--plot {}: cannot write it", path.display()))
 }
 

@@ -2,9 +2,10 @@
 //! known boards (each with its `--board`, or folders of `NAME.png` with
 //! `NAME.board`), or from one screenshot by grouping the pile colours and
 //! asking; checks it by re-reading every screenshot, and only then writes
-//! `calibration/NAME.toml` atomically, never over a file without `--force`.
+//! `calibration/NAME.toml` whole (with `--window`, and the window's
+//! screenshot, both or neither), never over a file without `--force`.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -13,17 +14,37 @@ use anyhow::{Context, Result, bail};
 use super::args::CalibrateArgs;
 use crate::desktop::Desktop as _;
 use crate::game::{Board, NODIATIS_HEIGHT, NODIATIS_WIDTH};
-use crate::vision;
+use crate::{files, vision};
 
 pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
+    // Ctrl-C never leaves a temporary file behind.
+    crate::files::exit_on_ctrl_c().context("cannot catch Ctrl-C")?;
     let path = destination(&args.name)?;
-    // A link counts, even one to nothing: it is someone's file name.
-    if path.symlink_metadata().is_ok() && !args.force {
-        bail!(
-            "{}: already exists (use --force to overwrite it)",
-            path.display()
-        );
+    let kept = args.window.as_ref().map(|_| window_shot(&args.name));
+    // Every file the run writes is settled before the work; the write
+    // itself refuses a name taken meanwhile (see `save`).
+    for written in std::iter::once(&path).chain(&kept) {
+        // A link counts, even one to nothing: it is someone's file name.
+        if written.symlink_metadata().is_ok() && !args.force {
+            bail!(
+                "{}: already exists (use --force to overwrite it)",
+                written.display()
+            );
+        }
+        if let Some(input) = args
+            .screenshots
+            .iter()
+            .find(|input| files::same_file(written, input))
+        {
+            bail!(
+                "{} would replace the input {}: nothing done, choose another --name",
+                written.display(),
+                input.display()
+            );
+        }
     }
+    files::check_folder(&files::folder_of(&path))
+        .with_context(|| format!("{}: cannot write it", path.display()))?;
     let shots = screenshots(args)?;
     let (calibration, shots) = if shots.iter().all(|(_, _, truth)| truth.is_some()) {
         let known: Vec<(&image::RgbaImage, &Board)> = shots
@@ -71,16 +92,58 @@ pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
         }
         lowest = lowest.min(reading.min_confidence());
     }
-    calibration.save(&path, args.force)?;
+    save(
+        &calibration,
+        &path,
+        kept.map(|kept| (kept, &shots[0].1)),
+        args.force,
+    )?;
     println!("wrote {} (lowest confidence {lowest:.2})", path.display());
-    if args.window.is_some() {
-        // Kept for a later calibration with more screenshots.
-        let (kept, image, _) = &shots[0];
-        crate::files::save_png(kept, image)
-            .with_context(|| format!("{}: cannot keep the window's screenshot", kept.display()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the calibration and the window's screenshot (kept for a later
+/// calibration with more screenshots), both or neither: the screenshot
+/// first, removed again when the calibration cannot be written.
+fn save(
+    calibration: &vision::Calibration,
+    path: &Path,
+    kept: Option<(PathBuf, &image::RgbaImage)>,
+    force: bool,
+) -> Result<()> {
+    let existing = if force {
+        files::Existing::Replace
+    } else {
+        files::Existing::Keep
+    };
+    if let Some((kept, image)) = &kept {
+        std::fs::create_dir_all(files::folder_of(kept))
+            .and_then(|()| files::save_png(kept, image, existing))
+            .with_context(|| {
+                format!(
+                    "{}: cannot keep the window's screenshot; nothing written",
+                    kept.display()
+                )
+            })?;
+    }
+    if let Err(error) = calibration.save(path, force) {
+        if let Some((kept, _)) = &kept {
+            // A replaced screenshot is gone either way; a new one goes.
+            if !force {
+                let _ = std::fs::remove_file(kept);
+            }
+        }
+        return Err(error).context("nothing written");
+    }
+    if let Some((kept, _)) = &kept {
         println!("kept the window's screenshot as {}", kept.display());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
+}
+
+/// Where `--window`'s screenshot is kept: `calibration/NAME-window.png`.
+fn window_shot(name: &str) -> PathBuf {
+    Path::new("calibration").join(format!("{name}-window.png"))
 }
 
 /// A screenshot, its pixels and its board when known.
@@ -104,8 +167,11 @@ fn screenshots(args: &CalibrateArgs) -> Result<Vec<Shot>> {
             .next()
             .map(|text| board(text, "--board"))
             .transpose()?;
-        let kept = Path::new("calibration").join(format!("{}-window.png", args.name));
-        shots.push((kept, window_image(query, args.countdown)?, truth));
+        shots.push((
+            window_shot(&args.name),
+            window_image(query, args.countdown)?,
+            truth,
+        ));
     }
     for path in &args.screenshots {
         if path.is_dir() {
@@ -149,10 +215,23 @@ fn folder(dir: &Path) -> Result<Vec<Shot>> {
                     e.to_string_lossy().to_ascii_lowercase().as_str(),
                     "png" | "jpg" | "jpeg"
                 )
-            }) && p.with_extension("board").is_file()
+            })
         })
         .collect();
     images.sort();
+    // An image without its board is not learned from: said, not hidden.
+    images.retain(|p| {
+        let truth = p.with_extension("board");
+        let known = truth.symlink_metadata().is_ok();
+        if !known {
+            log::warn!(
+                "{}: skipped, no {} beside it",
+                p.display(),
+                truth.file_name().unwrap_or_default().to_string_lossy()
+            );
+        }
+        known
+    });
     if images.is_empty() {
         bail!("{}: no image with a NAME.board beside it", dir.display());
     }
@@ -160,7 +239,7 @@ fn folder(dir: &Path) -> Result<Vec<Shot>> {
         .into_iter()
         .map(|path| {
             let truth_path = path.with_extension("board");
-            let text = std::fs::read_to_string(&truth_path)
+            let text = files::read_text(&truth_path, files::MAX_BOARD_BYTES, "a board file")
                 .with_context(|| format!("{}: cannot read it", truth_path.display()))?;
             let truth = board(text.trim_end(), &truth_path.display().to_string())?;
             Ok((path.clone(), vision::load(&path)?, Some(truth)))
@@ -171,7 +250,7 @@ fn folder(dir: &Path) -> Result<Vec<Shot>> {
 /// A board string of the real game's shape; errors name `source`.
 fn board(text: &str, source: &str) -> Result<Board> {
     Board::parse_sized(text, NODIATIS_WIDTH, NODIATIS_HEIGHT)
-        .with_context(|| format!("{source} {}", super::output::excerpt(text)))
+        .with_context(|| format!("{source} {}", crate::text::excerpt(text)))
 }
 
 /// The screenshots' names, for an error about them all.
@@ -183,6 +262,10 @@ fn names(shots: &[Shot]) -> String {
         .join(", ")
 }
 
+/// The longest calibration name: with `-window.png` after it, a file name
+/// every file system takes.
+const MAX_NAME: usize = 64;
+
 /// `calibration/NAME.toml` in the current folder; NAME is a plain file name.
 fn destination(name: &str) -> Result<PathBuf> {
     let plain = !name.is_empty()
@@ -190,20 +273,35 @@ fn destination(name: &str) -> Result<PathBuf> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     if !plain {
-        bail!("--name {name:?}: use letters, digits, '-' and '_' only");
+        bail!(
+            "--name {}: use letters, digits, '-' and '_' only",
+            crate::text::excerpt(name)
+        );
+    }
+    if name.len() > MAX_NAME {
+        bail!(
+            "--name {}: at most {MAX_NAME} characters",
+            crate::text::excerpt(name)
+        );
     }
     Ok(Path::new("calibration").join(format!("{name}.toml")))
 }
+
+/// The longest answer read: a "yes" and room for spaces; more is no
+/// answer (and an endless standard input is not read to its end).
+const MAX_ANSWER: u64 = 64;
 
 /// Asks a yes/no question on stdin; anything but "y" or "yes" is no.
 fn confirm(question: &str) -> Result<bool> {
     print!("{question} [y/N] ");
     std::io::stdout().flush()?;
-    let mut answer = String::new();
+    let mut answer = Vec::new();
     std::io::stdin()
         .lock()
-        .read_line(&mut answer)
+        .take(MAX_ANSWER)
+        .read_until(b'\n', &mut answer)
         .context("reading the answer from stdin")?;
+    let answer = String::from_utf8_lossy(&answer);
     Ok(matches!(
         answer.trim().to_ascii_lowercase().as_str(),
         "y" | "yes"
@@ -220,8 +318,16 @@ mod tests {
             destination("nodiatis").unwrap(),
             Path::new("calibration/nodiatis.toml")
         );
-        for bad in ["", "../x", "a/b", "x.toml", "a b"] {
+        for bad in [
+            "",
+            "../x",
+            "a/b",
+            "x.toml",
+            "a b",
+            &"n".repeat(MAX_NAME + 1),
+        ] {
             assert!(destination(bad).is_err(), "{bad:?}");
         }
+        assert!(destination(&"n".repeat(MAX_NAME)).is_ok());
     }
 }

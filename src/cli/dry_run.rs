@@ -21,7 +21,7 @@ use serde_json::json;
 
 use super::args::PlayArgs;
 use super::output::{describe, improvement_line, outcome_json};
-use super::{ReadAndPlan, look_of, read_and_plan, show};
+use super::{ReadAndPlan, exit_code, look_of, read_and_plan, report_failure, show};
 use crate::game::Cell;
 use crate::render;
 use crate::solver::{self, SolveOptions};
@@ -33,6 +33,8 @@ const ANNOTATED: &str = "-annotated.png";
 const STORYBOARD: &str = "-storyboard.png";
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
+    // Ctrl-C never leaves a temporary file behind.
+    crate::files::exit_on_ctrl_c().context("cannot catch Ctrl-C")?;
     if args.images.is_empty() {
         bail!("--dry-run needs images or folders of images (or --window TEXT)");
     }
@@ -50,28 +52,19 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             Ok(()) => dry_run(image, output, &calibration, &options, json),
             Err(error) => Err(anyhow::anyhow!("{error}")),
         };
-        match result {
-            Ok(object) => {
-                if json {
-                    show(&format!("{object}\n"));
-                }
-            }
+        let open = match result {
+            Ok(object) => !json || show(&format!("{object}\n")),
             Err(error) => {
                 failed = true;
-                if json {
-                    let object = json!({"image": image.display().to_string(), "error": format!("{error:#}")});
-                    show(&format!("{object}\n"));
-                } else {
-                    eprintln!("error: {error:#}");
-                }
+                report_failure(json, ("image", &image.display().to_string()), &error)
             }
+        };
+        if !open {
+            // No one reads the answers any more.
+            break;
         }
     }
-    Ok(if failed {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(exit_code(failed))
 }
 
 /// The images named: files as given, folders as their PNG and JPEG files
@@ -277,7 +270,7 @@ fn round2(v: f32) -> f64 {
 }
 
 fn write(path: &Path, picture: &RgbaImage) -> Result<()> {
-    crate::files::save_png(path, picture)
+    crate::files::save_png(path, picture, crate::files::Existing::Replace)
         .with_context(|| format!("{}: cannot write it", path.display()))
 }
 

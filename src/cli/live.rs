@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
 use super::output::{board_read, describe, frame_list, rules_learned, rules_switched};
-use super::{ReadAndPlan, read_and_plan};
+use super::{ReadAndPlan, debug_dir, read_and_plan};
 use crate::desktop::Desktop as _;
 use crate::play::{self, Event, Finish, PlaySettings, Report};
 
@@ -25,6 +25,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         calibration_path,
         solve,
     } = read_and_plan(args)?;
+    let debug_dir = debug_dir(args)?;
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(query)?;
     println!("window {}", window.info());
@@ -35,7 +36,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         settle: args.live.settle,
         max_replans: args.live.max_replans,
         max_moves: args.live.max_moves,
-        debug_dir: args.live.debug_dir.clone(),
+        debug_dir,
         dry_run,
     };
     let mut planned = 0;
@@ -57,8 +58,8 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     })
     .with_context(|| {
         format!(
-            "window {:?}, calibration {}",
-            window.info().title,
+            "window {}, calibration {}",
+            crate::text::excerpt(&window.info().title),
             calibration_path.display()
         )
     })?;

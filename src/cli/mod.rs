@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use std::io::Write as _;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Parser;
 
 use crate::solver::{SolveOptions, Strategy};
@@ -95,7 +95,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
     // clap quotes the value it refused, which may be anything a user
     // pasted: a one-line error stays one readable line.
     if let Some(ContextValue::String(value)) = error.get(ContextKind::InvalidValue) {
-        let cut: String = value.chars().take(output::EXCERPT).collect();
+        let cut: String = value.chars().take(crate::text::EXCERPT).collect();
         if cut.len() < value.len() {
             line = line.replace(value.as_str(), &format!("{cut}..."));
         }
@@ -169,6 +169,16 @@ fn read_and_plan(args: &args::PlayArgs) -> Result<ReadAndPlan> {
     })
 }
 
+/// Live play's and assist mode's `--debug-dir`, checked before the game
+/// (as `--out` is before a dry run): frames are saved when something goes
+/// wrong, which is no time to learn that they cannot be.
+fn debug_dir(args: &args::PlayArgs) -> Result<std::path::PathBuf> {
+    let dir = &args.live.debug_dir;
+    crate::files::check_folder(dir)
+        .with_context(|| format!("--debug-dir {}: cannot save frames there", dir.display()))?;
+    Ok(dir.clone())
+}
+
 /// The colours a calibration was made from, to draw in: a board drawn in
 /// them reads with that calibration (the renderer knows no calibration).
 fn look_of(calibration: &Calibration) -> crate::render::Look {
@@ -178,13 +188,37 @@ fn look_of(calibration: &Calibration) -> crate::render::Look {
     }
 }
 
-/// Prints `text` at once (a search may go on for long); a closed standard
-/// output (`| head`) only silences the run.
-fn show(text: &str) {
+/// The one rule of `bot solve` and dry runs for an input that fails: it is
+/// reported in its answer's place (an `error:` line, or with `--json` an
+/// object `{input_key: input, "error"}` on standard output) and the run
+/// goes on, to exit 2 at the end ([`exit_code`]). Whether standard output
+/// is still open.
+fn report_failure(json: bool, (input_key, input): (&str, &str), error: &anyhow::Error) -> bool {
+    if json {
+        let object = serde_json::json!({input_key: input, "error": format!("{error:#}")});
+        show(&format!("{object}\n"))
+    } else {
+        eprintln!("error: {error:#}");
+        true
+    }
+}
+
+/// Exit 2 when an input failed, else 0.
+fn exit_code(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Prints `text` at once (a search may go on for long); whether standard
+/// output is still open (after `| head`, a run that only prints stops).
+fn show(text: &str) -> bool {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
-        .ok();
+        .is_ok()
 }
 
 #[cfg(test)]

@@ -86,21 +86,6 @@ pub fn outcome_json(board: &Board, outcome: &Outcome) -> serde_json::Value {
     })
 }
 
-/// How many characters of a user's text an error quotes.
-pub const EXCERPT: usize = 60;
-
-/// `text` quoted for an error message, cut after [`EXCERPT`] characters
-/// with a count of the rest, so that a megabyte of input stays a one-line
-/// error.
-pub fn excerpt(text: &str) -> String {
-    let count = text.chars().count();
-    if count <= EXCERPT {
-        return format!("{text:?}");
-    }
-    let head: String = text.chars().take(EXCERPT).collect();
-    format!("{head:?}... ({} more characters)", count - EXCERPT)
-}
-
 /// The board read at the start of live play or assistance, with the lowest
 /// cell confidence, then as a grid.
 pub fn board_read(board: &Board, confidence: f32) -> String {
@@ -187,17 +172,6 @@ mod tests {
         assert_eq!(
             rules_learned(RulesChoice::Given(Rules::Gravity), &learned),
             None
-        );
-    }
-
-    #[test]
-    fn excerpts_cut_long_text() {
-        assert_eq!(excerpt("GG,G "), "\"GG,G \"");
-        let long = "x".repeat(1000);
-        let cut = excerpt(&long);
-        assert_eq!(
-            cut,
-            format!("\"{}\"... (940 more characters)", "x".repeat(60))
         );
     }
 }

@@ -4,13 +4,16 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, anyhow};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
 
 use super::args::PracticeArgs;
-use super::output::excerpt;
+use crate::files;
 use crate::game::{Board, BoardRng, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH, Rules};
 use crate::practice::{self, PracticeSettings};
 use crate::solver::{self, SolveOptions};
+use crate::text::excerpt;
 use crate::vision::Calibration;
 
 pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
@@ -35,13 +38,21 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
     };
     let path = Calibration::default_path();
     let calibration = Calibration::load(&path)?;
+    let log = match &args.log {
+        Some(log) => Some((
+            log.clone(),
+            files::open_log(log, &[&path])
+                .with_context(|| format!("{}: cannot write the click log", log.display()))?,
+        )),
+        None => None,
+    };
     let settings = PracticeSettings {
         board,
         rules: args.rules.rules,
         scale: args.scale,
         anim: args.anim,
         title: args.title.clone(),
-        log: args.log.clone(),
+        log,
         look: super::look_of(&calibration),
     };
     println!("{board}");
@@ -57,8 +68,18 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
 /// board, was the 49th and the 40th drawn from seeds 1 and 2.
 const MAX_DRAWS: u32 = 1000;
 
+/// How long `--optimum` draws at most (and the last board's proof, 10 s at
+/// most): an optimum the rules make rare (9 clicks under gravity, whose
+/// games are longer) is given up on, not searched for a quarter of an
+/// hour.
+const MAX_DRAWING: Duration = Duration::from_secs(60);
+
+/// How often a long draw says how it goes.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
 /// The first board drawn whose proven optimum under `rules` is `optimum`
-/// clicks, saying how many were drawn.
+/// clicks, saying how many were drawn, and how the drawing goes while it
+/// lasts.
 fn level(
     rng: &mut BoardRng,
     shape: (u8, u8, u8),
@@ -67,17 +88,50 @@ fn level(
     rules: Rules,
 ) -> Result<Board> {
     let options = SolveOptions {
-        time_limit: std::time::Duration::from_secs(10),
+        time_limit: Duration::from_secs(10),
         rules,
         ..SolveOptions::default()
     };
-    let (board, draws) =
-        solver::board_with_optimum(rng, shape, usize::from(optimum), &options, MAX_DRAWS)
-            .ok_or_else(|| {
-                anyhow!("no board with a proven optimum of {optimum} clicks in {MAX_DRAWS} drawn from seed {seed}")
-            })?;
+    let started = Instant::now();
+    let mut said = started;
+    let mut drawn = 0;
+    // The proven optima of the boards passed over: fewest and most clicks.
+    let mut seen: Option<(usize, usize)> = None;
+    let mut go_on = |draws: u32, outcome: &solver::Outcome| {
+        drawn = draws;
+        if outcome.proven_optimal {
+            let n = outcome.length();
+            seen = Some(seen.map_or((n, n), |(low, high)| (low.min(n), high.max(n))));
+        }
+        if said.elapsed() >= PROGRESS_EVERY {
+            said = Instant::now();
+            println!(
+                "{draws} boards drawn in {:.0} s, none of {optimum} clicks yet{}",
+                started.elapsed().as_secs_f64(),
+                optima(seen)
+            );
+        }
+        draws < MAX_DRAWS && started.elapsed() < MAX_DRAWING
+    };
+    let found = solver::board_with_optimum(rng, shape, usize::from(optimum), &options, &mut go_on);
+    let Some((board, draws)) = found else {
+        bail!(
+            "no board with a proven optimum of {optimum} clicks under {rules} in {drawn} drawn from seed {seed} ({:.0} s){}: try another --optimum",
+            started.elapsed().as_secs_f64(),
+            optima(seen)
+        );
+    };
     println!(
         "board {draws} drawn from seed {seed} has a proven optimum of {optimum} clicks under {rules}"
     );
     Ok(board)
+}
+
+/// The optima seen, for the lines about the drawing.
+fn optima(seen: Option<(usize, usize)>) -> String {
+    match seen {
+        None => String::new(),
+        Some((low, high)) if low == high => format!(" (the boards proven need {low})"),
+        Some((low, high)) => format!(" (the boards proven need {low} to {high})"),
+    }
 }

@@ -1,10 +1,13 @@
-//! `bot windows`: the visible windows, as `--window` chooses among them.
+//! `bot windows`: the visible windows, as `--window` chooses among them;
+//! titles are other programs' text, printed with their control characters
+//! escaped.
 
 use std::process::ExitCode;
 
 use anyhow::Result;
 
 use crate::desktop::Desktop as _;
+use crate::text::printable;
 
 pub fn run() -> Result<ExitCode> {
     let windows = crate::desktop::system().visible_windows()?;
@@ -15,8 +18,8 @@ pub fn run() -> Result<ExitCode> {
     for w in &windows {
         println!(
             "{:<40} {:<20} {:>12} {:>10}",
-            w.title,
-            w.app,
+            printable(&w.title),
+            printable(&w.app),
             format!("{},{}", w.x, w.y),
             format!("{}x{}", w.width, w.height)
         );

@@ -50,10 +50,16 @@ impl WindowInfo {
 
 impl std::fmt::Display for WindowInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Titles are other programs' text: quoted, escaped and cut.
         write!(
             f,
-            "{:?} ({}) at {},{} size {}x{}",
-            self.title, self.app, self.x, self.y, self.width, self.height
+            "{} ({}) at {},{} size {}x{}",
+            crate::text::excerpt(&self.title),
+            crate::text::printable(&self.app),
+            self.x,
+            self.y,
+            self.width,
+            self.height
         )
     }
 }
@@ -70,10 +76,10 @@ pub enum CaptureError {
     )]
     WaylandOnly { wayland: String },
     #[error(
-        "no visible window's title or application contains {query:?}; visible windows: {candidates}"
+        "no visible window's title or application contains {query}; visible windows: {candidates}"
     )]
     NoMatch { query: String, candidates: String },
-    #[error("{count} windows match {query:?}: {candidates}; give a longer TEXT")]
+    #[error("{count} windows match {query}: {candidates}; give a longer TEXT")]
     Several {
         query: String,
         count: usize,
@@ -196,11 +202,11 @@ pub(crate) fn pick(all: &[WindowInfo], query: &str) -> Result<WindowInfo, Captur
         ([one], _) => Ok((*one).clone()),
         ([], [hidden]) => Err(unusable(hidden)),
         ([], _) => Err(CaptureError::NoMatch {
-            query: query.to_owned(),
+            query: crate::text::excerpt(query),
             candidates: list(all.iter().filter(|w| w.is_visible())),
         }),
         (several, _) => Err(CaptureError::Several {
-            query: query.to_owned(),
+            query: crate::text::excerpt(query),
             count: several.len(),
             candidates: list(several.iter().copied()),
         }),

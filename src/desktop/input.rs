@@ -22,8 +22,9 @@ pub const HOLD: Duration = Duration::from_millis(40);
 const RELEASE_WAIT: Duration = Duration::from_secs(5);
 
 /// How often, and how far apart, the pointer is read back after a move
-/// before it counts as put elsewhere.
-const READ_BACK_TRIES: u32 = 10;
+/// before it counts as put elsewhere: a window system under load may take
+/// tens of milliseconds to report a move.
+const READ_BACK_TRIES: u32 = 100;
 const READ_BACK_WAIT: Duration = Duration::from_millis(2);
 
 /// A position on the screen, in pixels (x to the right, y down).

@@ -16,8 +16,14 @@ use super::CaptureError;
 /// instead of what the window system's library makes of it.
 pub(super) fn check_display() -> Result<(), CaptureError> {
     let variable = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    if variable("DISPLAY").is_some() {
-        return Ok(());
+    if let Some(display) = variable("DISPLAY") {
+        return match display.to_str() {
+            Some(_) => Ok(()),
+            None => Err(CaptureError::NoDisplay {
+                display: display.to_string_lossy().into_owned(),
+                cause: "DISPLAY is not UTF-8 text, so no display name".into(),
+            }),
+        };
     }
     Err(match variable("WAYLAND_DISPLAY") {
         Some(wayland) => CaptureError::WaylandOnly {

@@ -66,12 +66,16 @@ impl FromStr for Board {
     }
 }
 
-/// The width most rows have; on a tie, the first such row's.
+/// The width most rows have; on a tie, the first such row's. Linear in
+/// the rows (a pasted megabyte of commas is refused at once).
 fn usual_width(rows: &[Vec<char>]) -> usize {
-    let count = |width: usize| rows.iter().filter(|r| r.len() == width).count();
+    let mut counts = std::collections::HashMap::new();
+    for row in rows {
+        *counts.entry(row.len()).or_insert(0usize) += 1;
+    }
     let mut best = rows[0].len();
     for row in rows {
-        if count(row.len()) > count(best) {
+        if counts[&row.len()] > counts[&best] {
             best = row.len();
         }
     }
@@ -203,6 +207,21 @@ mod tests {
                 expected: 8
             }
         );
+    }
+
+    #[test]
+    fn a_megabyte_of_rows_is_refused_at_once() {
+        // Quadratic in the rows, this took hours.
+        let text = ",".repeat(1 << 20);
+        assert!(matches!(
+            text.parse::<Board>(),
+            Err(BoardError::Size { .. })
+        ));
+        let text = "G,GG,".repeat(1 << 18);
+        assert!(matches!(
+            text.parse::<Board>(),
+            Err(BoardError::Size { .. })
+        ));
     }
 
     #[test]

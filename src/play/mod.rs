@@ -62,7 +62,11 @@ pub enum PlayError {
     Capture(#[from] CaptureError),
     #[error(transparent)]
     Input(#[from] InputError),
-    #[error("the calibration does not fit the board in the window: {0}")]
+    // Both causes look alike from here: a window with too little dust to
+    // place a board, and a calibration made for another screen.
+    #[error(
+        "no board read in the window ({0}): start a game if none is on, else calibrate for this window (bot calibrate --window TEXT)"
+    )]
     Misfit(String),
     #[error("the board is not inside the window any more")]
     OffBoard,
@@ -538,7 +542,7 @@ pub(crate) fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)])
         .iter()
         .filter_map(|(label, image)| {
             let path = dir.join(format!("{name}-{label}.png"));
-            match crate::files::save_png(&path, *image) {
+            match crate::files::save_png(&path, *image, crate::files::Existing::Replace) {
                 Ok(()) => Some(path),
                 Err(error) => {
                     log::warn!("{}: cannot save the frame: {error}", path.display());

@@ -35,8 +35,9 @@ pub struct PracticeSettings {
     /// How long the removal, fall and contraction take.
     pub anim: Duration,
     pub title: String,
-    /// Where every click received goes, one JSON line each.
-    pub log: Option<PathBuf>,
+    /// Where every click received goes, one JSON line each: the file,
+    /// open to append to, and its name for errors.
+    pub log: Option<(PathBuf, File)>,
     pub look: Look,
 }
 
@@ -195,16 +196,10 @@ pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
     if !SCALES.contains(&settings.scale) {
         return Err(PracticeError::Scale(settings.scale));
     }
-    let mut log = match &settings.log {
-        Some(path) => Some((
-            path,
-            BufWriter::new(File::create(path).map_err(|cause| PracticeError::Log {
-                path: path.clone(),
-                cause,
-            })?),
-        )),
-        None => None,
-    };
+    let mut log = settings
+        .log
+        .as_ref()
+        .map(|(path, file)| (path, BufWriter::new(file)));
     let (geometry, (width, height)) = layout(&settings.board, settings.scale);
     let mut window = Window::new(&settings.title, width, height, WindowOptions::default())
         .map_err(|e| PracticeError::Window(e.to_string()))?;

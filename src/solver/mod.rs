@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Board, BoardRng, Cell, Rules, Step, replay_under};
 
 pub use bound::lower_bound;
+pub use table::max_table_mb;
 
 /// How to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -149,21 +150,28 @@ pub fn solve(
 /// A level of a chosen difficulty: random boards of `width` x `height` in
 /// `colours` colours drawn from `rng`, each proven with `options`, until
 /// one's proven optimum is exactly `optimum` clicks. Returns it with how
-/// many boards were drawn, or `None` after `max_draws` without one (a
-/// board not proven within the budget is passed over: its difficulty is
-/// not known).
+/// many boards were drawn, or `None` once `go_on` (told each board passed
+/// over: how many were drawn, what its search found) says to stop. A board
+/// not proven within the budget is passed over: its difficulty is not
+/// known.
 pub fn board_with_optimum(
     rng: &mut BoardRng,
     (width, height, colours): (u8, u8, u8),
     optimum: usize,
     options: &SolveOptions,
-    max_draws: u32,
+    go_on: &mut dyn FnMut(u32, &Outcome) -> bool,
 ) -> Option<(Board, u32)> {
-    (1..=max_draws).find_map(|draw| {
+    for draw in 1..=u32::MAX {
         let board = rng.board(width, height, colours).ok()?;
         let outcome = solve(&board, options, &mut |_| {});
-        (outcome.proven_optimal && outcome.length() == optimum).then_some((board, draw))
-    })
+        if outcome.proven_optimal && outcome.length() == optimum {
+            return Some((board, draw));
+        }
+        if !go_on(draw, &outcome) {
+            break;
+        }
+    }
+    None
 }
 
 /// Clicks the biggest cluster until the board is clear.
@@ -283,7 +291,8 @@ mod tests {
             ..SolveOptions::default()
         };
         let mut rng = BoardRng::new(7);
-        let (board, draws) = board_with_optimum(&mut rng, (8, 6, 5), 11, &options, 200).unwrap();
+        let (board, draws) =
+            board_with_optimum(&mut rng, (8, 6, 5), 11, &options, &mut |_, _| true).unwrap();
         let outcome = solve(&board, &options, &mut |_| {});
         assert!(outcome.proven_optimal);
         assert_eq!(outcome.length(), 11);
@@ -293,10 +302,17 @@ mod tests {
             again.board(8, 6, 5).unwrap();
         }
         assert_eq!(again.board(8, 6, 5).unwrap(), board);
-        // An optimum no board of this size has: none after the draws allowed.
+        // An optimum no board of this size has: none, once told to stop.
+        let mut passed = Vec::new();
+        let mut go_on = |draw, outcome: &Outcome| {
+            passed.push((draw, outcome.length()));
+            draw < 3
+        };
         assert_eq!(
-            board_with_optimum(&mut rng, (8, 6, 5), 2, &options, 3),
+            board_with_optimum(&mut rng, (8, 6, 5), 2, &options, &mut go_on),
             None
         );
+        assert_eq!(passed.len(), 3);
+        assert!(passed.iter().all(|&(_, length)| length > 2));
     }
 }

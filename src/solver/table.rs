@@ -1,6 +1,8 @@
 //! The transposition table: for boards already searched, the number of
 //! moves they were proven to need at least. Shared by all search threads
-//! without locks; its size is fixed up front, so memory stays bounded.
+//! without locks; its size is bounded by `--tt-mb`, which is bounded by
+//! the machine's memory, and a size the system does not give is not
+//! taken: the search goes on with a smaller table.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -29,6 +31,29 @@ const DATA: u64 = (1 << DATA_BITS) - 1;
 /// only weakens it.
 pub(super) const MAX_DATA: u32 = DATA as u32;
 
+/// The most MiB `--tt-mb` may give a table: half the machine's memory
+/// where it is known (`/proc/meminfo` on Linux), so that a typo cannot take
+/// it all; 65536 elsewhere.
+pub fn max_table_mb() -> u32 {
+    const ELSEWHERE: u32 = 65536;
+    let total_kib = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find_map(|line| line.strip_prefix("MemTotal:"))?
+                .trim()
+                .strip_suffix("kB")?
+                .trim()
+                .parse::<u64>()
+                .ok()
+        });
+    total_kib.map_or(ELSEWHERE, |kib| {
+        u32::try_from(kib / 1024 / 2)
+            .unwrap_or(u32::MAX)
+            .clamp(1, ELSEWHERE)
+    })
+}
+
 pub(super) struct Table {
     /// Zeroed by the system, which hands out pages that read as zero; one
     /// word of each page is written when the table is made (see
@@ -43,11 +68,41 @@ pub(super) struct Table {
 
 impl Table {
     /// A table of at most `mb` MiB (the largest power of two of buckets
-    /// that fits).
+    /// that fits), or the largest power of two the system gives.
     pub(super) fn new(mb: usize) -> Table {
-        let count = Self::buckets(mb);
-        let words: Box<[AtomicU64]> =
-            bytemuck::allocation::zeroed_slice_box(count * BUCKET_WORDS + BUCKET_WORDS - 1);
+        Self::as_big_as_given(Self::buckets(mb))
+    }
+
+    /// A table of `count` buckets, halved until the system gives the
+    /// memory: a smaller table only makes the search slower.
+    fn as_big_as_given(count: usize) -> Table {
+        let mut count = count;
+        loop {
+            match Self::try_with(count) {
+                Some(table) => return table,
+                None if count > 1 => {
+                    log::warn!(
+                        "the transposition table cannot have {} MiB: trying half",
+                        Self::mb_of(count)
+                    );
+                    count /= 2;
+                }
+                // Not even a bucket: nothing else could run either.
+                None => std::alloc::handle_alloc_error(std::alloc::Layout::new::<
+                    [u64; 2 * BUCKET_WORDS],
+                >()),
+            }
+        }
+    }
+
+    /// A table of `count` buckets, if the system gives the memory.
+    fn try_with(count: usize) -> Option<Table> {
+        let words: Box<[AtomicU64]> = bytemuck::allocation::try_zeroed_slice_box(
+            count
+                .checked_mul(BUCKET_WORDS)?
+                .checked_add(BUCKET_WORDS - 1)?,
+        )
+        .ok()?;
         // A page first read maps the system's zero page, and the first
         // write to it then replaces that mapping, which makes the kernel
         // interrupt every other core running the search to flush it:
@@ -57,11 +112,11 @@ impl Table {
         }
         let misaligned = words.as_ptr() as usize % (BUCKET_WORDS * 8);
         let start = (BUCKET_WORDS * 8 - misaligned) % (BUCKET_WORDS * 8) / 8;
-        Table {
+        Some(Table {
             words,
             start,
             mask: count as u64 - 1,
-        }
+        })
     }
 
     /// The buckets of a table of at most `mb` MiB: the largest power of
@@ -73,18 +128,33 @@ impl Table {
 
     /// Gives the table room for `mb` MiB when that makes it bigger,
     /// dropping what it holds; a size that rounds down to the table's own
-    /// keeps it as it is.
+    /// keeps it as it is. When the system does not give the memory (a
+    /// limit below `--tt-mb`), the table keeps its size and the search
+    /// goes on.
     pub(super) fn grow(&mut self, mb: usize) {
-        if Self::buckets(mb) > self.mask as usize + 1 {
+        let (had, wanted) = (self.mask as usize + 1, Self::buckets(mb));
+        if wanted > had {
             // The old table goes first: the two never take memory at once.
             self.words = Box::new([]);
-            *self = Table::new(mb);
+            *self = Self::try_with(wanted).unwrap_or_else(|| {
+                log::warn!(
+                    "the transposition table cannot grow to {} MiB: it stays at {} MiB",
+                    Self::mb_of(wanted),
+                    Self::mb_of(had)
+                );
+                Self::as_big_as_given(had)
+            });
         }
     }
 
     /// The size in MiB.
     pub(super) fn mb(&self) -> usize {
-        ((self.mask as usize + 1) * BUCKET_WORDS * 8) >> 20
+        Self::mb_of(self.mask as usize + 1)
+    }
+
+    /// The size in MiB of `count` buckets.
+    fn mb_of(count: usize) -> usize {
+        count.saturating_mul(BUCKET_WORDS * 8) >> 20
     }
 
     /// The bucket of `key`: `WAYS` entries.
@@ -178,6 +248,17 @@ mod tests {
         assert_eq!(table.bound(key(0, 2)), 0);
         assert_eq!(table.bound(key(0, 1)), 5);
         assert_eq!(table.bound(key(0, 9)), 11);
+    }
+
+    #[test]
+    fn a_grow_the_system_refuses_keeps_the_tables_size() {
+        let mut table = Table::new(2);
+        // More than any address space: no system gives it.
+        table.grow(usize::MAX >> 20);
+        assert_eq!(table.mb(), 2);
+        let key = key(5, 99);
+        table.store(key, 7);
+        assert_eq!(table.bound(key), 7);
     }
 
     #[test]

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::Geometry;
+use crate::files;
 use crate::game::{Colour, MAX_CELLS, MAX_COLOURS};
 
 /// The least CIEDE2000 distance between two colours' centres (the real
@@ -61,6 +62,7 @@ pub struct StoredGeometry {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BackgroundModel {
+    #[serde(deserialize_with = "three")]
     pub linear_rgb: [f32; 3],
 }
 
@@ -105,6 +107,7 @@ pub struct ColourModel {
     pub letter: char,
     pub name: String,
     /// CIELAB (D65) centre.
+    #[serde(deserialize_with = "three")]
     pub lab: [f32; 3],
     /// RMS CIEDE2000 distance of the calibration's piles from the centre.
     pub spread: f32,
@@ -116,7 +119,7 @@ pub enum CalibrationError {
     #[error("calibration {path}: cannot read it: {cause}")]
     Read {
         path: PathBuf,
-        cause: std::io::Error,
+        cause: files::FileError,
     },
     #[error("calibration {path}: not valid TOML ({message})")]
     Syntax { path: PathBuf, message: String },
@@ -133,13 +136,46 @@ pub enum CalibrationError {
     },
 }
 
+/// Exactly three numbers: serde's arrays take the first three of a longer
+/// list and drop the rest without a word.
+fn three<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<[f32; 3], D::Error> {
+    struct Three;
+    impl<'de> serde::de::Visitor<'de> for Three {
+        type Value = [f32; 3];
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("3 numbers")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<[f32; 3], A::Error> {
+            let mut values = [0.0; 3];
+            for (i, value) in values.iter_mut().enumerate() {
+                *value = seq
+                    .next_element()?
+                    .ok_or_else(|| serde::de::Error::invalid_length(i, &self))?;
+            }
+            let mut count = 3;
+            while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                count += 1;
+            }
+            if count > 3 {
+                return Err(serde::de::Error::invalid_length(count, &self));
+            }
+            Ok(values)
+        }
+    }
+    deserializer.deserialize_seq(Three)
+}
+
 impl Calibration {
     /// Loads and checks a calibration file.
     pub fn load(path: &Path) -> Result<Calibration, CalibrationError> {
-        let text = fs::read_to_string(path).map_err(|cause| CalibrationError::Read {
-            path: path.to_owned(),
-            cause,
-        })?;
+        let text = files::read_text(path, files::MAX_CALIBRATION_BYTES, "a calibration").map_err(
+            |cause| CalibrationError::Read {
+                path: path.to_owned(),
+                cause,
+            },
+        )?;
         Calibration::parse(&text).map_err(|e| e.at(path))
     }
 
@@ -268,22 +304,31 @@ impl Calibration {
         )
     }
 
-    /// Writes the calibration to `path` atomically: to a temporary file in
-    /// the same folder, then renamed into place, so a crash leaves any old
-    /// file whole. Refuses to replace an existing file unless `overwrite`.
+    /// Writes the calibration to `path` whole: to a temporary file in the
+    /// same folder, then renamed into place, so a crash leaves any old file
+    /// whole. Refuses to replace an existing file (or link, even one to
+    /// nothing: it is someone's file name) unless `overwrite`, in the same
+    /// step as the write: of two runs saving one name, one is refused.
     pub fn save(&self, path: &Path, overwrite: bool) -> Result<(), CalibrationError> {
-        // A link counts, even one to nothing: it is someone's file name.
-        if !overwrite && path.symlink_metadata().is_ok() {
-            return Err(CalibrationError::Exists {
-                path: path.to_owned(),
-            });
-        }
         let write_error = |cause| CalibrationError::Write {
             path: path.to_owned(),
             cause,
         };
-        fs::create_dir_all(crate::files::folder_of(path)).map_err(write_error)?;
-        crate::files::write_atomically(path, self.to_toml().as_bytes()).map_err(write_error)
+        fs::create_dir_all(files::folder_of(path)).map_err(write_error)?;
+        let existing = if overwrite {
+            files::Existing::Replace
+        } else {
+            files::Existing::Keep
+        };
+        files::write_whole(path, self.to_toml().as_bytes(), existing).map_err(|cause| {
+            if cause.kind() == std::io::ErrorKind::AlreadyExists {
+                CalibrationError::Exists {
+                    path: path.to_owned(),
+                }
+            } else {
+                write_error(cause)
+            }
+        })
     }
 
     /// Where the default calibration lives: `calibration/nodiatis.toml` in
@@ -449,6 +494,36 @@ mod tests {
             error.to_string().contains("'G' and 'O' are 0.0 apart"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn arrays_hold_exactly_three_numbers() {
+        let text = sample().to_toml();
+        let lab = text
+            .lines()
+            .find(|l| l.starts_with("lab = ["))
+            .expect("a colour's lab");
+        let longer = lab.replace(']', ", 1.0, 2.0]");
+        let e = Calibration::parse(&text.replacen(lab, &longer, 1)).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("invalid length 5, expected 3 numbers"),
+            "{e}"
+        );
+        let shorter = format!("{}]", &lab[..lab.rfind(',').unwrap()]);
+        let e = Calibration::parse(&text.replacen(lab, &shorter, 1)).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("invalid length 2, expected 3 numbers"),
+            "{e}"
+        );
+        let rgb = text
+            .lines()
+            .find(|l| l.starts_with("linear_rgb = ["))
+            .expect("the background");
+        let many = format!("linear_rgb = [{}]", vec!["0.5"; 1000].join(", "));
+        let e = Calibration::parse(&text.replacen(rgb, &many, 1)).unwrap_err();
+        assert!(e.to_string().contains("invalid length 1000"), "{e}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ pub enum LoadError {
     #[error("{path}: cannot read it: {cause}")]
     Read {
         path: PathBuf,
-        cause: std::io::Error,
+        cause: crate::files::FileError,
     },
     #[error("{path}: not a PNG or JPEG image ({message})")]
     Format { path: PathBuf, message: String },
@@ -38,10 +38,11 @@ pub const MAX_PIXELS: u64 = 40_000_000;
 /// Loads a PNG or JPEG file (recognised by its contents, not its name) as
 /// RGBA, the pixel format captures come in.
 pub fn load(path: &Path) -> Result<RgbaImage, LoadError> {
-    let bytes = std::fs::read(path).map_err(|cause| LoadError::Read {
-        path: path.to_owned(),
-        cause,
-    })?;
+    let bytes = crate::files::read_bounded(path, crate::files::MAX_IMAGE_BYTES, "a screenshot")
+        .map_err(|cause| LoadError::Read {
+            path: path.to_owned(),
+            cause,
+        })?;
     let format = image::guess_format(&bytes)
         .ok()
         .filter(|f| matches!(f, image::ImageFormat::Png | image::ImageFormat::Jpeg))
@@ -69,6 +70,60 @@ pub fn load(path: &Path) -> Result<RgbaImage, LoadError> {
             height,
         });
     }
+    // The JPEG decoder draws what a cut file lacks as grey, which a read
+    // would blame on something over the board.
+    if format == image::ImageFormat::Jpeg && !jpeg_is_whole(&bytes) {
+        return Err(LoadError::Decode {
+            path: path.to_owned(),
+            message: "the JPEG data is cut short (no end marker after its last scan)".into(),
+        });
+    }
     let image = reader().decode().map_err(decode_error)?;
     Ok(image.to_rgba8())
+}
+
+/// Whether a JPEG file holds its end-of-image marker after its last scan's
+/// start: neither marker can occur inside the coded data, which escapes
+/// every 0xFF byte, so a file cut anywhere in its scans has none.
+fn jpeg_is_whole(bytes: &[u8]) -> bool {
+    let marker = |code: u8| move |pair: &[u8]| pair == [0xFF, code];
+    let last_scan = bytes.windows(2).rposition(marker(0xDA));
+    last_scan.is_some_and(|scan| bytes[scan..].windows(2).any(marker(0xD9)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(name: &str) -> Vec<u8> {
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("samples")
+                .join(name),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_cut_jpeg_is_named_as_such() {
+        let whole = sample("full-0.75x-bare.jpg");
+        assert!(jpeg_is_whole(&whole));
+        let dir = tempfile::tempdir().unwrap();
+        for keep in [whole.len() / 3, whole.len() * 9 / 10, whole.len() - 2] {
+            let path = dir.path().join("cut.jpg");
+            std::fs::write(&path, &whole[..keep]).unwrap();
+            let error = load(&path).unwrap_err().to_string();
+            assert!(error.contains("cut short"), "{keep}: {error}");
+        }
+    }
+
+    #[test]
+    fn only_regular_files_of_a_screenshots_size_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = load(dir.path()).unwrap_err().to_string();
+        assert!(
+            error.ends_with("cannot read it: not a regular file (a folder)"),
+            "{error}"
+        );
+    }
 }

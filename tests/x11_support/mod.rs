@@ -224,7 +224,7 @@ impl Desktop {
     /// still starting can stay unmapped (openbox drops the request), and the
     /// practice window paints only when its board changes: such a window is
     /// opened again rather than mapped late.
-    fn open_window(&self, title: &str, command: impl Fn() -> Command) -> (Running, String) {
+    pub fn open_window(&self, title: &str, command: impl Fn() -> Command) -> (Running, String) {
         let out = self.path(&format!("{title}.out"));
         for _ in 0..3 {
             let file = File::create(&out).unwrap();

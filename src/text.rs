@@ -1,0 +1,72 @@
+//! Text from outside the bot shown on a terminal: what a user typed or
+//! pasted, and what other programs chose (a window's title, which a web
+//! page sets for its browser tab). Control characters and escape
+//! sequences never reach the terminal as such, and a megabyte of text
+//! stays a one-line message.
+
+/// How many characters of a user's text an error quotes.
+pub const EXCERPT: usize = 60;
+
+/// `text` quoted for an error message, cut after [`EXCERPT`] characters
+/// with a count of the rest, so that a megabyte of input stays a one-line
+/// error (quoting escapes control characters).
+pub fn excerpt(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= EXCERPT {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(EXCERPT).collect();
+    format!("{head:?}... ({} more characters)", count - EXCERPT)
+}
+
+/// `text` as it may be printed unquoted (a window's title in a table):
+/// control characters (an escape sequence's ESC, a newline) and the
+/// invisible characters that reorder or hide text are written as escapes
+/// (`\u{1b}`, `\n`); everything else as it is.
+pub fn printable(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() || invisible(c) {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
+}
+
+/// The format characters that change how the text around them shows:
+/// direction overrides and isolates, zero-width characters, the byte order
+/// mark.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{2069}' | '\u{feff}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_cut_long_text() {
+        assert_eq!(excerpt("GG,G "), "\"GG,G \"");
+        let long = "x".repeat(1000);
+        let cut = excerpt(&long);
+        assert_eq!(
+            cut,
+            format!("\"{}\"... (940 more characters)", "x".repeat(60))
+        );
+        assert_eq!(excerpt("a\u{1b}[2Jb"), "\"a\\u{1b}[2Jb\"");
+    }
+
+    #[test]
+    fn titles_print_without_their_escape_sequences() {
+        assert_eq!(printable("Nodiatis — Aldric"), "Nodiatis — Aldric");
+        assert_eq!(
+            printable("x\u{1b}]0;pwned\u{7}\ny\u{202e}z"),
+            "x\\u{1b}]0;pwned\\u{7}\\ny\\u{202e}z"
+        );
+        assert!(!printable("\u{9b}31m\r\t").chars().any(char::is_control));
+    }
+}
