@@ -55,7 +55,10 @@ impl Scene for Game {
     fn frame(&mut self, _now: Instant, size: (u32, u32)) -> RgbaImage {
         let mut canvas = Canvas::new(size.0 as usize, size.1 as usize, [0, 0, 0]);
         let scene = practice::Scene {
-            tiles: render::tiles(&self.board),
+            drawn: practice::Drawn {
+                tiles: render::tiles(&self.board),
+                ..practice::Drawn::default()
+            },
             clicks: *self.clicks.borrow(),
             cleared: self.board.is_cleared(),
         };
@@ -103,6 +106,7 @@ fn settings() -> PlaySettings {
         },
         rules: RulesChoice::Auto,
         settle: Duration::from_millis(3000),
+        anim: None,
         max_replans: 0,
         max_moves: None,
         debug_dir: std::env::temp_dir().join("dustbot-fake-desktop"),
@@ -204,6 +208,7 @@ fn assist_follows_a_player_who_clicks_every_hint() {
         solve: settings.solve,
         rules: RulesChoice::Auto,
         settle: settings.settle,
+        anim: None,
         debug_dir: PathBuf::from(&settings.debug_dir),
         query: "Nodiatis".to_owned(),
         // No hint window: the terminal's hints are enough here.

@@ -42,6 +42,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         solve,
         rules: args.rules,
         settle: args.live.settle,
+        anim: args.live.anim,
         debug_dir: args.live.debug_dir.clone(),
         query: query.to_owned(),
     };
