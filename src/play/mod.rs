@@ -11,6 +11,8 @@
 //! gone, moved while aiming, board unreadable, the user took the mouse,
 //! Ctrl-C) it stops without clicking.
 
+#[cfg(test)]
+mod animations;
 pub(crate) mod eye;
 pub(crate) mod learn;
 pub(crate) mod place;
