@@ -367,6 +367,26 @@ mod tests {
     }
 
     #[test]
+    fn every_style_paints_from_the_click_to_the_board_at_rest() {
+        let board: Board = REAL.parse().unwrap();
+        let (geometry, size) = layout(&board, 0.5);
+        let painter = Painter::new(&geometry, size, &Look::nodiatis());
+        let mut frame = Canvas::new(0, 0, [0, 0, 0]);
+        for style in Style::ALL {
+            let start = Instant::now();
+            let mut game = Round::new(board, Rules::CentreRows, style, ms(100));
+            game.click(Some(Cell::new(7, 0)), start);
+            // The click's own instant draws everything at full strength.
+            painter.paint(&game.scene(start), &mut frame);
+            let first = frame.pixels.clone();
+            let rest = start + style.length(ms(100));
+            painter.paint(&game.scene(rest), &mut frame);
+            assert_ne!(first, frame.pixels, "{style}");
+            assert_eq!(game.scene(rest).drawn.tiles, render::tiles(&game.board));
+        }
+    }
+
+    #[test]
     fn the_layout_puts_the_board_inside_the_window() {
         let board: Board = REAL.parse().unwrap();
         let (g, (w, h)) = layout(&board, 1.0);

@@ -66,7 +66,7 @@ impl Painter {
         for speck in &scene.drawn.specks {
             if let Some(&rgb) = self.specks.get(speck.colour.index() as usize) {
                 let at = p.point(speck.x, speck.y);
-                let alpha = (speck.alpha.clamp(0.0, 1.0) * 256.0) as u32;
+                let alpha = (speck.alpha.clamp(0.0, 1.0) * 255.0).round() as u32;
                 let (x, y) = (
                     at.x.round() as i64 - side / 2,
                     at.y.round() as i64 - side / 2,

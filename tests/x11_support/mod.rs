@@ -164,6 +164,20 @@ impl Desktop {
         self.open_practice(board, anim_ms, title, &["--rules", rules], &[])
     }
 
+    /// [`Desktop::practice_under`] animating its moves in the style named
+    /// `style`.
+    pub fn practice_styled(
+        &self,
+        board: &str,
+        anim_ms: u64,
+        title: &str,
+        rules: &str,
+        style: &str,
+    ) -> Practice {
+        let more = ["--rules", rules, "--anim-style", style];
+        self.open_practice(board, anim_ms, title, &more, &[])
+    }
+
     /// The practice window with `more` arguments, its board looked at with
     /// `probe` added to the bot's.
     fn open_practice(
