@@ -1,10 +1,12 @@
 //! The practice window: a real window (`minifb`) that plays like the game,
 //! under any variant of the rules. It draws the board, takes clicks on
 //! cells, animates the removal, the fall and the second step (rows or
-//! columns closing up), counts the clicks, shows the result, and logs
-//! every click it receives as a JSON line, so that live play can be
-//! watched and tested against a window whose truth is known (and whose
-//! rules may not be the ones the bot was told).
+//! columns closing up) in one of the styles of [`Style`], counts the
+//! clicks, shows the result, and logs every click it receives as a JSON
+//! line, so that live play can be watched and tested against a window
+//! whose truth is known (and whose rules and animation may not be the ones
+//! the bot expects). What it shows is a pure function of the game and the
+//! time ([`Round::scene`]), so tests draw any frame without a window.
 
 mod paint;
 mod style;
