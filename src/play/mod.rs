@@ -403,6 +403,10 @@ impl Game<'_, '_> {
             .into_iter()
             .collect();
         let (read, frame, since) = self.settle(eye, Some(&mut *mouse), Some(*current), expected)?;
+        log::debug!(
+            "click {number}: settled {} ms after the click",
+            pressed.elapsed().as_millis()
+        );
         if read == *current {
             return Ok(None);
         }
