@@ -434,7 +434,9 @@ fn learns_the_games_rules_in(rules: Rules, style: &str, anim_ms: u64) {
         .lines()
         .filter(|l| l.contains("the board did not change"))
         .count();
-    assert_eq!(said_lost, lost.len(), "{}", run.dump());
+    // (A click the window never received, on a machine too busy for its
+    // polls to see the press, is said too.)
+    assert!(said_lost >= lost.len(), "{}", run.dump());
     assert_all_on_cells(&clicks, &run);
     assert_cleared(&clicks);
     let mut board: Board = TELLING_BOARD.parse().unwrap();

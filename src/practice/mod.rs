@@ -89,7 +89,9 @@ pub const SCALES: std::ops::RangeInclusive<f32> = 0.25..=4.0;
 const MARGIN: f32 = 0.5;
 /// How often a window at rest sends its picture again, so that whatever
 /// another window covered comes back (minifb draws on no expose event).
-const REPAINT: Duration = Duration::from_millis(100);
+/// (Seldom: sending the picture takes the loop's time from the polls
+/// that see a short press.)
+const REPAINT: Duration = Duration::from_millis(250);
 
 /// The board's place in a practice window at `scale`, and the window size.
 pub fn layout(board: &Board, scale: f32) -> (Geometry, (usize, usize)) {
