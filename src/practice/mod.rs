@@ -88,9 +88,9 @@ pub const SCALES: std::ops::RangeInclusive<f32> = 0.25..=4.0;
 /// Room around the board, in pitches.
 const MARGIN: f32 = 0.5;
 /// How often a window at rest sends its picture again, so that whatever
-/// another window covered comes back (minifb draws on no expose event).
-/// (Seldom: sending the picture takes the loop's time from the polls
-/// that see a short press.)
+/// another window covered comes back (minifb draws on no expose event);
+/// seldom, as each sending takes time from the polls that must see a
+/// short press.
 const REPAINT: Duration = Duration::from_millis(250);
 
 /// The board's place in a practice window at `scale`, and the window size.
