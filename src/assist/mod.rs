@@ -421,7 +421,8 @@ impl<'s, 'o> Game<'s, 'o> {
     }
 
     /// The board changed (or cannot be read): waits for it to settle, any
-    /// board one click makes being expected, and follows the player there.
+    /// board one click makes under the rules in force being expected, and
+    /// follows the player there; learns how long the animation took.
     fn follow(&mut self, eye: &mut Eye) -> Result<Option<Finish>, PlayError> {
         let when = format!("after the player's click {}", self.clicks + 1);
         // The change was just seen: the click was made a little earlier.
