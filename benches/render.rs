@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use dustbot::game::{Board, Cell};
-use dustbot::practice::{Painter, Scene, layout};
+use dustbot::practice::{Drawn, Painter, Scene, layout};
 use dustbot::render::{self, Canvas, Look, Shot, Surround};
 use dustbot::solver::{self, SolveOptions};
 use dustbot::vision::{self, Calibration};
@@ -60,7 +60,10 @@ fn main() {
             }
         }
         let scene = Scene {
-            tiles,
+            drawn: Drawn {
+                tiles,
+                ..Drawn::default()
+            },
             clicks: 4,
             cleared: false,
         };

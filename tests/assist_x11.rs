@@ -161,8 +161,26 @@ fn following_every_hint_clears_a_twelve_click_board_in_twelve_clicks() {
 
 #[test]
 fn auto_rules_learn_the_games_rules_from_the_players_click() {
+    learns_from_the_players_click("smooth", ANIM);
+}
+
+/// The same game with the moves animated in every other style but `idle`
+/// (a player clicking as soon as the hint shows loses clicks there, and
+/// the assistant never clicks), as short as each allows.
+#[test]
+fn auto_rules_learn_the_games_rules_under_every_animation_style() {
+    for style in ["phases", "pop", "flash", "slow", "score", "dust"] {
+        learns_from_the_players_click(style, 100);
+    }
+}
+
+/// Assists a game of `TELLING_BOARD` under centre-columns animated in
+/// `style` over `anim_ms`: the rules are learned at the first click, with
+/// no re-plan but that one.
+fn learns_from_the_players_click(style: &str, anim_ms: u64) {
     let desktop = Desktop::start();
-    let game = game_at_corner_under(&desktop, TELLING_BOARD, "centre-columns");
+    let game = desktop.practice_styled(TELLING_BOARD, anim_ms, GAME, "centre-columns", style);
+    desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
     let log = desktop.path("hints.jsonl");
     let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
     let (lines, _) = follow_hints(&desktop, &log, 0);
@@ -178,7 +196,7 @@ fn auto_rules_learn_the_games_rules_from_the_players_click() {
     );
     let after: &str = clicks[0]["board_after"].as_str().unwrap();
     let from_here = proven_optimum_under(after, "centre-columns");
-    assert_eq!(clicks.len(), 1 + from_here, "{}", run.dump());
+    assert_eq!(clicks.len(), 1 + from_here, "{style}\n{}", run.dump());
     for said in [
         "click 1: the game contracts whole columns toward the centre (centre-columns): re-planning"
             .to_owned(),
@@ -194,7 +212,11 @@ fn auto_rules_learn_the_games_rules_from_the_players_click() {
         "rules: centre-columns, learned at click 1: pass --rules centre-columns next time"
             .to_owned(),
     ] {
-        assert!(run.stdout.contains(&said), "{said}\n{}", run.dump());
+        assert!(
+            run.stdout.contains(&said),
+            "{style}: {said}\n{}",
+            run.dump()
+        );
     }
     // Every hint after the first follows the game's rules: as hinted.
     assert_eq!(

@@ -55,7 +55,10 @@ impl Scene for Game {
     fn frame(&mut self, _now: Instant, size: (u32, u32)) -> RgbaImage {
         let mut canvas = Canvas::new(size.0 as usize, size.1 as usize, [0, 0, 0]);
         let scene = practice::Scene {
-            tiles: render::tiles(&self.board),
+            drawn: practice::Drawn {
+                tiles: render::tiles(&self.board),
+                ..practice::Drawn::default()
+            },
             clicks: *self.clicks.borrow(),
             cleared: self.board.is_cleared(),
         };
@@ -103,6 +106,7 @@ fn settings() -> PlaySettings {
         },
         rules: RulesChoice::Auto,
         settle: Duration::from_millis(3000),
+        anim: None,
         max_replans: 0,
         max_moves: None,
         debug_dir: std::env::temp_dir().join("dustbot-fake-desktop"),
@@ -204,6 +208,7 @@ fn assist_follows_a_player_who_clicks_every_hint() {
         solve: settings.solve,
         rules: RulesChoice::Auto,
         settle: settings.settle,
+        anim: None,
         debug_dir: PathBuf::from(&settings.debug_dir),
         query: "Nodiatis".to_owned(),
         // No hint window: the terminal's hints are enough here.
@@ -225,4 +230,102 @@ fn assist_follows_a_player_who_clicks_every_hint() {
     assert_eq!(*game_clicks.borrow(), 11);
     // The assistant never clicked.
     assert!(desktop.clicks().is_empty());
+}
+
+/// The practice window's own game, animated in `style` over 100 ms in real
+/// time (the loop waits for it), at 100%; `takes_clicks` false makes a game
+/// that ignores every click, as one run as administrator ignores a
+/// normal process's input.
+struct Animated {
+    round: practice::Round,
+    geometry: Geometry,
+    painter: Painter,
+    takes_clicks: bool,
+}
+
+impl Scene for Animated {
+    fn frame(&mut self, now: Instant, size: (u32, u32)) -> RgbaImage {
+        let mut canvas = Canvas::new(size.0 as usize, size.1 as usize, [0, 0, 0]);
+        self.painter.paint(&self.round.scene(now), &mut canvas);
+        canvas.to_image()
+    }
+
+    fn click(&mut self, at: (f32, f32), now: Instant) {
+        if self.takes_clicks {
+            let cell = self.geometry.cell_at(PixelPoint::new(at.0, at.1));
+            self.round.click(cell, now);
+        }
+    }
+}
+
+fn animated(style: practice::Style, takes_clicks: bool) -> FakeDesktop {
+    let board: Board = EXAMPLE.parse().unwrap();
+    let (geometry, size) = practice::layout(&board, 1.0);
+    let game = Animated {
+        round: practice::Round::new(board, Rules::CentreRows, style, Duration::from_millis(100)),
+        geometry,
+        painter: Painter::new(&geometry, size, &Look::nodiatis()),
+        takes_clicks,
+    };
+    let monitor = Region {
+        x: 0,
+        y: 0,
+        width: 1920,
+        height: 1080,
+    };
+    let size = (size.0 as u32, size.1 as u32);
+    FakeDesktop::new(
+        "Nodiatis",
+        (100, 100),
+        size,
+        Scale(1.0),
+        monitor,
+        Box::new(game),
+    )
+}
+
+#[test]
+fn a_game_that_takes_no_click_stops_play_after_one_more_try() {
+    let mut desktop = animated(practice::Style::Smooth, false);
+    let mut window = desktop.find("Nodiatis").unwrap();
+    let mut lost = Vec::new();
+    let stopped = play::play(&mut desktop, window.as_mut(), &settings(), &mut |event| {
+        if let play::Event::Lost { number, .. } = event {
+            lost.push(number);
+        }
+    })
+    .unwrap_err();
+    assert!(
+        matches!(stopped.error, PlayError::NoEffect { number: 1 }),
+        "{stopped}"
+    );
+    assert!(stopped.to_string().contains("administrator"), "{stopped}");
+    assert_eq!(lost, [1]);
+    // The click and the one more, both on the board; no move counted
+    // beyond the one tried.
+    assert_eq!(desktop.clicks().len(), 2);
+    assert_eq!(stopped.clicks, 1);
+}
+
+#[test]
+fn a_click_the_game_ignored_is_made_again_and_the_pace_learned() {
+    let mut desktop = animated(practice::Style::Idle, true);
+    let mut window = desktop.find("Nodiatis").unwrap();
+    let settings = PlaySettings {
+        max_moves: Some(4),
+        ..settings()
+    };
+    let mut lost = Vec::new();
+    let report = play::play(&mut desktop, window.as_mut(), &settings, &mut |event| {
+        if let play::Event::Lost { number, .. } = event {
+            lost.push(number);
+        }
+    })
+    .unwrap_or_else(|stop| panic!("{stop}"));
+    // The second click comes as the first move's board looks final, while
+    // the game ignores input: made again, then the bot waits long enough.
+    assert_eq!(lost, [2]);
+    assert_eq!((report.finish, report.clicks), (Finish::MaxMoves, 4));
+    assert_eq!(desktop.clicks().len(), 5);
+    assert_eq!(report.replans, 0);
 }

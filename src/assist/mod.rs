@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::desktop::{CaptureError, Desktop, GameWindow, InputError, Region, ScreenPoint, stop};
 use crate::game::{Board, Rules, Step};
 use crate::play::eye::{Eye, Frame, Place};
-use crate::play::settle::Settle;
+use crate::play::settle::{Pace, Settle};
 use crate::play::{self, Learned, PlayError, RulesChoice, Seen, place};
 use crate::render::Look;
 use crate::solver::SolveOptions;
@@ -52,6 +52,8 @@ pub struct AssistSettings {
     /// How long to wait for the board to settle after a change (and to
     /// read it steadily at the start).
     pub settle: Duration,
+    /// How long the game animates a move, when the player knows it.
+    pub anim: Option<Duration>,
     /// Where frames are saved when a change has no click to explain it.
     pub debug_dir: PathBuf,
     /// The `--window` text, which the hint window's title must not hold.
@@ -279,10 +281,10 @@ fn first_read<'w>(
     settings: &'w AssistSettings,
 ) -> Result<(Eye<'w>, Board, Frame), PlayError> {
     let mut eye = Eye::open(window, &settings.calibration)?;
-    let (board, frame) = play::settle(
+    let (board, frame, _) = play::settle(
         &mut eye,
         &mut || Ok(stop::check()?),
-        Settle::new(None, Vec::new()),
+        Settle::new(None, Vec::new(), Pace::new(settings.anim).hold()),
         settings.settle,
         "at the start",
         &settings.debug_dir,
@@ -327,6 +329,8 @@ struct Game<'s, 'o> {
     proven: bool,
     optimum: (usize, bool),
     learned: Learned,
+    /// How long the game's animations take, as seen.
+    pace: Pace,
     /// A trouble was said and the board has not been read since.
     waiting: bool,
     /// The window's place and size when the last hint was given.
@@ -367,6 +371,7 @@ impl<'s, 'o> Game<'s, 'o> {
             plan,
             proven,
             learned,
+            pace: Pace::new(settings.anim),
             waiting: false,
             hinted_at: (eye.origin, eye.size),
         };
@@ -416,11 +421,16 @@ impl<'s, 'o> Game<'s, 'o> {
     }
 
     /// The board changed (or cannot be read): waits for it to settle, any
-    /// board one click makes being expected, and follows the player there.
+    /// board one click makes under the rules in force being expected, and
+    /// follows the player there; learns how long the animation took.
     fn follow(&mut self, eye: &mut Eye) -> Result<Option<Finish>, PlayError> {
         let when = format!("after the player's click {}", self.clicks + 1);
-        let expected = follow::successors(&self.board, self.learned.candidates());
-        let rule = Settle::new(Some(self.board), expected);
+        // The change was just seen: the click was made a little earlier.
+        let changed = Instant::now();
+        // Only the boards the rules in force make settle at once: another
+        // variant's may be an in-between state of these rules.
+        let expected = follow::successors(&self.board, &[self.learned.rules()]);
+        let rule = Settle::new(Some(self.board), expected, self.pace.hold());
         let hints = &mut self.hints;
         let mut guard = || {
             // The hint window stays responsive while the board settles.
@@ -439,7 +449,12 @@ impl<'s, 'o> Game<'s, 'o> {
             &settings.debug_dir,
         );
         let (read, frame) = match settled {
-            Ok(read) => read,
+            Ok((read, frame, since)) => {
+                if read != self.board {
+                    self.pace.animated(since.saturating_duration_since(changed));
+                }
+                (read, frame)
+            }
             Err(error) => {
                 if let Some(finish) = ending(&error, Some(eye)) {
                     return Ok(Some(finish));

@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::game::Rules;
 use crate::play::RulesChoice;
+use crate::practice::Style;
 use crate::solver::{SolveOptions, Strategy};
 use crate::text::excerpt;
 
@@ -161,6 +162,14 @@ fn rules() -> impl TypedValueParser<Value = Rules> {
     PossibleValuesParser::new(rules_values()).try_map(|name| name.parse::<Rules>())
 }
 
+/// One of the practice window's animation styles, by name.
+fn styles() -> impl TypedValueParser<Value = Style> {
+    let values = Style::ALL
+        .into_iter()
+        .map(|style| PossibleValue::new(style.name()).help(style.describe()));
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<Style>())
+}
+
 /// `auto` or one of the variants, by name.
 fn play_rules() -> impl TypedValueParser<Value = RulesChoice> {
     let auto = PossibleValue::new("auto").help(
@@ -233,6 +242,12 @@ pub struct LiveArgs {
     /// milliseconds.
     #[arg(long = "settle-ms", value_name = "MS", default_value = "3000", value_parser = parse_settle, requires = "window", allow_negative_numbers = true)]
     pub settle: Duration,
+    /// How long the game animates a move, in milliseconds, when you know
+    /// it: the next click waits that long after the last one, and a board
+    /// the rules did not predict must hold still longer. Without it the
+    /// bot learns it from the clicks.
+    #[arg(long = "anim-ms", value_name = "MS", value_parser = parse_anim, requires = "window")]
+    pub anim: Option<Duration>,
     /// How many times to re-plan when the board read differs from the plan.
     #[arg(
         long,
@@ -391,6 +406,9 @@ pub struct PracticeArgs {
     /// milliseconds.
     #[arg(long = "anim-ms", value_name = "MS", default_value = "300", value_parser = parse_anim, allow_negative_numbers = true)]
     pub anim: Duration,
+    /// How a move is animated.
+    #[arg(long = "anim-style", value_name = "STYLE", default_value = "smooth", value_parser = styles())]
+    pub style: Style,
     /// Window title.
     #[arg(long, value_name = "TEXT", default_value = "Dust Practice")]
     pub title: String,

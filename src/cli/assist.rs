@@ -43,6 +43,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         solve,
         rules: args.rules,
         settle: args.live.settle,
+        anim: args.live.anim,
         debug_dir,
         query: query.to_owned(),
     };

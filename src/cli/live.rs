@@ -34,6 +34,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         solve,
         rules: args.rules,
         settle: args.live.settle,
+        anim: args.live.anim,
         max_replans: args.live.max_replans,
         max_moves: args.live.max_moves,
         debug_dir,
@@ -87,6 +88,10 @@ fn show(event: &Event, planned: &mut usize) {
             step.cell,
             step.colour.letter(),
             step.size
+        ),
+        Event::Lost { number, wait } => println!(
+            "click {number}: the board did not change (the game did not take the click?): clicking again in {} ms",
+            wait.as_millis()
         ),
         Event::RulesSwitched {
             number,

@@ -51,12 +51,18 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
         rules: args.rules.rules,
         scale: args.scale,
         anim: args.anim,
+        style: args.style,
         title: args.title.clone(),
         log,
         look: super::look_of(&calibration),
     };
     println!("{board}");
     println!("rules {}: {}", settings.rules, settings.rules.describe());
+    println!(
+        "animation {}: {}",
+        settings.style,
+        settings.style.describe()
+    );
     let summary = practice::run(&settings)?;
     if !summary.cleared {
         println!("closed after {} clicks", summary.clicks);

@@ -5,10 +5,14 @@
 //! board to settle and compares it with the plan's prediction, re-planning
 //! from the board read when they differ. With `auto` rules it also holds
 //! each board read against every variant of the rules (`learn`) and
-//! switches to the one the game shows. Whenever it is unsure (window
+//! switches to the one the game shows. It learns from each click how long
+//! the game animates, waits that long before the next click, and clicks
+//! again once when a click changed nothing. Whenever it is unsure (window
 //! gone, moved while aiming, board unreadable, the user took the mouse,
 //! Ctrl-C) it stops without clicking.
 
+#[cfg(test)]
+mod animations;
 pub(crate) mod eye;
 pub(crate) mod learn;
 pub(crate) mod place;
@@ -27,7 +31,7 @@ use crate::solver::{self, Outcome, SolveOptions};
 use crate::vision::{Calibration, VisionError};
 use eye::{Eye, Frame};
 pub use learn::{Learned, RulesChoice, Seen};
-use settle::{Progress, Settle};
+use settle::{Pace, Progress, Settle};
 
 /// How often the board is captured while it settles.
 const POLL: Duration = Duration::from_millis(50);
@@ -46,6 +50,8 @@ pub struct PlaySettings {
     /// How long to wait for the board to settle after a click (and to read
     /// it steadily at the start).
     pub settle: Duration,
+    /// How long the game animates a move, when the player knows it.
+    pub anim: Option<Duration>,
     pub max_replans: u32,
     pub max_moves: Option<u32>,
     /// Where frames are saved when the board read differs from the plan or
@@ -92,6 +98,10 @@ pub enum PlayError {
     Unsteady { when: String },
     #[error("the board read differed from the plan {count} times (at most {max} re-plans)")]
     TooManyReplans { count: u32, max: u32 },
+    #[error(
+        "click {number} changed nothing, and neither did the same click again: the game did not take the bot's clicks (a game run as administrator ignores a normal process's input: run the bot as administrator too) or its window did not take the click (is another window or a dialog in front of it?)"
+    )]
+    NoEffect { number: u32 },
     #[error("no dust on the board: start a game first")]
     NoDust,
     #[error("the solver found no way to clear {0}")]
@@ -148,6 +158,12 @@ pub enum Event<'a> {
         step: &'a Step,
         at: ScreenPoint,
     },
+    /// Click `number` changed nothing (the board settled as it was): it is
+    /// made again after `wait`.
+    Lost {
+        number: u32,
+        wait: Duration,
+    },
     /// The board read after click `number` showed other rules than those
     /// played by: `rules` from now on, the first of the `candidates` that
     /// explain every click so far.
@@ -181,6 +197,8 @@ pub fn play(
         clicks: 0,
         replans: 0,
         learned: Learned::new(settings.rules),
+        pace: Pace::new(settings.anim),
+        last_click: None,
     };
     let result = game.run(desktop, window);
     let clicks = game.clicks;
@@ -194,6 +212,9 @@ struct Game<'s, 'o> {
     clicks: u32,
     replans: u32,
     learned: Learned,
+    pace: Pace,
+    /// When the last click was made.
+    last_click: Option<Instant>,
 }
 
 impl Game<'_, '_> {
@@ -204,7 +225,7 @@ impl Game<'_, '_> {
     ) -> Result<Report, PlayError> {
         let settings = self.settings;
         let mut eye = Eye::open(window, &settings.calibration)?;
-        let (mut board, frame) =
+        let (mut board, frame, _) =
             self.settle(&mut eye, None, None, Vec::new())
                 .map_err(|error| match error {
                     PlayError::Unsettled { cause, .. } => PlayError::Misfit(cause),
@@ -287,32 +308,25 @@ impl Game<'_, '_> {
                 return Ok(Followed::MaxMoves);
             }
             let number = self.clicks + 1;
-            let when = format!("before click {number}");
-            mouse.check()?;
-            let (at, rest, aimed) = aim(eye, &current, step, &when, &self.settings.debug_dir)?;
-            // Within a quarter cell of the centre is on the cell.
-            let within = (0.25 * eye.geometry.pitch_x.min(eye.geometry.pitch_y)) as i32;
-            let clicked = mouse.click(at, within);
-            // A click whose pointer moved before its release was still
-            // pressed on the cell: it counts, then play stops.
-            if let Ok(()) | Err(InputError::Moved { .. }) = clicked {
-                self.clicks = number;
-                (self.observe)(Event::Click { number, step, at });
-            }
-            clicked?;
-            mouse.rest(rest)?;
-            // What the click makes under every rules still in question:
-            // each is settled on as soon as two reads agree.
-            let predicted = |rules| current.play_under(step.cell, rules).map(|(after, _)| after);
-            let mut expected: Vec<Board> = Vec::new();
-            for &rules in self.learned.candidates() {
-                if let Ok(after) = predicted(rules)
-                    && !expected.contains(&after)
-                {
-                    expected.push(after);
+            let last_taken = self.last_click;
+            let (read, frame, aimed) = match self.click(eye, mouse, &current, step, number)? {
+                Some(done) => done,
+                None => {
+                    let wait = self.pace.between_clicks();
+                    log::warn!("click {number} changed nothing: clicking again");
+                    (self.observe)(Event::Lost { number, wait });
+                    sleep(wait);
+                    let done = self
+                        .click(eye, mouse, &current, step, number)?
+                        .ok_or(PlayError::NoEffect { number })?;
+                    // The game ignored a click made sooner than this one.
+                    if let (Some(before), Some(now)) = (last_taken, self.last_click) {
+                        self.pace.took_input(now.duration_since(before));
+                    }
+                    done
                 }
-            }
-            let (read, frame) = self.settle(eye, Some(&mut *mouse), Some(current), expected)?;
+            };
+            let predicted = |rules| current.play_under(step.cell, rules).map(|(after, _)| after);
             let seen = self
                 .learned
                 .see(number, |rules| predicted(rules) == Ok(read));
@@ -351,6 +365,59 @@ impl Game<'_, '_> {
         })
     }
 
+    /// Aims at `step`'s cell on `current`, clicks it once the game has
+    /// had the time it takes after the last click, and waits for the board
+    /// to settle: the board read, its frame and the frame aimed at, or
+    /// `None` when the board settled as it was (the click changed nothing).
+    fn click(
+        &mut self,
+        eye: &mut Eye,
+        mouse: &mut Mouse,
+        current: &Board,
+        step: &Step,
+        number: u32,
+    ) -> Result<Option<(Board, Frame, Frame)>, PlayError> {
+        // A game may go on animating, or ignore input, after its board
+        // looks final.
+        if let Some(last) = self.last_click {
+            sleep((last + self.pace.between_clicks()).saturating_duration_since(Instant::now()));
+        }
+        let when = format!("before click {number}");
+        mouse.check()?;
+        let (at, rest, aimed) = aim(eye, current, step, &when, &self.settings.debug_dir)?;
+        // Within a quarter cell of the centre is on the cell.
+        let within = (0.25 * eye.geometry.pitch_x.min(eye.geometry.pitch_y)) as i32;
+        let pressed = Instant::now();
+        let clicked = mouse.click(at, within);
+        // A click whose pointer moved before its release was still
+        // pressed on the cell: it counts, then play stops.
+        if let Ok(()) | Err(InputError::Moved { .. }) = clicked {
+            self.last_click = Some(pressed);
+            self.clicks = number;
+            (self.observe)(Event::Click { number, step, at });
+        }
+        clicked?;
+        mouse.rest(rest)?;
+        // Only the board the rules in force make settles at once: another
+        // variant's may be an in-between state of these rules (the board
+        // after the fall alone is what `gravity` makes).
+        let expected = current
+            .play_under(step.cell, self.learned.rules())
+            .map(|(after, _)| after)
+            .into_iter()
+            .collect();
+        let (read, frame, since) = self.settle(eye, Some(&mut *mouse), Some(*current), expected)?;
+        log::debug!(
+            "click {number}: settled {} ms after the click",
+            pressed.elapsed().as_millis()
+        );
+        if read == *current {
+            return Ok(None);
+        }
+        self.pace.animated(since.saturating_duration_since(pressed));
+        Ok(Some((read, frame, aimed)))
+    }
+
     /// [`settle`] after `self.clicks` clicks; the user taking the mouse
     /// (or Ctrl-C, before the mouse is taken) stops it.
     fn settle(
@@ -359,37 +426,34 @@ impl Game<'_, '_> {
         mouse: Option<&mut Mouse>,
         before: Option<Board>,
         expected: Vec<Board>,
-    ) -> Result<(Board, Frame), PlayError> {
+    ) -> Result<(Board, Frame, Instant), PlayError> {
         let when = match self.clicks {
             0 => "at the start".to_owned(),
             n => format!("after click {n}"),
         };
-        let rule = Settle::new(before, expected);
+        let rule = Settle::new(before, expected, self.pace.hold());
         let mut mouse = mouse;
         let mut guard = || match mouse.as_deref_mut() {
             Some(mouse) => Ok(mouse.check()?),
             None => Ok(stop::check()?),
         };
-        let settled = settle(
+        settle(
             eye,
             &mut guard,
             rule,
             self.settings.settle,
             &when,
             &self.settings.debug_dir,
-        )?;
-        if before == Some(settled.0) {
-            log::warn!("no change {when} within the settle time: the click had no effect?");
-        }
-        Ok(settled)
+        )
     }
 }
 
 /// Captures every [`POLL`] until the board settles by `rule` (see
-/// [`Settle`]), for at most `wait`. Runs `guard` before every capture (the
-/// user's mouse, Ctrl-C), so that a stop is seen at once. A window in front
-/// of the board is an error at once: its pixels could pass for an
-/// animation frame or even for a board.
+/// [`Settle`]), for at most `wait`: the board, its frame, and when it
+/// was first read so. Runs `guard` before every capture (the user's mouse,
+/// Ctrl-C), so that a stop is seen at once. A window in front of the
+/// board is an error at once: its pixels could pass for an animation frame
+/// or even for a board.
 pub(crate) fn settle(
     eye: &mut Eye,
     guard: &mut dyn FnMut() -> Result<(), PlayError>,
@@ -397,7 +461,7 @@ pub(crate) fn settle(
     wait: Duration,
     when: &str,
     debug_dir: &Path,
-) -> Result<(Board, Frame), PlayError> {
+) -> Result<(Board, Frame, Instant), PlayError> {
     let started = Instant::now();
     let deadline = started + wait;
     loop {
@@ -408,11 +472,13 @@ pub(crate) fn settle(
         let board = frame.board.as_ref().ok().copied();
         if let Progress::Settled(board) = rule.see(board, frame.taken) {
             log::debug!("settled {when} in {} ms", started.elapsed().as_millis());
-            return Ok((board, frame));
+            let since = rule.steady_since().unwrap_or(frame.taken);
+            return Ok((board, frame, since));
         }
         if tick >= deadline {
             if let Some(board) = rule.timed_out() {
-                return Ok((board, frame));
+                let since = rule.steady_since().unwrap_or(frame.taken);
+                return Ok((board, frame, since));
             }
             let cause = match &frame.board {
                 Ok(_) => "the board kept changing".to_owned(),

@@ -1,19 +1,26 @@
-//! When the board has settled after a click: the rule alone, fed with the
-//! boards read one after another, so that it can be tested without a
-//! screen. A read that agrees with the one before it and is a board
-//! predicted (the plan's next board, or in assist mode any board one click
-//! can make) is settled at once; another board must hold still for a while
-//! first (an animation can pause on an in-between board), and the board
-//! from before the click is never taken as settled until the time is up
-//! (the game may not have started the animation yet).
+//! When the board has settled after a click, and how long the game
+//! animates: rules alone, fed with the boards read one after another and
+//! their times, so that they can be tested without a screen. A read that
+//! agrees with the one before it and is a board the rules in force predict
+//! (the plan's next board, or in assist mode any board one click can make)
+//! is settled at once. Any other board, the board from before the click
+//! included, counts only once it has held still longer than the longest
+//! animation seen plus a margin: an animation can pause on an in-between
+//! board (the board after the fall alone is exactly what `gravity`
+//! predicts, and an in-between state of every variant), and the game may
+//! not have started the animation yet, or may not have taken the click.
 
 use std::time::{Duration, Instant};
 
 use crate::game::Board;
 
-/// How long a board the plan did not predict must read the same before it
-/// is taken as settled.
+/// The least time a board the rules in force did not predict must hold
+/// still, before any animation has been seen.
 pub const QUIET: Duration = Duration::from_millis(500);
+
+/// How much longer than the longest animation seen such a board must hold
+/// still: reads come every 50 ms, and a busy machine captures late.
+pub const MARGIN: Duration = Duration::from_millis(250);
 
 /// What the rule says after a read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,18 +34,22 @@ pub enum Progress {
 pub struct Settle {
     /// The board before the click, if any.
     before: Option<Board>,
-    /// The boards predicted (none: any steady board).
+    /// The boards the rules in force predict (none and no board before:
+    /// any steady board).
     expected: Vec<Board>,
+    /// How long any other board must hold still.
+    hold: Duration,
     /// The last board read, when it was first read in this run of equal
     /// reads, and how many reads the run has.
     run: Option<(Board, Instant, u32)>,
 }
 
 impl Settle {
-    pub fn new(before: Option<Board>, expected: Vec<Board>) -> Settle {
+    pub fn new(before: Option<Board>, expected: Vec<Board>, hold: Duration) -> Settle {
         Settle {
             before,
             expected,
+            hold,
             run: None,
         }
     }
@@ -57,22 +68,71 @@ impl Settle {
         if count < 2 {
             return Progress::Wait;
         }
-        let predicted = self.expected.is_empty() || self.expected.contains(&board);
-        let steady_elsewhere = self.before != Some(board) && at.duration_since(since) >= QUIET;
-        if predicted || steady_elsewhere {
+        let anything = self.before.is_none() && self.expected.is_empty();
+        let predicted = anything || self.expected.contains(&board);
+        if predicted || at.duration_since(since) >= self.hold {
             Progress::Settled(board)
         } else {
             Progress::Wait
         }
     }
 
+    /// When the board of the last run of equal reads was first read: once
+    /// settled on a board other than the one before, where the animation
+    /// ended.
+    pub fn steady_since(&self) -> Option<Instant> {
+        self.run.map(|(_, since, _)| since)
+    }
+
     /// The board to go on with when the time is up: the last one, if at
-    /// least two reads in a row agreed on it (the board from before the
-    /// click included: the click had no effect).
+    /// least two reads in a row agreed on it.
     pub fn timed_out(&self) -> Option<Board> {
         self.run
             .filter(|&(_, _, count)| count >= 2)
             .map(|(board, _, _)| board)
+    }
+}
+
+/// How long the game animates a move, as learned from its clicks (or given
+/// by the player), and how long after a click it takes the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pace {
+    /// The longest time from a click to the last change it made.
+    longest: Duration,
+    /// The shortest time between clicks that the game is known to take
+    /// (raised when a click made sooner was lost).
+    gap: Duration,
+}
+
+impl Pace {
+    /// Nothing learned yet, or the animation time the player gave.
+    pub fn new(given: Option<Duration>) -> Pace {
+        Pace {
+            longest: given.unwrap_or_default(),
+            gap: Duration::ZERO,
+        }
+    }
+
+    /// How long a board the rules in force do not predict must hold still
+    /// before it counts.
+    pub fn hold(&self) -> Duration {
+        (self.longest + MARGIN).max(QUIET)
+    }
+
+    /// A click's animation took `took`, from the click to its last change.
+    pub fn animated(&mut self, took: Duration) {
+        self.longest = self.longest.max(took);
+    }
+
+    /// A click made `after` the one before was taken, when one made sooner
+    /// had been lost: the game ignores input for a while after a move.
+    pub fn took_input(&mut self, after: Duration) {
+        self.gap = self.gap.max(after);
+    }
+
+    /// How long after a click the next one may be made.
+    pub fn between_clicks(&self) -> Duration {
+        self.longest.max(self.gap)
     }
 }
 
@@ -97,7 +157,7 @@ mod tests {
     fn the_predicted_board_settles_on_the_second_agreeing_read() {
         let (before, after, _) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), vec![after]);
+        let mut settle = Settle::new(Some(before), vec![after], QUIET);
         assert_eq!(settle.see(Some(before), ms(t, 0)), Progress::Wait);
         assert_eq!(settle.see(None, ms(t, 50)), Progress::Wait);
         assert_eq!(settle.see(Some(after), ms(t, 100)), Progress::Wait);
@@ -110,21 +170,27 @@ mod tests {
     }
 
     #[test]
-    fn the_board_before_the_click_never_settles_early() {
+    fn the_board_before_the_click_settles_only_after_the_hold() {
         let (before, after, _) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), vec![after]);
-        for i in 0..40 {
+        let hold = Duration::from_millis(800);
+        let mut settle = Settle::new(Some(before), vec![after], hold);
+        for i in 0..16 {
             assert_eq!(settle.see(Some(before), ms(t, 50 * i)), Progress::Wait);
         }
-        assert_eq!(settle.timed_out(), Some(before));
+        // Read first at 0 ms: held 800 ms at the 17th read.
+        assert_eq!(
+            settle.see(Some(before), ms(t, 800)),
+            Progress::Settled(before)
+        );
+        assert_eq!(settle.steady_since(), Some(t));
     }
 
     #[test]
     fn an_unpredicted_board_must_hold_still() {
         let (before, after, other) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), vec![after]);
+        let mut settle = Settle::new(Some(before), vec![after], QUIET);
         assert_eq!(settle.see(Some(other), ms(t, 0)), Progress::Wait);
         assert_eq!(settle.see(Some(other), ms(t, 50)), Progress::Wait);
         assert_eq!(settle.see(Some(other), ms(t, 450)), Progress::Wait);
@@ -138,7 +204,7 @@ mod tests {
     fn an_unreadable_board_restarts_the_count() {
         let (before, after, _) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), vec![after]);
+        let mut settle = Settle::new(Some(before), vec![after], QUIET);
         settle.see(Some(after), ms(t, 0));
         settle.see(None, ms(t, 50));
         assert_eq!(settle.see(Some(after), ms(t, 100)), Progress::Wait);
@@ -149,7 +215,7 @@ mod tests {
     fn any_predicted_board_settles_at_once() {
         let (before, after, other) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), vec![after, other]);
+        let mut settle = Settle::new(Some(before), vec![after, other], QUIET);
         assert_eq!(settle.see(Some(other), ms(t, 0)), Progress::Wait);
         assert_eq!(settle.see(Some(other), ms(t, 50)), Progress::Settled(other));
     }
@@ -158,11 +224,29 @@ mod tests {
     fn without_a_prediction_any_steady_board_settles() {
         let (before, _, _) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(None, Vec::new());
+        let mut settle = Settle::new(None, Vec::new(), QUIET);
         assert_eq!(settle.see(Some(before), ms(t, 0)), Progress::Wait);
         assert_eq!(
             settle.see(Some(before), ms(t, 50)),
             Progress::Settled(before)
         );
+    }
+
+    #[test]
+    fn the_hold_grows_with_the_longest_animation_seen() {
+        let mut pace = Pace::new(None);
+        assert_eq!(pace.hold(), QUIET);
+        assert_eq!(pace.between_clicks(), Duration::ZERO);
+        pace.animated(Duration::from_millis(450));
+        pace.animated(Duration::from_millis(300));
+        assert_eq!(pace.hold(), Duration::from_millis(450) + MARGIN);
+        assert_eq!(pace.between_clicks(), Duration::from_millis(450));
+        // A lost click teaches how long the game stays deaf.
+        pace.took_input(Duration::from_millis(1200));
+        assert_eq!(pace.between_clicks(), Duration::from_millis(1200));
+        assert_eq!(pace.hold(), Duration::from_millis(450) + MARGIN);
+        let given = Pace::new(Some(Duration::from_millis(1500)));
+        assert_eq!(given.hold(), Duration::from_millis(1500) + MARGIN);
+        assert_eq!(given.between_clicks(), Duration::from_millis(1500));
     }
 }

@@ -1,12 +1,15 @@
 //! The practice window: a real window (`minifb`) that plays like the game,
 //! under any variant of the rules. It draws the board, takes clicks on
 //! cells, animates the removal, the fall and the second step (rows or
-//! columns closing up), counts the clicks, shows the result, and logs
-//! every click it receives as a JSON line, so that live play can be
-//! watched and tested against a window whose truth is known (and whose
-//! rules may not be the ones the bot was told).
+//! columns closing up) in one of the styles of [`Style`], counts the
+//! clicks, shows the result, and logs every click it receives as a JSON
+//! line, so that live play can be watched and tested against a window
+//! whose truth is known (and whose rules and animation may not be the ones
+//! the bot expects). What it shows is a pure function of the game and the
+//! time ([`Round::scene`]), so tests draw any frame without a window.
 
 mod paint;
+mod style;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -17,12 +20,13 @@ use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::game::{Board, Cell, CellSet, Rules};
+use crate::game::{Board, Cell, Rules};
 use crate::geometry::{Geometry, PixelPoint};
 use crate::render::{self, Canvas};
 
 pub use crate::render::{Look, Tile};
 pub use paint::{Painter, Scene};
+pub use style::{Drawn, Move, Style};
 
 /// What `bot practice` was asked for.
 #[derive(Debug)]
@@ -34,6 +38,8 @@ pub struct PracticeSettings {
     pub scale: f32,
     /// How long the removal, fall and contraction take.
     pub anim: Duration,
+    /// How a move is animated.
+    pub style: Style,
     pub title: String,
     /// Where every click received goes, one JSON line each: the file,
     /// open to append to, and its name for errors.
@@ -82,9 +88,11 @@ pub const SCALES: std::ops::RangeInclusive<f32> = 0.25..=4.0;
 
 /// Room around the board, in pitches.
 const MARGIN: f32 = 0.5;
-/// Share of the animation spent fading the removed cluster; the rest is
-/// the fall and contraction.
-const FADE: f32 = 0.4;
+/// How often a window at rest sends its picture again, so that whatever
+/// another window covered comes back (minifb draws on no expose event);
+/// seldom, as each sending takes time from the polls that must see a
+/// short press.
+const REPAINT: Duration = Duration::from_millis(250);
 
 /// The board's place in a practice window at `scale`, and the window size.
 pub fn layout(board: &Board, scale: f32) -> (Geometry, (usize, usize)) {
@@ -104,90 +112,81 @@ pub fn layout(board: &Board, scale: f32) -> (Geometry, (usize, usize)) {
 }
 
 /// The game state the window shows: the board and, while a move animates,
-/// the board before it.
+/// the move and when it was clicked.
 #[derive(Debug)]
-struct Round {
+pub struct Round {
     board: Board,
     rules: Rules,
+    style: Style,
+    anim: Duration,
     clicks: u32,
-    animation: Option<Animation>,
-}
-
-#[derive(Debug)]
-struct Animation {
-    before: Board,
-    removed: CellSet,
-    moves: Vec<(Cell, Cell)>,
-    started: Instant,
+    animation: Option<(Move, Instant)>,
 }
 
 impl Round {
-    /// A game of `board` under `rules`, no click yet.
-    fn new(board: Board, rules: Rules) -> Round {
+    /// A game of `board` under `rules`, each move animated in `style` over
+    /// `anim`, no click yet.
+    pub fn new(board: Board, rules: Rules, style: Style, anim: Duration) -> Round {
         Round {
             board,
             rules,
+            style,
+            anim,
             clicks: 0,
             animation: None,
         }
     }
 
+    /// The board once the last move has played out.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
     /// Plays a click on `cell` (if any) and returns the cluster size
-    /// removed, 0 when nothing happens.
-    fn click(&mut self, cell: Option<Cell>, now: Instant) -> u8 {
+    /// removed, 0 when nothing happens. A click while the style ignores
+    /// input changes nothing, not even the count.
+    pub fn click(&mut self, cell: Option<Cell>, now: Instant) -> u8 {
+        if let Some((_, started)) = &self.animation
+            && now.saturating_duration_since(*started) < self.style.deaf(self.anim)
+        {
+            return 0;
+        }
         self.clicks += 1;
-        let Some((after, cluster)) = cell.and_then(|c| self.board.play_under(c, self.rules).ok())
+        let Some((clicked, (after, cluster))) =
+            cell.and_then(|c| Some((c, self.board.play_under(c, self.rules).ok()?)))
         else {
             return 0;
         };
-        self.animation = Some(Animation {
-            before: self.board,
-            removed: cluster.cells,
-            moves: self.board.tile_moves_under(cluster.cells, self.rules),
-            started: now,
-        });
+        self.animation = Some((Move::new(&self.board, clicked, &cluster, self.rules), now));
         self.board = after;
         cluster.size
     }
 
-    /// The tiles to draw at `now`.
-    fn scene(&mut self, now: Instant, anim: Duration) -> Vec<Tile> {
-        if let Some(a) = &self.animation
-            && now.duration_since(a.started) >= anim
-        {
-            self.animation = None;
-        }
-        let Some(a) = &self.animation else {
-            return render::tiles(&self.board);
+    /// Whether the frame at `now` differs from the board at rest.
+    pub fn animating(&self, now: Instant) -> bool {
+        self.animation.as_ref().is_some_and(|(_, started)| {
+            now.saturating_duration_since(*started) < self.style.length(self.anim)
+        })
+    }
+
+    /// What the window shows at `now`.
+    pub fn scene(&self, now: Instant) -> Scene {
+        let drawn = match &self.animation {
+            Some((shown, started)) => shown.draw(
+                self.style,
+                self.anim,
+                now.saturating_duration_since(*started),
+            ),
+            None => Drawn {
+                tiles: render::tiles(&self.board),
+                ..Drawn::default()
+            },
         };
-        let t = now.duration_since(a.started).as_secs_f32() / anim.as_secs_f32();
-        let fade = (t / FADE).min(1.0);
-        let travel = ((t - FADE) / (1.0 - FADE)).clamp(0.0, 1.0);
-        let eased = travel * travel * (3.0 - 2.0 * travel);
-        let before = &a.before;
-        let mut tiles: Vec<Tile> = a
-            .removed
-            .indices()
-            .map(|i| before.cell_of(i))
-            .filter_map(|cell| {
-                Some(Tile {
-                    colour: before.get(cell)?,
-                    x: f32::from(cell.x),
-                    y: f32::from(cell.y),
-                    alpha: 1.0 - fade,
-                })
-            })
-            .collect();
-        tiles.extend(a.moves.iter().filter_map(|&(from, to)| {
-            let lerp = |a: u8, b: u8| f32::from(a) + (f32::from(b) - f32::from(a)) * eased;
-            Some(Tile {
-                colour: before.get(from)?,
-                x: lerp(from.x, to.x),
-                y: lerp(from.y, to.y),
-                alpha: 1.0,
-            })
-        }));
-        tiles
+        Scene {
+            drawn,
+            clicks: self.clicks,
+            cleared: self.board.is_cleared() && !self.animating(now),
+        }
     }
 }
 
@@ -206,10 +205,16 @@ pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
     // Polling at 120 Hz sees every press of a 40 ms click.
     window.set_target_fps(120);
     let started = Instant::now();
-    let mut game = Round::new(settings.board, settings.rules);
+    let mut game = Round::new(
+        settings.board,
+        settings.rules,
+        settings.style,
+        settings.anim,
+    );
     let painter = Painter::new(&geometry, (width, height), &settings.look);
     let mut frame = Canvas::new(width, height, [0, 0, 0]);
-    let mut painted = false;
+    // When the picture was last sent whole, if it shows the board at rest.
+    let mut painted: Option<Instant> = None;
     let mut was_down = false;
     let mut shown_clicks = None;
     while window.is_open() && !window.is_key_down(Key::Escape) {
@@ -248,25 +253,25 @@ pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
         was_down = down;
         if shown_clicks != Some(game.clicks) {
             shown_clicks = Some(game.clicks);
-            painted = false;
+            painted = None;
             window.set_title(&status(&settings.title, &game));
             if game.board.is_cleared() {
                 println!("cleared in {} clicks", game.clicks);
             }
         }
-        // Repaint only while something changes: a frame that takes long to
+        // Draw only while something changes: a frame that takes long to
         // draw would let a short press and its release fall in one poll.
-        if game.animation.is_some() || !painted {
-            let scene = Scene {
-                tiles: game.scene(now, settings.anim),
-                clicks: game.clicks,
-                cleared: game.board.is_cleared() && game.animation.is_none(),
-            };
-            painter.paint(&scene, &mut frame);
-            painted = game.animation.is_none();
+        // At rest the picture drawn is sent again now and then, for the
+        // parts another window covered.
+        let animating = game.animating(now);
+        if animating || painted.is_none() {
+            painter.paint(&game.scene(now), &mut frame);
+        }
+        if animating || painted.is_none_or(|at| now.duration_since(at) >= REPAINT) {
             window
                 .update_with_buffer(&frame.pixels, width, height)
                 .map_err(|e| PracticeError::Window(e.to_string()))?;
+            painted = (!animating).then_some(now);
         } else {
             window.update();
         }
@@ -292,10 +297,14 @@ mod tests {
 
     const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
 
+    fn ms(ms: u64) -> Duration {
+        Duration::from_millis(ms)
+    }
+
     #[test]
     fn clicks_play_moves_and_count() {
         let board: Board = REAL.parse().unwrap();
-        let mut game = Round::new(board, Rules::CentreRows);
+        let mut game = Round::new(board, Rules::CentreRows, Style::Smooth, ms(300));
         let now = Instant::now();
         assert_eq!(game.click(Some(Cell::new(7, 0)), now), 5);
         assert_eq!(
@@ -314,7 +323,7 @@ mod tests {
         let board: Board = "YBBGYGBB,GYOYYOYB,BBGYYYRB,YBRRBRYR,BRRGGOBG,OYYGRYGB"
             .parse()
             .unwrap();
-        let mut game = Round::new(board, Rules::CentreColumns);
+        let mut game = Round::new(board, Rules::CentreColumns, Style::Smooth, ms(300));
         let now = Instant::now();
         for (x, y) in [(3, 3), (1, 1), (2, 1)] {
             assert!(game.click(Some(Cell::new(x, y)), now) > 0);
@@ -323,35 +332,57 @@ mod tests {
             game.board.to_string(),
             " Y    BB, GB  GYB, BY  ORB, YBB RYR, BBOBOBG, OYYRYGB"
         );
-        // The animation takes every tile where the rules put it.
-        let a = game.animation.as_ref().unwrap();
-        assert_eq!(a.moves.len(), game.board.tile_count());
-        for &(from, to) in &a.moves {
-            assert_eq!(a.before.get(from), game.board.get(to), "{from} -> {to}");
-        }
+        // The animation ends on the board the rules make.
+        let end = game.scene(now + ms(300));
+        assert_eq!(end.drawn.tiles, render::tiles(&game.board));
+        assert!(game.animating(now) && !game.animating(now + ms(300)));
     }
 
     #[test]
-    fn the_animation_moves_tiles_then_settles() {
+    fn an_idle_window_ignores_clicks_while_the_board_looks_final() {
         let board: Board = REAL.parse().unwrap();
-        let mut game = Round::new(board, Rules::CentreRows);
+        let mut game = Round::new(board, Rules::CentreRows, Style::Idle, ms(100));
         let start = Instant::now();
+        assert_eq!(game.click(Some(Cell::new(7, 0)), start), 5);
+        let after = game.board();
+        // At rest from 100 ms, deaf until 600 ms.
+        assert!(!game.animating(start + ms(100)));
+        assert_eq!(game.click(Some(Cell::new(0, 0)), start + ms(550)), 0);
+        assert_eq!((game.board(), game.clicks), (after, 1));
+        assert!(game.click(Some(Cell::new(0, 0)), start + ms(600)) > 0);
+        assert_eq!(game.clicks, 2);
+    }
+
+    #[test]
+    fn a_scene_is_the_same_whenever_it_is_drawn() {
+        let board: Board = REAL.parse().unwrap();
+        let start = Instant::now();
+        let mut game = Round::new(board, Rules::CentreRows, Style::Phases, ms(300));
         game.click(Some(Cell::new(7, 0)), start);
-        let anim = Duration::from_millis(300);
-        let early = game.scene(start, anim);
-        // The removed cluster is still drawn (fully opaque) at the start.
-        assert_eq!(early.len(), 48);
-        assert_eq!(early.iter().filter(|t| t.alpha == 1.0).count(), 48);
-        let middle = game.scene(start + Duration::from_millis(200), anim);
-        assert_eq!(middle.iter().filter(|t| t.alpha == 0.0).count(), 5);
-        assert!(
-            middle
-                .iter()
-                .any(|t| t.x.fract() != 0.0 || t.y.fract() != 0.0)
-        );
-        let end = game.scene(start + anim, anim);
-        assert_eq!(end.len(), 43);
-        assert!(game.animation.is_none());
+        let later = game.scene(start + ms(200));
+        assert_eq!(game.scene(start + ms(100)), game.scene(start + ms(100)));
+        assert_eq!(game.scene(start + ms(200)), later);
+        assert!(!later.cleared && later.clicks == 1);
+    }
+
+    #[test]
+    fn every_style_paints_from_the_click_to_the_board_at_rest() {
+        let board: Board = REAL.parse().unwrap();
+        let (geometry, size) = layout(&board, 0.5);
+        let painter = Painter::new(&geometry, size, &Look::nodiatis());
+        let mut frame = Canvas::new(0, 0, [0, 0, 0]);
+        for style in Style::ALL {
+            let start = Instant::now();
+            let mut game = Round::new(board, Rules::CentreRows, style, ms(100));
+            game.click(Some(Cell::new(7, 0)), start);
+            // The click's own instant draws everything at full strength.
+            painter.paint(&game.scene(start), &mut frame);
+            let first = frame.pixels.clone();
+            let rest = start + style.length(ms(100));
+            painter.paint(&game.scene(rest), &mut frame);
+            assert_ne!(first, frame.pixels, "{style}");
+            assert_eq!(game.scene(rest).drawn.tiles, render::tiles(&game.board));
+        }
     }
 
     #[test]

@@ -1,17 +1,21 @@
 //! Draws practice frames with the game-look renderer: the swamp and the
 //! piles of the samples inside a small dark window with a wooden frame,
 //! the click count above the board and the result under it once cleared.
-//! The piles move between cells and fade for the animation. Text is drawn
-//! in grey only: nothing but the piles is colourful, so the default
-//! calibration reads every frame at rest, the cleared board included.
+//! The piles move between cells and fade for the animation, and a style
+//! may draw a score or specks of dust over the board. Text is drawn in
+//! grey only: nothing but the piles and the specks is colourful, so the
+//! default calibration reads every frame at rest, the cleared board
+//! included.
 
+use super::style::Drawn;
+use crate::colour::{linear_from_cielab, oklab_from_linear};
 use crate::geometry::Geometry;
-use crate::render::{self, Canvas, Look, Stage, Tile};
+use crate::render::{self, Canvas, Look, Stage, srgb};
 
 /// What a frame shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
-    pub tiles: Vec<Tile>,
+    pub drawn: Drawn,
     pub clicks: u32,
     pub cleared: bool,
 }
@@ -30,6 +34,8 @@ pub struct Painter {
     stage: Stage,
     /// Text size: pixels per font dot.
     dot: i64,
+    /// Each dust colour's specks, in colour order.
+    specks: Vec<[u8; 3]>,
 }
 
 impl Painter {
@@ -44,13 +50,38 @@ impl Painter {
         Painter {
             stage: Stage::new(look, base, *geometry, SEED),
             dot: (geometry.pitch_x / 40.0).round().max(1.0) as i64,
+            specks: look
+                .piles
+                .iter()
+                .map(|&lab| srgb(oklab_from_linear(linear_from_cielab(lab))))
+                .collect(),
         }
     }
 
     /// Draws `scene` into `frame` (which takes the window's size).
     pub fn paint(&self, scene: &Scene, frame: &mut Canvas) {
-        self.stage.paint(&scene.tiles, frame);
+        self.stage.paint(&scene.drawn.tiles, frame);
         let p = self.stage.geometry();
+        let side = (p.pitch_x / 16.0).round().max(1.0) as i64;
+        for speck in &scene.drawn.specks {
+            if let Some(&rgb) = self.specks.get(speck.colour.index() as usize) {
+                let at = p.point(speck.x, speck.y);
+                let alpha = (speck.alpha.clamp(0.0, 1.0) * 255.0).round() as u32;
+                let (x, y) = (
+                    at.x.round() as i64 - side / 2,
+                    at.y.round() as i64 - side / 2,
+                );
+                frame.shade(x, y, side, side, rgb, alpha);
+            }
+        }
+        if let Some(score) = &scene.drawn.score {
+            // Twice the size of the window's text, centred on its point.
+            let dot = 2 * self.dot;
+            let at = p.point(score.x, score.y);
+            let height = render::font::GLYPH_H as i64 * dot;
+            let x = at.x.round() as i64 - text_width(&score.text, dot) / 2;
+            frame.text(x, at.y.round() as i64 - height / 2, &score.text, dot, TEXT);
+        }
         let (w, h) = p.pixel_size();
         let (left, top) = (p.x.round() as i64, p.y.round() as i64);
         let line = render::font::GLYPH_H as i64 * self.dot;
@@ -84,7 +115,10 @@ mod tests {
         let (geometry, size) = layout(board, scale);
         let painter = Painter::new(&geometry, size, &Look::nodiatis());
         let scene = Scene {
-            tiles: render::tiles(board),
+            drawn: Drawn {
+                tiles: render::tiles(board),
+                ..Drawn::default()
+            },
             clicks,
             cleared: board.is_cleared(),
         };

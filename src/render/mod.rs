@@ -23,6 +23,7 @@ mod window;
 
 pub use annotate::{CellMark, annotate, storyboard};
 pub use canvas::Canvas;
+pub(crate) use canvas::srgb;
 pub use hint::HintPainter;
 pub use overlay::{Pointer, pointer, tooltip};
 pub use window::frame;

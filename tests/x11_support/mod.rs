@@ -164,6 +164,20 @@ impl Desktop {
         self.open_practice(board, anim_ms, title, &["--rules", rules], &[])
     }
 
+    /// [`Desktop::practice_under`] animating its moves in the style named
+    /// `style`.
+    pub fn practice_styled(
+        &self,
+        board: &str,
+        anim_ms: u64,
+        title: &str,
+        rules: &str,
+        style: &str,
+    ) -> Practice {
+        let more = ["--rules", rules, "--anim-style", style];
+        self.open_practice(board, anim_ms, title, &more, &[])
+    }
+
     /// The practice window with `more` arguments, its board looked at with
     /// `probe` added to the bot's.
     fn open_practice(
@@ -190,8 +204,8 @@ impl Desktop {
         args.extend_from_slice(more);
         for _ in 0..3 {
             let (process, id) = self.open_window(title, || self.command(&args));
-            // The practice window paints when its board changes only: one
-            // painted before the window manager mapped it stays black.
+            // The board must show before the test goes on (the window
+            // sends its picture again every 250 ms once mapped).
             let mut look = vec!["--window", title, "--dry-run", "--time", "0.05"];
             look.extend_from_slice(probe);
             let probe = self.run_bot(&look);
@@ -221,9 +235,8 @@ impl Desktop {
 
     /// Runs `command` until it shows a visible window titled `title`, and
     /// returns it with the window id. A window created while openbox is
-    /// still starting can stay unmapped (openbox drops the request), and the
-    /// practice window paints only when its board changes: such a window is
-    /// opened again rather than mapped late.
+    /// still starting can stay unmapped (openbox drops the request): such a
+    /// window is opened again rather than mapped late.
     pub fn open_window(&self, title: &str, command: impl Fn() -> Command) -> (Running, String) {
         let out = self.path(&format!("{title}.out"));
         for _ in 0..3 {
