@@ -154,11 +154,13 @@ pub(crate) fn window(board: (usize, usize), look: &Look, seed: u64) -> (Canvas, 
     );
     let mut x = bx;
     for label in ["New game", "Hint", "Quit"] {
-        let bw = text_width(label) + 20;
+        // 12 pixels a letter, the text centred: a narrower blue button
+        // is the size of a pile, which a reader may take for one.
+        let bw = label.len() as i64 * 12 + 20;
         c.fill(x, below + 26, bw, 28, [70, 84, 120]);
         c.fill(x, below + 26, bw, 2, [110, 124, 160]);
         c.text(
-            x + 10,
+            x + (bw - text_width(label)) / 2,
             middle(below + 26, 28),
             label,
             TEXT_SIZE,
