@@ -297,15 +297,99 @@ fn the_hint_window_is_beside_the_game_above_it_and_never_read_as_the_game() {
     );
     // The player's click is followed as usual.
     desktop.click(hinted_point(&hint(&log, 0)));
-    assert_eq!(hint(&log, 1)["clicks"], 1);
+    let second = hint(&log, 1);
+    assert_eq!(second["clicks"], 1);
+    // The player drags the hint window over the board: the assistant
+    // closes it, says so, and follows the next click all the same.
+    let g = &second["geometry"];
+    let corner = |k: &str| (g[k].as_f64().unwrap() as i32 + 40).to_string();
+    desktop.xdotool(&["windowmove", "--sync", &id, &corner("x"), &corner("y")]);
+    wait_for("the hint window to close", || {
+        let found = desktop.xdotool(&["search", "--onlyvisible", "--name", "^Hint$"]);
+        found.stdout.is_empty().then_some(())
+    });
+    desktop.click(hinted_point(&second));
+    assert_eq!(hint(&log, 2)["clicks"], 2);
     // Closing the game ends the assistant with one line.
     drop(game);
     let run = bot.finish();
     assert_ended_well(&run);
     let last = run.stdout.lines().last().unwrap_or_default();
     assert!(
-        last.starts_with("the game window closed after 1 click(s)")
+        run.stdout
+            .contains("hint window closed (it was over the board): hints on the terminal only")
+            && last.starts_with("the game window closed after 2 click(s)")
             && last.ends_with("assistant ended"),
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn a_game_window_leaving_no_room_beside_it_has_every_hint_followed_without_a_stall() {
+    // The practice window at 1.25 times the real size (900x700) centred on
+    // a 1280x900 screen: 190 pixels either side, less than any hint window
+    // with its frame; the hint goes over the game, away from the board.
+    let desktop = Desktop::start_on("1280x900x24");
+    let game = desktop.practice_scaled(TWELVE, ANIM, GAME, 1.25);
+    let (_, _, w, h) = desktop.window_rectangle(&game.id);
+    let (x, y) = ((1280 - w) / 2, (900 - h) / 2);
+    desktop.xdotool(&[
+        "windowmove",
+        "--sync",
+        &game.id,
+        &x.to_string(),
+        &y.to_string(),
+    ]);
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    let first = hint(&log, 0);
+    let found = desktop.xdotool(&["search", "--onlyvisible", "--name", "^Dust Hint$"]);
+    let id = String::from_utf8_lossy(&found.stdout)
+        .lines()
+        .next()
+        .expect("a hint window")
+        .to_owned();
+    // Its client area, and its frame (openbox's title bar above it), keep
+    // clear of the board.
+    let (hx, hy, hw, hh) = desktop.window_rectangle(&id);
+    let g = &first["geometry"];
+    let f = |k: &str| g[k].as_f64().unwrap() as i32;
+    let board = (f("x"), f("y"), 8 * f("pitch_x"), 6 * f("pitch_y"));
+    let (frame_top, frame) = (hy - 30, 4);
+    assert!(
+        hx + hw + frame <= board.0
+            || board.0 + board.2 <= hx - frame
+            || hy + hh + frame <= board.1
+            || board.1 + board.3 <= frame_top,
+        "the hint window ({hx}, {hy}, {hw}x{hh}) is over the board {board:?}"
+    );
+    assert!(desktop.overlap(&id, &game.id), "no room beside the game");
+    let (lines, latencies) = follow_hints(&desktop, &log, 0);
+    let run = bot.finish();
+    assert_ended_well(&run);
+    eprintln!("click to hint, ms (animation {ANIM}): {latencies:?}");
+    let clicks = game.clicks();
+    assert_eq!(clicks.len(), 12, "{}", run.dump());
+    assert_all_on_cells(&clicks);
+    assert_eq!(lines.len(), 13);
+    assert!(
+        run.stdout.contains(
+            "hint window \"Dust Hint\" over the game window, away from its board, at 50% size"
+        ),
+        "{}",
+        run.dump()
+    );
+    // Never a wait on a window over the board, its own least of all.
+    for never in ["covers the board", "waiting", "hint window closed"] {
+        assert!(!run.stdout.contains(never), "{never}: {}", run.dump());
+    }
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.ends_with(": as hinted"))
+            .count(),
+        12,
         "{}",
         run.dump()
     );
