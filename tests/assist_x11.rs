@@ -334,7 +334,7 @@ fn the_hint_window_is_beside_the_game_above_it_and_never_read_as_the_game() {
     let last = run.stdout.lines().last().unwrap_or_default();
     assert!(
         run.stdout
-            .contains("hint window closed (it was over the board): hints on the terminal only")
+            .contains("hint window closed as it was over the board: hints on the terminal only")
             && last.starts_with("the game window closed after 2 click(s)")
             && last.ends_with("assistant ended"),
         "{}",

@@ -158,7 +158,8 @@ pub enum Event<'a> {
     /// The hint window opened with this title at this place, or could
     /// not open (why).
     HintWindow(Result<(&'a str, &'a Placement), &'a str>),
-    /// The hint window went (why): the hints go on in the terminal.
+    /// The hint window was closed ("by the player", "as ..."): the hints
+    /// go on in the terminal.
     HintWindowClosed(&'a str),
     /// The player's click `number` made the board change by `step`.
     Move {
@@ -570,7 +571,7 @@ impl<'s, 'o> Game<'s, 'o> {
         if let Some(window) = self.hints.as_mut()
             && !window.show(&hint)
         {
-            self.close_hints("closed by the player");
+            self.close_hints("by the player");
         }
         (self.observe)(Event::Hint(&hint));
     }
@@ -581,7 +582,7 @@ impl<'s, 'o> Game<'s, 'o> {
         if let Some(window) = self.hints.as_mut()
             && !window.pump()
         {
-            self.close_hints("closed by the player");
+            self.close_hints("by the player");
         }
     }
 
@@ -598,7 +599,7 @@ impl<'s, 'o> Game<'s, 'o> {
             .in_front(window::GAP.unsigned_abs())
             .is_ok_and(|windows| windows.iter().any(|w| w.id == id));
         if over {
-            self.close_hints("it was over the board");
+            self.close_hints("as it was over the board");
         }
         over
     }

@@ -83,7 +83,7 @@ fn show(event: &Event) {
             println!("no hint window ({cause}): hints on the terminal only")
         }
         Event::HintWindowClosed(why) => {
-            println!("hint window closed ({why}): hints on the terminal only")
+            println!("hint window closed {why}: hints on the terminal only")
         }
         Event::Move {
             number,
