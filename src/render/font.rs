@@ -60,8 +60,8 @@ fn layout(text: &str, size: f32) -> Vec<(ab_glyph::GlyphId, f32, f32)> {
 
 /// Every pixel `text` at `size` touches, as `(column, row, coverage)`
 /// from the text's top-left (the line's top), coverage from 0 to 1; the
-/// caller places and blends them. A character the font lacks draws as its
-/// empty box.
+/// caller places and blends them. A character the font lacks draws as the
+/// font's box for a missing glyph.
 pub fn coverage(text: &str, size: f32, mut pixel: impl FnMut(i64, i64, f32)) {
     let font = font();
     let px = scale(size);
