@@ -126,6 +126,23 @@ fn follow_twelve(
     (run, lines, clicks)
 }
 
+/// A 1280x900 screen with the practice window at `scale` (1 is the real
+/// game's size) in its middle.
+fn centred_on_a_small_screen(scale: f32) -> (Desktop, Practice) {
+    let desktop = Desktop::start_on("1280x900x24");
+    let game = desktop.practice_scaled(TWELVE, ANIM, GAME, scale);
+    let (_, _, w, h) = desktop.window_rectangle(&game.id);
+    let (x, y) = ((1280 - w) / 2, (900 - h) / 2);
+    desktop.xdotool(&[
+        "windowmove",
+        "--sync",
+        &game.id,
+        &x.to_string(),
+        &y.to_string(),
+    ]);
+    (desktop, game)
+}
+
 /// A practice window at the screen's top-left, so the hint has room.
 /// (The assistant may find it before it is moved: it hints again there.)
 fn game_at_corner(desktop: &Desktop, board: &str) -> Practice {
@@ -347,17 +364,7 @@ fn a_game_window_leaving_no_room_beside_it_has_every_hint_followed_without_a_sta
     // The practice window at 1.25 times the real size (900x700) centred on
     // a 1280x900 screen: 190 pixels either side, less than any hint window
     // with its frame; the hint goes over the game, away from the board.
-    let desktop = Desktop::start_on("1280x900x24");
-    let game = desktop.practice_scaled(TWELVE, ANIM, GAME, 1.25);
-    let (_, _, w, h) = desktop.window_rectangle(&game.id);
-    let (x, y) = ((1280 - w) / 2, (900 - h) / 2);
-    desktop.xdotool(&[
-        "windowmove",
-        "--sync",
-        &game.id,
-        &x.to_string(),
-        &y.to_string(),
-    ]);
+    let (desktop, game) = centred_on_a_small_screen(1.25);
     let log = desktop.path("hints.jsonl");
     let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
     let first = hint(&log, 0);
@@ -389,6 +396,35 @@ fn a_game_window_leaving_no_room_beside_it_has_every_hint_followed_without_a_sta
     for never in ["covers the board", "waiting", "hint window closed"] {
         assert!(!run.stdout.contains(never), "{never}: {}", run.dump());
     }
+}
+
+#[test]
+fn with_no_room_away_from_the_board_the_hints_stay_on_the_terminal() {
+    // 1.5 times the real size: a 960x720 board leaves 160 pixels either
+    // side of it on 1280x900, less than the smallest hint with its frame.
+    let (desktop, game) = centred_on_a_small_screen(1.5);
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    desktop.click(hinted_point(&hint(&log, 0)));
+    assert_eq!(hint(&log, 1)["clicks"], 1);
+    assert_eq!(visible(&desktop, "Dust Hint"), None);
+    bot.interrupt();
+    let run = bot.finish();
+    assert_ended_well(&run);
+    assert_all_on_cells(&game.clicks());
+    assert!(
+        run.stdout.contains(
+            "no hint window (no room on the screen for it away from the board): \
+             hints on the terminal only"
+        ),
+        "{}",
+        run.dump()
+    );
+    assert!(
+        run.stdout.contains("click 1: you clicked"),
+        "{}",
+        run.dump()
+    );
 }
 
 #[test]
