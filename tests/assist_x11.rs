@@ -76,6 +76,15 @@ fn follow_hints(desktop: &Desktop, path: &Path, mut n: usize) -> (Vec<Value>, Ve
     }
 }
 
+/// The id of the visible window titled exactly `title`, if any.
+fn visible(desktop: &Desktop, title: &str) -> Option<String> {
+    let found = desktop.xdotool(&["search", "--onlyvisible", "--name", &format!("^{title}$")]);
+    String::from_utf8_lossy(&found.stdout)
+        .lines()
+        .next()
+        .map(str::to_owned)
+}
+
 /// Every click the practice window received removed tiles of a cell.
 fn assert_all_on_cells(clicks: &[Value]) {
     for click in clicks {
@@ -88,6 +97,53 @@ fn assert_all_on_cells(clicks: &[Value]) {
 fn assert_ended_well(run: &Finished) {
     assert_eq!(run.code, Some(0), "{}", run.dump());
     assert!(!run.stderr.contains("error:"), "{}", run.dump());
+}
+
+/// Follows every hint of the twelve-click game in `game` to the end, the
+/// assistant started with `log`: it ends well, the player's twelve clicks
+/// are on cells and each as hinted, one hint line for each and one for the
+/// cleared board. The run, the hint lines and the clicks.
+fn follow_twelve(
+    desktop: &Desktop,
+    game: &Practice,
+    bot: BotRun,
+    log: &Path,
+) -> (Finished, Vec<Value>, Vec<Value>) {
+    let (lines, latencies) = follow_hints(desktop, log, 0);
+    let run = bot.finish();
+    assert_ended_well(&run);
+    eprintln!("click to hint, ms (animation {ANIM}): {latencies:?}");
+    let clicks = game.clicks();
+    assert_eq!(clicks.len(), 12, "{}", run.dump());
+    assert_all_on_cells(&clicks);
+    assert_eq!(lines.len(), 13);
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.ends_with(": as hinted"))
+            .count(),
+        12,
+        "{}",
+        run.dump()
+    );
+    (run, lines, clicks)
+}
+
+/// A 1280x900 screen with the practice window at `scale` (1 is the real
+/// game's size) in its middle.
+fn centred_on_a_small_screen(scale: f32) -> (Desktop, Practice) {
+    let desktop = Desktop::start_on("1280x900x24");
+    let game = desktop.practice_scaled(TWELVE, ANIM, GAME, scale);
+    let (_, _, w, h) = desktop.window_rectangle(&game.id);
+    let (x, y) = ((1280 - w) / 2, (900 - h) / 2);
+    desktop.xdotool(&[
+        "windowmove",
+        "--sync",
+        &game.id,
+        &x.to_string(),
+        &y.to_string(),
+    ]);
+    (desktop, game)
 }
 
 /// A practice window at the screen's top-left, so the hint has room.
@@ -110,16 +166,9 @@ fn following_every_hint_clears_a_twelve_click_board_in_twelve_clicks() {
     let game = game_at_corner(&desktop, TWELVE);
     let log = desktop.path("hints.jsonl");
     let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
-    let (lines, latencies) = follow_hints(&desktop, &log, 0);
-    let run = bot.finish();
-    assert_ended_well(&run);
-    eprintln!("click to hint, ms (animation {ANIM}): {latencies:?}");
     // The player's clicks, exactly: twelve, each on a cell, the last
     // clearing the board.
-    let clicks = game.clicks();
-    assert_eq!(clicks.len(), 12, "{}", run.dump());
-    assert_all_on_cells(&clicks);
-    assert_eq!(lines.len(), 13);
+    let (run, lines, clicks) = follow_twelve(&desktop, &game, bot, &log);
     assert!(
         run.stdout
             .contains("cleared in 12 clicks (optimum 12 proven at the start)"),
@@ -142,15 +191,6 @@ fn following_every_hint_clears_a_twelve_click_board_in_twelve_clicks() {
     assert_eq!(lines[0]["player_move"], Value::Null);
     assert_eq!(lines[0]["proven_optimal"], true);
     assert_eq!(lines[12]["next"], Value::Null);
-    assert_eq!(
-        run.stdout
-            .lines()
-            .filter(|l| l.ends_with(": as hinted"))
-            .count(),
-        12,
-        "{}",
-        run.dump()
-    );
     assert!(
         run.stdout
             .contains("click 1 of 12, optimum 12 (proven) — reward reachable"),
@@ -296,12 +336,7 @@ fn the_hint_window_is_beside_the_game_above_it_and_never_read_as_the_game() {
     // does not name.
     let bot = desktop.start_bot("dust", &["--assist", "--hint-log", log.to_str().unwrap()]);
     hint(&log, 0);
-    let found = desktop.xdotool(&["search", "--onlyvisible", "--name", "^Hint$"]);
-    let id = String::from_utf8_lossy(&found.stdout)
-        .lines()
-        .next()
-        .expect("a window titled Hint")
-        .to_owned();
+    let id = visible(&desktop, "Hint").expect("a window titled Hint");
     assert!(!desktop.overlap(&id, &game.id), "the hint is over the game");
     let state = std::process::Command::new("xprop")
         .args(["-id", &id, "_NET_WM_STATE"])
@@ -322,15 +357,96 @@ fn the_hint_window_is_beside_the_game_above_it_and_never_read_as_the_game() {
     );
     // The player's click is followed as usual.
     desktop.click(hinted_point(&hint(&log, 0)));
-    assert_eq!(hint(&log, 1)["clicks"], 1);
+    let second = hint(&log, 1);
+    assert_eq!(second["clicks"], 1);
+    // The player drags the hint window over the board: the assistant
+    // closes it, says so, and follows the next click all the same.
+    let g = &second["geometry"];
+    let corner = |k: &str| (g[k].as_f64().unwrap() as i32 + 40).to_string();
+    desktop.xdotool(&["windowmove", "--sync", &id, &corner("x"), &corner("y")]);
+    wait_for("the hint window to close", || {
+        visible(&desktop, "Hint").is_none().then_some(())
+    });
+    desktop.click(hinted_point(&second));
+    assert_eq!(hint(&log, 2)["clicks"], 2);
     // Closing the game ends the assistant with one line.
     drop(game);
     let run = bot.finish();
     assert_ended_well(&run);
     let last = run.stdout.lines().last().unwrap_or_default();
     assert!(
-        last.starts_with("the game window closed after 1 click(s)")
+        run.stdout
+            .contains("hint window closed as it was over the board: hints on the terminal only")
+            && last.starts_with("the game window closed after 2 click(s)")
             && last.ends_with("assistant ended"),
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn a_game_window_leaving_no_room_beside_it_has_every_hint_followed_without_a_stall() {
+    // The practice window at 1.25 times the real size (900x700) centred on
+    // a 1280x900 screen: 190 pixels either side, less than any hint window
+    // with its frame; the hint goes over the game, away from the board.
+    let (desktop, game) = centred_on_a_small_screen(1.25);
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    let first = hint(&log, 0);
+    let id = visible(&desktop, "Dust Hint").expect("a hint window");
+    // Its client area, and its frame (openbox's title bar above it), keep
+    // clear of the board.
+    let (hx, hy, hw, hh) = desktop.window_rectangle(&id);
+    let g = &first["geometry"];
+    let f = |k: &str| g[k].as_f64().unwrap() as i32;
+    let board = (f("x"), f("y"), 8 * f("pitch_x"), 6 * f("pitch_y"));
+    let (frame_top, frame) = (hy - 30, 4);
+    assert!(
+        hx + hw + frame <= board.0
+            || board.0 + board.2 <= hx - frame
+            || hy + hh + frame <= board.1
+            || board.1 + board.3 <= frame_top,
+        "the hint window ({hx}, {hy}, {hw}x{hh}) is over the board {board:?}"
+    );
+    assert!(desktop.overlap(&id, &game.id), "no room beside the game");
+    let (run, ..) = follow_twelve(&desktop, &game, bot, &log);
+    assert!(
+        run.stdout.contains(
+            "hint window \"Dust Hint\" over the game window, away from its board, at 50% size"
+        ),
+        "{}",
+        run.dump()
+    );
+    // Never a wait on a window over the board, its own least of all.
+    for never in ["covers the board", "waiting", "hint window closed"] {
+        assert!(!run.stdout.contains(never), "{never}: {}", run.dump());
+    }
+}
+
+#[test]
+fn with_no_room_away_from_the_board_the_hints_stay_on_the_terminal() {
+    // 1.5 times the real size: a 960x720 board leaves 160 pixels either
+    // side of it on 1280x900, less than the smallest hint with its frame.
+    let (desktop, game) = centred_on_a_small_screen(1.5);
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    desktop.click(hinted_point(&hint(&log, 0)));
+    assert_eq!(hint(&log, 1)["clicks"], 1);
+    assert_eq!(visible(&desktop, "Dust Hint"), None);
+    bot.interrupt();
+    let run = bot.finish();
+    assert_ended_well(&run);
+    assert_all_on_cells(&game.clicks());
+    assert!(
+        run.stdout.contains(
+            "no hint window (no room on the screen for it away from the board): \
+             hints on the terminal only"
+        ),
+        "{}",
+        run.dump()
+    );
+    assert!(
+        run.stdout.contains("click 1: you clicked"),
         "{}",
         run.dump()
     );

@@ -278,8 +278,8 @@ fn case(group: &str, seed: u64) -> Case {
                 (p.x + dice.range(0.05, 0.6) * w as f32) as i64,
                 (p.y + dice.range(0.3, 0.8) * h as f32) as i64,
             );
-            let dot = (2.0 * scale).round().max(1.0) as i64;
-            render::tooltip(&mut out, at, &["Dust pile", "Click to collect"], dot);
+            let size = (18.0 * scale).max(8.0);
+            render::tooltip(&mut out, at, &["Dust pile", "Click to collect"], size);
             Case {
                 image: out.to_image(),
                 truth: None,

@@ -29,7 +29,7 @@ use crate::render::Look;
 use crate::solver::SolveOptions;
 use crate::vision::Calibration;
 use window::HintWindow;
-pub use window::picture;
+pub use window::{Placement, Spot, picture};
 
 /// How often the board is captured while the player thinks.
 const POLL: Duration = Duration::from_millis(50);
@@ -156,8 +156,12 @@ pub enum Event<'a> {
         board: &'a Board,
         confidence: f32,
     },
-    /// The hint window opened with this title, or could not open.
-    HintWindow(Result<&'a str, &'a str>),
+    /// The hint window opened with this title at this place, or could
+    /// not open (why).
+    HintWindow(Result<(&'a str, &'a Placement), &'a str>),
+    /// The hint window was closed ("by the player", "as ..."): the hints
+    /// go on in the terminal.
+    HintWindowClosed(&'a str),
     /// The player's click `number` made the board change by `step`.
     Move {
         number: u32,
@@ -353,7 +357,7 @@ impl<'s, 'o> Game<'s, 'o> {
         let hints = settings.look.as_ref().and_then(|look| {
             let opened = open_window(eye, &board, look, &settings.query);
             match &opened {
-                Ok(w) => observe(Event::HintWindow(Ok(&w.title))),
+                Ok(w) => observe(Event::HintWindow(Ok((&w.title, &w.placement)))),
                 Err(cause) => observe(Event::HintWindow(Err(cause))),
             }
             opened.ok()
@@ -387,6 +391,9 @@ impl<'s, 'o> Game<'s, 'o> {
                 return Ok(Finish::Interrupted);
             }
             self.pump();
+            if self.hints_over_board(eye) {
+                continue;
+            }
             let look = eye.look().and_then(|frame| {
                 play::uncovered(eye, "now")?;
                 Ok(frame)
@@ -406,7 +413,7 @@ impl<'s, 'o> Game<'s, 'o> {
                     if let Some(finish) = ending(&error, Some(eye)) {
                         return Ok(finish);
                     }
-                    self.wait(&error);
+                    self.wait(eye, &error);
                     false
                 }
             };
@@ -459,7 +466,7 @@ impl<'s, 'o> Game<'s, 'o> {
                 if let Some(finish) = ending(&error, Some(eye)) {
                     return Ok(Some(finish));
                 }
-                self.wait(&error);
+                self.wait(eye, &error);
                 return Ok(None);
             }
         };
@@ -582,7 +589,7 @@ impl<'s, 'o> Game<'s, 'o> {
         if let Some(window) = self.hints.as_mut()
             && !window.show(&hint)
         {
-            self.closed_hints();
+            self.close_hints("by the player");
         }
         (self.observe)(Event::Hint(&hint));
     }
@@ -593,17 +600,39 @@ impl<'s, 'o> Game<'s, 'o> {
         if let Some(window) = self.hints.as_mut()
             && !window.pump()
         {
-            self.closed_hints();
+            self.close_hints("by the player");
         }
     }
 
-    fn closed_hints(&mut self) {
-        self.hints = None;
-        log::info!("the hint window was closed: hints go on in the terminal");
+    /// Closes the hint window when it is over the board or near enough
+    /// for its frame to be (the player moved it there): the board must be
+    /// read, and the assistant never waits on its own window. True when it
+    /// did.
+    fn hints_over_board(&mut self, eye: &Eye) -> bool {
+        let Some(window) = &self.hints else {
+            return false;
+        };
+        let id = window.id;
+        let over = eye
+            .in_front(window::GAP.unsigned_abs())
+            .is_ok_and(|windows| windows.iter().any(|w| w.id == id));
+        if over {
+            self.close_hints("as it was over the board");
+        }
+        over
     }
 
-    /// Says why the board cannot be read, once until it can again.
-    fn wait(&mut self, error: &PlayError) {
+    fn close_hints(&mut self, why: &str) {
+        self.hints = None;
+        (self.observe)(Event::HintWindowClosed(why));
+    }
+
+    /// Says why the board cannot be read, once until it can again; when
+    /// the hint window was in the way, closes it instead.
+    fn wait(&mut self, eye: &Eye, error: &PlayError) {
+        if self.hints_over_board(eye) {
+            return;
+        }
         if !self.waiting {
             self.waiting = true;
             let text = format!("{error}: waiting");

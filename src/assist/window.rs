@@ -1,9 +1,12 @@
 //! The hint window: a small window of the bot's own, titled "Dust Hint",
 //! kept above the others (the player's eyes are on the game) and placed
-//! beside the game window, never over its board. It shows the hint
-//! picture of the renderer. The bot never reads its own windows as the
-//! game (capture leaves the bot's process out), and its title is chosen so
-//! that `--window` cannot name it either.
+//! where it never covers the board: beside the game window where the
+//! screen has room, drawn smaller where only that fits, else over the
+//! game window's parts away from the board; with no such room there is no
+//! window and the hints stay on the terminal. It shows the hint picture of
+//! the renderer. The bot never reads its own windows as the game (capture
+//! leaves the bot's process out), and its title is chosen so that
+//! `--window` cannot name it either.
 
 use minifb::Window;
 
@@ -12,15 +15,53 @@ use image::RgbaImage;
 use super::Hint;
 use super::follow::clicks_on;
 use crate::desktop::{self, Region};
-use crate::render::{Canvas, HintPainter, Look};
+use crate::render::{Canvas, HintPainter, Look, hint_size};
 
 /// Titles for the hint window, the first that `--window`'s text is not part
 /// of; the last one is empty, which no text is part of.
 const TITLES: [&str; 4] = ["Dust Hint", "Hint", "Assistant", ""];
 
-/// Pixels between the game window and the hint window: room for the
-/// window manager's frames.
-const GAP: i32 = 24;
+/// Pixels kept for a window manager's frame around a window (its title
+/// bar and borders), and between windows. A window placed at a point has
+/// its frame's corner there, its client area further right and down.
+pub const GAP: i32 = 24;
+
+/// The scales the hint picture is tried at, biggest first; at half size
+/// its cells are 20 pixels and its caption is about as small as text
+/// reads.
+const SCALES: [f32; 4] = [1.0, 0.8, 0.65, 0.5];
+
+/// Where the hint window goes: its frame's top-left on the desktop, the
+/// scale of its picture, and what it is next to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placement {
+    pub at: (i32, i32),
+    pub scale: f32,
+    pub spot: Spot,
+}
+
+/// Beside the game window, or over its parts away from the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spot {
+    Beside,
+    Over,
+}
+
+impl std::fmt::Display for Placement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.spot {
+            Spot::Beside => "beside the game window",
+            Spot::Over => "over the game window, away from its board",
+        })?;
+        if self.scale < 1.0 {
+            write!(f, ", at {:.0}% size", self.scale * 100.0)?;
+        }
+        Ok(())
+    }
+}
+
+/// Why there is no hint window when no place has room for it.
+pub const NO_ROOM: &str = "no room on the screen for it away from the board";
 
 /// The hint window.
 pub struct HintWindow {
@@ -28,44 +69,52 @@ pub struct HintWindow {
     painter: HintPainter,
     frame: Canvas,
     pub title: String,
+    /// The X window's id, as the window list gives it.
+    pub id: u32,
+    pub placement: Placement,
 }
 
 impl std::fmt::Debug for HintWindow {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HintWindow")
             .field("title", &self.title)
+            .field("placement", &self.placement)
             .finish_non_exhaustive()
     }
 }
 
 impl HintWindow {
-    /// Opens the window for boards of `cells` beside `game` (the game
-    /// window's client area on the desktop) on `screen`, away from `board`
-    /// (the board's area on the desktop), kept above the other windows
-    /// where the window manager allows it.
+    /// Opens the window for boards of `cells` where [`place`] puts it for
+    /// `game` (the game window's client area on the desktop), `board` (the
+    /// board's area on the desktop) and `screen`, kept above the other
+    /// windows where the window manager allows it; [`NO_ROOM`] when no
+    /// place has room.
     pub fn open(
         query: &str,
         cells: (u8, u8),
         look: &Look,
         (game, board, screen): (Region, Region, Region),
     ) -> Result<HintWindow, String> {
-        let painter = HintPainter::new(cells.0, cells.1, look);
+        let placement = place(game, board, screen, cells).ok_or(NO_ROOM)?;
+        let painter = HintPainter::new(cells.0, cells.1, look, placement.scale);
         let (width, height) = painter.size();
         let title = title_for(query);
         let mut window = Window::new(&title, width, height, desktop::topmost_options())
             .map_err(|e| e.to_string())?;
         // The assistant paces itself: no waiting in the window's updates.
         window.set_target_fps(0);
-        let (x, y) = beside(game, board, screen, (width as u32, height as u32));
+        let (x, y) = placement.at;
         window.set_position(x as isize, y as isize);
         if let Err(error) = desktop::keep_above(&window) {
             log::warn!("the hint window cannot be kept above the others: {error}");
         }
         Ok(HintWindow {
+            id: desktop::own_window_id(&window),
             window,
             painter,
             frame: Canvas::new(width, height, [0, 0, 0]),
             title,
+            placement,
         })
     }
 
@@ -91,10 +140,10 @@ impl HintWindow {
     }
 }
 
-/// The hint window's picture of `hint`, drawn in `look`: what the window
-/// shows, as an image (for documentation).
+/// The hint window's picture of `hint`, drawn in `look` at full size: what
+/// the window shows, as an image (for documentation).
 pub fn picture(hint: &Hint, look: &Look) -> RgbaImage {
-    let painter = HintPainter::new(hint.board.width(), hint.board.height(), look);
+    let painter = HintPainter::new(hint.board.width(), hint.board.height(), look, 1.0);
     let mut out = Canvas::new(0, 0, [0, 0, 0]);
     paint(&painter, hint, &mut out);
     out.to_image()
@@ -115,45 +164,67 @@ pub fn title_for(query: &str) -> String {
         .map_or_else(String::new, |t| (*t).to_owned())
 }
 
-/// Where a `size` window goes beside `game` on `screen` (desktop
-/// coordinates): to its right, left, below or above, the first side with
-/// room; else in the screen's corner farthest from `board`, which it may
-/// then overlap only when the screen has no room at all.
-pub fn beside(game: Region, board: Region, screen: Region, size: (u32, u32)) -> (i32, i32) {
-    let (w, h) = (size.0 as i32, size.1 as i32);
+/// Where the hint window for boards of `cells` goes, for `game` (the game
+/// window's client area), `board` and `screen` (all on the desktop): beside
+/// the game window at the biggest scale that has room (to its right, left,
+/// below or above); else over the game window, beside the board at the
+/// biggest scale that has room there; `None` when neither has. The window
+/// with its frame keeps [`GAP`] from the board, always.
+pub fn place(game: Region, board: Region, screen: Region, cells: (u8, u8)) -> Option<Placement> {
+    let sizes = SCALES.map(|scale| {
+        let (w, h) = hint_size(cells.0, cells.1, scale);
+        (scale, framed((w as i32, h as i32)))
+    });
+    let found = |spot: Spot, clear: Region| {
+        sizes.iter().find_map(|&(scale, outer)| {
+            Some(Placement {
+                at: outside(clear, screen, outer)?,
+                scale,
+                spot,
+            })
+        })
+    };
+    found(Spot::Beside, grown(game, GAP)).or_else(|| found(Spot::Over, grown(board, GAP)))
+}
+
+/// A window's size with its frame.
+fn framed((w, h): (i32, i32)) -> (i32, i32) {
+    (w + GAP, h + GAP)
+}
+
+/// `area` with `by` pixels more on every side.
+fn grown(area: Region, by: i32) -> Region {
+    Region {
+        x: area.x - by,
+        y: area.y - by,
+        width: area.width + 2 * by as u32,
+        height: area.height + 2 * by as u32,
+    }
+}
+
+/// The top-left of a window of `size` (its frame included) on `screen`
+/// that does not overlap `clear`: touching its right, left, bottom or top
+/// side, the first with room, and as near its top-left corner as the
+/// screen allows.
+fn outside(clear: Region, screen: Region, (w, h): (i32, i32)) -> Option<(i32, i32)> {
     let (left, top) = (screen.x, screen.y);
     let right = screen.x + screen.width as i32;
     let bottom = screen.y + screen.height as i32;
-    let clamp_y = |y: i32| y.min(bottom - h).max(top);
     let clamp_x = |x: i32| x.min(right - w).max(left);
+    let clamp_y = |y: i32| y.min(bottom - h).max(top);
+    let (clear_right, clear_bottom) = (clear.x + clear.width as i32, clear.y + clear.height as i32);
     let sides = [
-        (game.x + game.width as i32 + GAP, clamp_y(game.y)),
-        (game.x - GAP - w, clamp_y(game.y)),
-        (clamp_x(game.x), game.y + game.height as i32 + GAP),
-        (clamp_x(game.x), game.y - GAP - h),
+        (clear_right, clamp_y(clear.y)),
+        (clear.x - w, clamp_y(clear.y)),
+        (clamp_x(clear.x), clear_bottom),
+        (clamp_x(clear.x), clear.y - h),
     ];
-    let fits = |&(x, y): &(i32, i32)| x >= left && y >= top && x + w <= right && y + h <= bottom;
-    if let Some(&place) = sides.iter().find(|p| fits(p)) {
-        return place;
-    }
-    let corners = [
-        (left, top),
-        (right - w, top),
-        (left, bottom - h),
-        (right - w, bottom - h),
-    ];
-    let centre = (
-        board.x + board.width as i32 / 2,
-        board.y + board.height as i32 / 2,
-    );
-    let distance = |&(x, y): &(i32, i32)| {
-        let (cx, cy) = (x + w / 2 - centre.0, y + h / 2 - centre.1);
-        i64::from(cx) * i64::from(cx) + i64::from(cy) * i64::from(cy)
+    let fits = |&(x, y): &(i32, i32)| {
+        let on_screen = x >= left && y >= top && x + w <= right && y + h <= bottom;
+        let apart = x >= clear_right || x + w <= clear.x || y >= clear_bottom || y + h <= clear.y;
+        on_screen && apart
     };
-    corners
-        .into_iter()
-        .max_by_key(distance)
-        .expect("four corners")
+    sides.into_iter().find(fits)
 }
 
 #[cfg(test)]
@@ -179,36 +250,131 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_hint_goes_beside_the_game_where_there_is_room() {
-        let screen = region(0, 0, 1600, 1000);
-        let size = (460, 360);
-        // Room on the right.
-        let game = region(100, 50, 720, 560);
-        let board = region(140, 90, 640, 480);
-        assert_eq!(beside(game, board, screen, size), (844, 50));
-        // No room on the right: on the left.
-        let game = region(800, 50, 720, 560);
-        let board = region(840, 90, 640, 480);
-        assert_eq!(beside(game, board, screen, size), (316, 50));
-        // A game filling the width: below, then above.
-        let game = region(0, 0, 1600, 560);
-        let board = region(480, 40, 640, 480);
-        assert_eq!(beside(game, board, screen, size), (0, 584));
-        let game = region(0, 440, 1600, 560);
-        assert_eq!(beside(game, board, screen, size).1, 440 - GAP - 360);
+    /// The practice window at `scale` (its board 8x6 cells of 80 x scale
+    /// pixels in a margin of half a cell) with its client area's top-left
+    /// at `at`: the window and the board.
+    fn practice(scale: f32, at: (i32, i32)) -> (Region, Region) {
+        let pitch = (80.0 * scale) as u32;
+        let board = region(
+            at.0 + pitch as i32 / 2,
+            at.1 + pitch as i32 / 2,
+            8 * pitch,
+            6 * pitch,
+        );
+        (region(at.0, at.1, 9 * pitch, 7 * pitch), board)
+    }
+
+    /// `game` centred on `screen`.
+    fn centred(screen: Region, scale: f32) -> (Region, Region) {
+        let (game, _) = practice(scale, (0, 0));
+        let at = (
+            (screen.width - game.width) as i32 / 2,
+            (screen.height - game.height) as i32 / 2,
+        );
+        practice(scale, at)
+    }
+
+    /// The window's area with its frame.
+    fn outer(placement: &Placement) -> Region {
+        let (w, h) = framed({
+            let (w, h) = hint_size(8, 6, placement.scale);
+            (w as i32, h as i32)
+        });
+        region(placement.at.0, placement.at.1, w as u32, h as u32)
+    }
+
+    /// The hint's frame is on the screen, [`GAP`] away from the board.
+    fn assert_clear(placement: &Placement, board: Region, screen: Region) {
+        let hint = outer(placement);
+        assert_eq!(hint.intersection(&screen), Some(hint), "{placement:?}");
+        assert!(
+            hint.intersection(&grown(board, GAP)).is_none(),
+            "{placement:?} over {board:?}"
+        );
     }
 
     #[test]
-    fn a_full_screen_game_gets_the_hint_away_from_its_board() {
+    fn the_hint_goes_beside_the_game_at_full_size_where_there_is_room() {
         let screen = region(0, 0, 1600, 1000);
-        let game = screen;
-        let size = (460, 360);
-        // A board at the top-left: the hint goes to the bottom-right.
+        let (w, h) = framed({
+            let (w, h) = hint_size(8, 6, 1.0);
+            (w as i32, h as i32)
+        });
+        // Room on the right.
+        let (game, board) = practice(1.0, (100, 50));
+        let placement = place(game, board, screen, (8, 6)).unwrap();
+        assert_eq!((placement.spot, placement.scale), (Spot::Beside, 1.0));
+        assert_eq!(placement.at, (100 + 720 + GAP, 50 - GAP));
+        assert!(outer(&placement).intersection(&grown(game, GAP)).is_none());
+        // No room on the right: on the left.
+        let (game, board) = practice(1.0, (800, 50));
+        let placement = place(game, board, screen, (8, 6)).unwrap();
+        assert_eq!(placement.at, (800 - GAP - w, 50 - GAP));
+        assert!(outer(&placement).intersection(&grown(game, GAP)).is_none());
+        // A game filling the width: below, then above.
+        let wide = region(0, 0, 1600, 560);
+        let board = region(480, 40, 640, 480);
+        assert_eq!(
+            place(wide, board, screen, (8, 6)).unwrap().at,
+            (0, 560 + GAP)
+        );
+        let wide = region(0, 440, 1600, 560);
+        let board = region(480, 480, 640, 480);
+        assert_eq!(
+            place(wide, board, screen, (8, 6)).unwrap().at,
+            (0, 440 - GAP - h)
+        );
+    }
+
+    #[test]
+    fn a_centred_game_on_a_small_screen_gets_the_hint_smaller_beside_it() {
+        // The case: 1280x900, the practice window at its real size
+        // centred, 280 pixels on either side.
+        let screen = region(0, 0, 1280, 900);
+        let (game, board) = centred(screen, 1.0);
+        let placement = place(game, board, screen, (8, 6)).unwrap();
+        assert_eq!(placement.spot, Spot::Beside);
+        assert!(
+            placement.scale < 1.0 && placement.scale >= 0.5,
+            "{placement:?}"
+        );
+        assert!(outer(&placement).intersection(&grown(game, GAP)).is_none());
+        assert_clear(&placement, board, screen);
+        assert_eq!(
+            placement.to_string(),
+            format!(
+                "beside the game window, at {:.0}% size",
+                placement.scale * 100.0
+            )
+        );
+    }
+
+    #[test]
+    fn a_game_filling_the_screen_gets_the_hint_over_it_away_from_the_board() {
+        // 1.25 times the real size: 900x700 of 1280x900, no room beside.
+        let screen = region(0, 0, 1280, 900);
+        let (game, board) = centred(screen, 1.25);
+        let placement = place(game, board, screen, (8, 6)).unwrap();
+        assert_eq!(placement.spot, Spot::Over, "{placement:?}");
+        assert!(outer(&placement).intersection(&game).is_some());
+        assert_clear(&placement, board, screen);
+        // A full-screen game with its board in a corner: at full size.
+        let screen = region(0, 0, 1600, 1000);
         let board = region(40, 40, 640, 480);
-        let (x, y) = beside(game, board, screen, size);
-        assert_eq!((x, y), (1140, 640));
-        let hint = region(x, y, size.0, size.1);
-        assert!(hint.intersection(&board).is_none());
+        let placement = place(screen, board, screen, (8, 6)).unwrap();
+        assert_eq!((placement.spot, placement.scale), (Spot::Over, 1.0));
+        assert_clear(&placement, board, screen);
+    }
+
+    #[test]
+    fn a_screen_with_no_room_away_from_the_board_gets_no_hint_window() {
+        // 1.5 times the real size: a 960x720 board on 1280x900 leaves 160
+        // pixels on either side, less than the smallest hint with frames.
+        let screen = region(0, 0, 1280, 900);
+        let (game, board) = centred(screen, 1.5);
+        assert_eq!(place(game, board, screen, (8, 6)), None);
+        // A screen the board alone fills.
+        let board = region(10, 10, 620, 460);
+        assert_eq!(place(board, board, region(0, 0, 640, 480), (8, 6)), None);
     }
 }

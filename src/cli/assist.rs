@@ -79,11 +79,14 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
 fn show(event: &Event) {
     match event {
         Event::Board { board, confidence } => println!("{}", board_read(board, *confidence)),
-        Event::HintWindow(Ok(title)) => {
-            println!("hint window {title:?} beside the game window")
+        Event::HintWindow(Ok((title, placement))) => {
+            println!("hint window {title:?} {placement}")
         }
         Event::HintWindow(Err(cause)) => {
             println!("no hint window ({cause}): hints on the terminal only")
+        }
+        Event::HintWindowClosed(why) => {
+            println!("hint window closed {why}: hints on the terminal only")
         }
         Event::Move {
             number,

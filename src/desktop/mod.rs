@@ -138,12 +138,19 @@ pub fn own_console() -> bool {
     false
 }
 
+/// The id the window list gives `window`, one of the bot's own (`minifb`):
+/// the handle's value, an X window id on X11 and a window handle on
+/// Windows alike.
+pub fn own_window_id(window: &minifb::Window) -> u32 {
+    window.get_window_handle() as usize as u32
+}
+
 /// Keeps `window`, one of the bot's own (`minifb`), above the other
 /// windows; minifb does that itself on Windows when asked in its options,
 /// not on X11.
 pub fn keep_above(window: &minifb::Window) -> Result<(), String> {
     #[cfg(unix)]
-    return unix::keep_above(window.get_window_handle() as usize as u32);
+    return unix::keep_above(own_window_id(window));
     #[cfg(not(unix))]
     {
         let _ = window;

@@ -11,7 +11,7 @@ use image::RgbaImage;
 
 use super::PlayError;
 use super::place;
-use crate::desktop::{GameWindow, Region};
+use crate::desktop::{GameWindow, Region, WindowInfo};
 use crate::game::Board;
 use crate::vision::{self, Calibration, Geometry, VisionError};
 
@@ -118,14 +118,26 @@ impl<'w> Eye<'w> {
     /// The first window in front of the game window over its board, if
     /// any (its title): a click on the board would land there.
     pub fn covered_by(&self) -> Result<Option<String>, PlayError> {
+        Ok(self.in_front(0)?.first().map(ToString::to_string))
+    }
+
+    /// The windows in front of the game window over its board or within
+    /// `margin` pixels of it, front-most first.
+    pub fn in_front(&self, margin: u32) -> Result<Vec<WindowInfo>, PlayError> {
         let started = Instant::now();
-        let region = place::board_region(&self.geometry, self.size).ok_or(PlayError::OffBoard)?;
+        let board = place::board_region(&self.geometry, self.size).ok_or(PlayError::OffBoard)?;
+        let region = Region {
+            x: board.x - margin as i32,
+            y: board.y - margin as i32,
+            width: board.width + 2 * margin,
+            height: board.height + 2 * margin,
+        };
         let covering = self.window.covering(region)?;
         log::debug!(
             "checked the windows in front in {:.1} ms",
             started.elapsed().as_secs_f64() * 1000.0
         );
-        Ok(covering.first().map(ToString::to_string))
+        Ok(covering)
     }
 
     /// The window's place and size now (an error when it is closed or

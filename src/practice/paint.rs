@@ -22,6 +22,8 @@ pub struct Scene {
 
 const WINDOW: [u8; 3] = [38, 34, 30];
 const TEXT: [u8; 3] = [222, 222, 218];
+/// The text size, in pitches (16 pixels at the real size).
+const TEXT_SIZE: f32 = 0.2;
 /// The frame's width, in pitches (8 pixels at the real size).
 const FRAME: f32 = 0.1;
 /// The swamp picture is the same in every practice window.
@@ -32,8 +34,8 @@ const SEED: u64 = 1;
 #[derive(Debug)]
 pub struct Painter {
     stage: Stage,
-    /// Text size: pixels per font dot.
-    dot: i64,
+    /// Text size: the em, in pixels.
+    text: f32,
     /// Each dust colour's specks, in colour order.
     specks: Vec<[u8; 3]>,
 }
@@ -49,7 +51,7 @@ impl Painter {
         render::frame(&mut base, at, (w as i64, h as i64), frame);
         Painter {
             stage: Stage::new(look, base, *geometry, SEED),
-            dot: (geometry.pitch_x / 40.0).round().max(1.0) as i64,
+            text: (TEXT_SIZE * geometry.pitch_x).max(7.0),
             specks: look
                 .piles
                 .iter()
@@ -76,32 +78,36 @@ impl Painter {
         }
         if let Some(score) = &scene.drawn.score {
             // Twice the size of the window's text, centred on its point.
-            let dot = 2 * self.dot;
+            let size = 2.0 * self.text;
             let at = p.point(score.x, score.y);
-            let height = render::font::GLYPH_H as i64 * dot;
-            let x = at.x.round() as i64 - text_width(&score.text, dot) / 2;
-            frame.text(x, at.y.round() as i64 - height / 2, &score.text, dot, TEXT);
+            let height = render::font::line_height(size).round() as i64;
+            let width = i64::from(render::font::text_size(&score.text, size).0);
+            let (x, y) = (
+                at.x.round() as i64 - width / 2,
+                at.y.round() as i64 - height / 2,
+            );
+            frame.text(x, y, &score.text, size, TEXT);
         }
         let (w, h) = p.pixel_size();
         let (left, top) = (p.x.round() as i64, p.y.round() as i64);
-        let line = render::font::GLYPH_H as i64 * self.dot;
+        let line = render::font::line_height(self.text).round() as i64;
         // Centred in the margins above and under the board.
-        let above = (top - line) / 2 - self.dot;
-        let under = top + h as i64 + (frame.height as i64 - top - h as i64 - line) / 2 + self.dot;
-        let clicks = format!("clicks {}", scene.clicks);
-        let right = left + w as i64 - text_width(&clicks, self.dot);
-        frame.text(left, above, "Dust practice", self.dot, TEXT);
-        frame.text(right, above, &clicks, self.dot, TEXT);
+        let above = (top - line) / 2;
+        let under = top + h as i64 + (frame.height as i64 - top - h as i64 - line) / 2;
+        let clicks = format!("Clicks {}", scene.clicks);
+        let right = left + w as i64 - self.width(&clicks);
+        frame.text(left, above, "Dust practice", self.text, TEXT);
+        frame.text(right, above, &clicks, self.text, TEXT);
         if scene.cleared {
-            let result = format!("cleared in {} clicks", scene.clicks);
-            let x = left + (w as i64 - text_width(&result, self.dot)) / 2;
-            frame.text(x, under, &result, self.dot, TEXT);
+            let result = format!("Cleared in {} clicks", scene.clicks);
+            let x = left + (w as i64 - self.width(&result)) / 2;
+            frame.text(x, under, &result, self.text, TEXT);
         }
     }
-}
 
-fn text_width(text: &str, dot: i64) -> i64 {
-    i64::from(render::font::text_size(text).0) * dot
+    fn width(&self, text: &str) -> i64 {
+        i64::from(render::font::text_size(text, self.text).0)
+    }
 }
 
 #[cfg(test)]

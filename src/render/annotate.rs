@@ -50,66 +50,74 @@ fn click_labels(clicks: &[Cell]) -> Vec<(Cell, String)> {
     labels
 }
 
-/// `text` on a dark shadow so it reads on any background; `dot` pixels
-/// per font dot.
-pub(super) fn label(canvas: &mut Canvas, x: i64, y: i64, text: &str, dot: i64, rgb: [u8; 3]) {
-    let step = (dot / 2).max(1);
+/// `text` at `size` (the em, in pixels) on a dark shadow so it reads on
+/// any background.
+pub(super) fn label(canvas: &mut Canvas, x: i64, y: i64, text: &str, size: f32, rgb: [u8; 3]) {
+    let step = (size / 14.0).round().max(1.0) as i64;
     for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1), (1, 1)] {
-        canvas.text(x + dx * step, y + dy * step, text, dot, SHADOW);
+        canvas.text(x + dx * step, y + dy * step, text, size, SHADOW);
     }
-    canvas.text(x, y, text, dot, rgb);
+    canvas.text(x, y, text, size, rgb);
 }
 
-/// Font dots from one text line's top to the next one's.
-const LINE: i64 = 9;
+/// Ems from one stacked number's top to the next one's (digits are about
+/// 0.7 em tall).
+const LINE: f32 = 1.0;
+/// The smallest text of a label, the em in pixels: smaller is not read.
+const SMALLEST: f32 = 7.0;
 
 /// A click label laid out to fit its cell.
 #[derive(Debug, PartialEq)]
 struct Lines {
     rows: Vec<String>,
-    /// Pixels per font dot.
-    dot: i64,
-    /// The widest row, in dots.
-    width: i64,
+    /// The em, in pixels.
+    size: f32,
+}
+
+impl Lines {
+    /// The size of the rows' block in pixels.
+    fn pixels(&self) -> (i64, i64) {
+        let width = self
+            .rows
+            .iter()
+            .map(|r| text_pixels(r, self.size).0)
+            .max()
+            .unwrap_or(0);
+        let height =
+            (self.rows.len() - 1) as f32 * LINE * self.size + super::font::line_height(self.size);
+        (width, height.round() as i64)
+    }
 }
 
 /// `text` ("4,10,11") on one line, or its numbers stacked when that lets
-/// them be drawn bigger; as big as fits 80% of the cell, up to a quarter
-/// of its height per line.
+/// them be drawn bigger; as big as fits 80% of the cell, up to 0.36 of its
+/// height for the em.
 fn label_lines(text: &str, pitch_x: f32, pitch_y: f32) -> Lines {
-    let cap = (pitch_x.min(pitch_y) / 28.0).round().max(1.0);
+    let cap = 0.36 * pitch_x.min(pitch_y);
     let layout = |rows: Vec<String>| {
-        let width = rows
-            .iter()
-            .map(|r| i64::from(super::font::text_size(r).0))
-            .max()
-            .unwrap_or(1)
-            .max(1);
-        let height = rows.len() as i64 * LINE;
-        let fit = (0.8 * pitch_x / width as f32)
-            .min(0.8 * pitch_y / height as f32)
+        // Measured at 100 pixels to the em, then scaled.
+        let unit = Lines { rows, size: 100.0 };
+        let (w, h) = unit.pixels();
+        let fit = (80.0 * pitch_x / w.max(1) as f32)
+            .min(80.0 * pitch_y / h as f32)
             .min(cap)
             .floor()
-            .max(1.0) as i64;
-        Lines {
-            rows,
-            dot: fit,
-            width,
-        }
+            .max(SMALLEST);
+        Lines { size: fit, ..unit }
     };
     let single = layout(vec![text.to_string()]);
     let stacked = layout(text.split(',').map(str::to_string).collect());
-    if stacked.dot > single.dot {
+    if stacked.size > single.size {
         stacked
     } else {
         single
     }
 }
 
-/// The size of `text` in pixels at `dot` pixels per font dot.
-fn text_pixels(text: &str, dot: i64) -> (i64, i64) {
-    let (w, h) = super::font::text_size(text);
-    (i64::from(w) * dot, i64::from(h) * dot)
+/// The size of `text` in pixels at `size` (the em, in pixels).
+fn text_pixels(text: &str, size: f32) -> (i64, i64) {
+    let (w, h) = super::font::text_size(text, size);
+    (i64::from(w), i64::from(h))
 }
 
 /// The capture with the board's grid (at `g`), each cell's letter at its
@@ -130,7 +138,11 @@ pub fn annotate(image: &RgbaImage, g: &Geometry, marks: &[CellMark], clicks: &[C
         let y = (g.y + j as f32 * g.pitch_y).round() as i64;
         out.fill(x0, y - line / 2, w.round() as i64, line, GRID);
     }
-    let dot = (unit / 40.0).round().max(1.0) as i64;
+    // The letters: their capitals' tops 3/40 of a cell below its corner
+    // (a capital starts about 0.35 em under the line's top).
+    let letter_size = 0.25 * unit;
+    let inset = (0.075 * unit).round() as i64;
+    let lift = (0.35 * letter_size).round() as i64;
     let corner = |cell: Cell| {
         let c = g.cell_centre(cell);
         (
@@ -158,10 +170,10 @@ pub fn annotate(image: &RgbaImage, g: &Geometry, marks: &[CellMark], clicks: &[C
             let colour = if sure { LETTER } else { UNSURE };
             label(
                 &mut out,
-                left + 3 * dot,
-                top + 3 * dot,
+                left + inset,
+                top + inset - lift,
                 &letter,
-                dot,
+                letter_size,
                 colour,
             );
         }
@@ -169,20 +181,18 @@ pub fn annotate(image: &RgbaImage, g: &Geometry, marks: &[CellMark], clicks: &[C
     for (cell, text) in click_labels(clicks) {
         let centre = g.cell_centre(cell);
         let lines = label_lines(&text, g.pitch_x, g.pitch_y);
-        let dot = lines.dot;
-        let (tw, th) = (
-            lines.width * dot,
-            lines.rows.len() as i64 * LINE * dot - dot,
-        );
+        let size = lines.size;
+        let (tw, th) = lines.pixels();
         let (x, y) = (
             centre.x.round() as i64 - tw / 2,
             centre.y.round() as i64 - th / 2,
         );
-        out.shade(x - dot, y - dot, tw + 2 * dot, th + 2 * dot, SHADOW, 150);
+        let pad = (size / 8.0).round() as i64;
+        out.shade(x - pad, y, tw + 2 * pad, th, SHADOW, 150);
         for (i, row) in lines.rows.iter().enumerate() {
-            let (w, _) = text_pixels(row, dot);
-            let top = y + i as i64 * LINE * dot;
-            label(&mut out, x + (tw - w) / 2, top, row, dot, CLICK);
+            let (w, _) = text_pixels(row, size);
+            let top = y + (i as f32 * LINE * size).round() as i64;
+            label(&mut out, x + (tw - w) / 2, top, row, size, CLICK);
         }
     }
     out.to_image()
@@ -193,8 +203,9 @@ const PANEL_PITCH: f32 = 24.0;
 /// Panels per row of the storyboard.
 const PER_ROW: usize = 4;
 const GAP: i64 = 12;
-/// Pixels per font dot of the captions.
-const CAPTION_DOT: i64 = 2;
+/// The captions' text size (the em, in pixels), and the click numbers'.
+const CAPTION_SIZE: f32 = 15.0;
+const NUMBER_SIZE: f32 = 12.0;
 
 /// The board before the plan and after each step, in rows of panels drawn
 /// in `look`; each panel's caption names the move that made it, and the
@@ -204,7 +215,7 @@ pub fn storyboard(start: &Board, steps: &[Step], look: &Look) -> RgbaImage {
     let placement = Geometry::square(0.0, 0.0, PANEL_PITCH, start.width(), start.height());
     let (pw, ph) = placement.pixel_size();
     let (pw, ph) = (pw as i64, ph as i64);
-    let caption = text_pixels("0", CAPTION_DOT).1 + 6;
+    let caption = text_pixels("0", CAPTION_SIZE).1 + 4;
     let panels = steps.len() + 1;
     let columns = panels.min(PER_ROW) as i64;
     let rows = panels.div_ceil(PER_ROW) as i64;
@@ -232,7 +243,7 @@ pub fn storyboard(start: &Board, steps: &[Step], look: &Look) -> RgbaImage {
             None => "start".to_string(),
             Some(s) => format!("{i}. {} {}{}", s.cell, s.colour.letter(), s.size),
         };
-        out.text(left, top + ph + 4, &title, CAPTION_DOT, LETTER);
+        out.text(left, top + ph + 2, &title, CAPTION_SIZE, LETTER);
         let Some(next) = steps.get(i) else {
             continue;
         };
@@ -250,14 +261,14 @@ pub fn storyboard(start: &Board, steps: &[Step], look: &Look) -> RgbaImage {
             out.outline(x, y, pitch, pitch, 1, GRID);
         }
         let number = (i + 1).to_string();
-        let (tw, th) = text_pixels(&number, 1);
+        let (tw, th) = text_pixels(&number, NUMBER_SIZE);
         let (x, y) = cell_corner(next.cell);
         label(
             &mut out,
             x + (pitch - tw) / 2,
             y + (pitch - th) / 2,
             &number,
-            1,
+            NUMBER_SIZE,
             CLICK,
         );
     }
@@ -274,14 +285,17 @@ mod tests {
 
     #[test]
     fn long_labels_stack_their_numbers_to_stay_readable() {
+        // A short label takes the biggest size a cell allows.
         let one = label_lines("7", 80.0, 80.0);
-        assert_eq!((one.rows.len(), one.dot), (1, 3));
+        assert_eq!((one.rows.len(), one.size), (1, 28.0));
         let two = label_lines("2,3", 80.0, 80.0);
-        assert_eq!((two.rows, two.dot), (vec!["2,3".to_string()], 3));
+        assert_eq!(two.rows, ["2,3"]);
         let three = label_lines("4,10,11", 80.0, 80.0);
         assert_eq!(three.rows, ["4", "10", "11"]);
-        assert!(three.dot >= 2 && 3 * LINE * three.dot <= 64, "{three:?}");
-        assert_eq!(label_lines("4,10,11", 20.0, 20.0).dot, 1);
+        let (w, h) = three.pixels();
+        assert!(three.size >= 14.0 && w <= 64 && h <= 64, "{three:?}");
+        let tiny = label_lines("4,10,11", 20.0, 20.0);
+        assert!(tiny.size >= SMALLEST && tiny.size < 10.0, "{tiny:?}");
     }
 
     #[test]
@@ -370,7 +384,7 @@ mod tests {
         let steps = replay(&board, &[Cell::new(3, 0), Cell::new(4, 0)]).unwrap();
         let picture = storyboard(&board, &steps, &Look::nodiatis());
         let (pw, ph) = (8 * 24, 6 * 24);
-        let caption = 7 * CAPTION_DOT + 6;
+        let caption = text_pixels("0", CAPTION_SIZE).1 + 4;
         assert_eq!(
             picture.dimensions(),
             (

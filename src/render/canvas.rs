@@ -123,18 +123,17 @@ impl Canvas {
         }
     }
 
-    /// Writes `text` with its top-left at `(x, y)`, each font dot `dot`
-    /// pixels square.
-    pub fn text(&mut self, x: i64, y: i64, text: &str, dot: i64, rgb: [u8; 3]) {
-        for (cx, cy) in font::dots(text) {
-            self.fill(
-                x + i64::from(cx) * dot,
-                y + i64::from(cy) * dot,
-                dot,
-                dot,
-                rgb,
-            );
-        }
+    /// Writes `text` in the font at `size` (the em, in pixels) with its
+    /// top-left at `(x, y)`, its edges blended with what is under them.
+    pub fn text(&mut self, x: i64, y: i64, text: &str, size: f32, rgb: [u8; 3]) {
+        font::coverage(text, size, |cx, cy, c| {
+            let (px, py) = (x + cx, y + cy);
+            if (0..self.width as i64).contains(&px) && (0..self.height as i64).contains(&py) {
+                let i = py as usize * self.width + px as usize;
+                let alpha = (c * 255.0).round() as u32;
+                self.pixels[i] = pack(mix(unpack(self.pixels[i]), rgb, alpha));
+            }
+        });
     }
 
     /// Copies `other` with its top-left at `(x, y)`, clipped.
@@ -200,11 +199,15 @@ mod tests {
     }
 
     #[test]
-    fn text_lights_the_glyph_dots() {
-        let mut c = Canvas::new(20, 10, [0, 0, 0]);
-        c.text(1, 1, "1", 1, [9, 9, 9]);
-        // The top of a "1" is its stem's single dot in the middle column.
-        assert_eq!(c.get(3, 1), [9, 9, 9]);
-        assert_eq!(c.get(1, 1), [0, 0, 0]);
+    fn text_is_blended_in_where_the_font_covers() {
+        let mut c = Canvas::new(40, 30, [0, 0, 0]);
+        c.text(-2, 1, "I", 20.0, [200, 100, 50]);
+        c.text(10, 1, "I", 20.0, [200, 100, 50]);
+        // The full pixels of the stem are the text's colour, its edges a
+        // blend, and nothing is drawn left of where the text starts.
+        let row: Vec<[u8; 3]> = (10..20).map(|x| c.get(x, 12)).collect();
+        assert!(row.contains(&[200, 100, 50]), "{row:?}");
+        assert!(row.iter().any(|p| p[0] > 0 && p[0] < 200), "{row:?}");
+        assert!((0..30).all(|y| c.get(9, y) == [0, 0, 0]));
     }
 }

@@ -1,132 +1,127 @@
-//! A tiny 5x7 bitmap font of our own (digits, capitals, a little
-//! punctuation), for the text of rendered windows, for the letters and
-//! click numbers of annotated pictures and for the benchmark plot's
-//! labels: `imageproc` and `plotters` draw text only from a font file, and
-//! the repository carries none.
+//! The text of every picture the renderer draws (rendered windows, the
+//! hint window, annotated pictures, the benchmark plot): Noto Sans Regular,
+//! a font under the SIL Open Font License whose data the `notosans` crate
+//! carries, rasterised with anti-aliasing by `ab_glyph`. No font file or
+//! system font is looked for at run time. Sizes are the em in pixels, as a
+//! CSS `font-size`.
 
-/// Glyph width in dots.
-pub const GLYPH_W: u32 = 5;
-/// Glyph height in dots.
-pub const GLYPH_H: u32 = 7;
-/// Dots from one glyph's left edge to the next one's.
-pub const ADVANCE: u32 = 6;
+use std::sync::OnceLock;
 
-/// Each glyph's rows, top first; bit 4 is the leftmost dot.
-const GLYPHS: &[(char, [u8; 7])] = &[
-    ('0', [0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E]),
-    ('1', [0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E]),
-    ('2', [0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F]),
-    ('3', [0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E]),
-    ('4', [0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02]),
-    ('5', [0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E]),
-    ('6', [0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E]),
-    ('7', [0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08]),
-    ('8', [0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E]),
-    ('9', [0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C]),
-    ('A', [0x0E, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11]),
-    ('B', [0x1E, 0x11, 0x11, 0x1E, 0x11, 0x11, 0x1E]),
-    ('C', [0x0E, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0E]),
-    ('D', [0x1C, 0x12, 0x11, 0x11, 0x11, 0x12, 0x1C]),
-    ('E', [0x1F, 0x10, 0x10, 0x1E, 0x10, 0x10, 0x1F]),
-    ('F', [0x1F, 0x10, 0x10, 0x1E, 0x10, 0x10, 0x10]),
-    ('G', [0x0E, 0x11, 0x10, 0x17, 0x11, 0x11, 0x0F]),
-    ('H', [0x11, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11]),
-    ('I', [0x0E, 0x04, 0x04, 0x04, 0x04, 0x04, 0x0E]),
-    ('J', [0x07, 0x02, 0x02, 0x02, 0x02, 0x12, 0x0C]),
-    ('K', [0x11, 0x12, 0x14, 0x18, 0x14, 0x12, 0x11]),
-    ('L', [0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x1F]),
-    ('M', [0x11, 0x1B, 0x15, 0x15, 0x11, 0x11, 0x11]),
-    ('N', [0x11, 0x11, 0x19, 0x15, 0x13, 0x11, 0x11]),
-    ('O', [0x0E, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0E]),
-    ('P', [0x1E, 0x11, 0x11, 0x1E, 0x10, 0x10, 0x10]),
-    ('Q', [0x0E, 0x11, 0x11, 0x11, 0x15, 0x12, 0x0D]),
-    ('R', [0x1E, 0x11, 0x11, 0x1E, 0x14, 0x12, 0x11]),
-    ('S', [0x0F, 0x10, 0x10, 0x0E, 0x01, 0x01, 0x1E]),
-    ('T', [0x1F, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04]),
-    ('U', [0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0E]),
-    ('V', [0x11, 0x11, 0x11, 0x11, 0x11, 0x0A, 0x04]),
-    ('W', [0x11, 0x11, 0x11, 0x15, 0x15, 0x15, 0x0A]),
-    ('X', [0x11, 0x11, 0x0A, 0x04, 0x0A, 0x11, 0x11]),
-    ('Y', [0x11, 0x11, 0x11, 0x0A, 0x04, 0x04, 0x04]),
-    ('Z', [0x1F, 0x01, 0x02, 0x04, 0x08, 0x10, 0x1F]),
-    (' ', [0; 7]),
-    ('-', [0x00, 0x00, 0x00, 0x1F, 0x00, 0x00, 0x00]),
-    (':', [0x00, 0x0C, 0x0C, 0x00, 0x0C, 0x0C, 0x00]),
-    ('.', [0x00, 0x00, 0x00, 0x00, 0x00, 0x0C, 0x0C]),
-    (',', [0x00, 0x00, 0x00, 0x00, 0x0C, 0x04, 0x08]),
-    ('/', [0x01, 0x01, 0x02, 0x04, 0x08, 0x10, 0x10]),
-    ('(', [0x02, 0x04, 0x08, 0x08, 0x08, 0x04, 0x02]),
-    (')', [0x08, 0x04, 0x02, 0x02, 0x02, 0x04, 0x08]),
-    ('!', [0x04, 0x04, 0x04, 0x04, 0x04, 0x00, 0x04]),
-    ('?', [0x0E, 0x11, 0x01, 0x02, 0x04, 0x00, 0x04]),
-    ('\'', [0x04, 0x04, 0x08, 0x00, 0x00, 0x00, 0x00]),
-    ('#', [0x0A, 0x0A, 0x1F, 0x0A, 0x1F, 0x0A, 0x0A]),
-    ('+', [0x00, 0x04, 0x04, 0x1F, 0x04, 0x04, 0x00]),
-    ('=', [0x00, 0x00, 0x1F, 0x00, 0x1F, 0x00, 0x00]),
-    ('<', [0x02, 0x04, 0x08, 0x10, 0x08, 0x04, 0x02]),
-    ('>', [0x08, 0x04, 0x02, 0x01, 0x02, 0x04, 0x08]),
-    ('%', [0x18, 0x19, 0x02, 0x04, 0x08, 0x13, 0x03]),
-    ('_', [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1F]),
-];
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
 
-/// The rows of `c`'s glyph; small letters are drawn as capitals and any
-/// other character as `?`, so every text draws.
-fn glyph(c: char) -> [u8; 7] {
-    let c = c.to_ascii_uppercase();
-    let find = |c: char| GLYPHS.iter().find(|g| g.0 == c).map(|g| g.1);
-    find(c).or_else(|| find('?')).unwrap_or([0; 7])
-}
-
-/// The size of `text` in dots (one line).
-pub fn text_size(text: &str) -> (u32, u32) {
-    let n = text.chars().count() as u32;
-    (if n == 0 { 0 } else { n * ADVANCE - 1 }, GLYPH_H)
-}
-
-/// Every lit dot of `text` as `(column, row)` in dots from the text's
-/// top-left; the caller scales and places them.
-pub fn dots(text: &str) -> impl Iterator<Item = (u32, u32)> + '_ {
-    text.chars().enumerate().flat_map(|(i, c)| {
-        let rows = glyph(c);
-        let left = i as u32 * ADVANCE;
-        (0..GLYPH_H).flat_map(move |row| {
-            (0..GLYPH_W)
-                .filter(move |col| rows[row as usize] >> (GLYPH_W - 1 - col) & 1 == 1)
-                .map(move |col| (left + col, row))
-        })
+/// The bundled font, parsed once.
+fn font() -> &'static FontRef<'static> {
+    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
+    FONT.get_or_init(|| {
+        FontRef::try_from_slice(notosans::REGULAR_TTF).expect("the bundled font parses")
     })
+}
+
+/// `ab_glyph`'s scale (ascender to descender) for an em of `size` pixels.
+fn scale(size: f32) -> PxScale {
+    let font = font();
+    let em = font.units_per_em().unwrap_or(1000.0);
+    PxScale::from(size * font.height_unscaled() / em)
+}
+
+/// The height of a line of text at `size`, in pixels: from the top of the
+/// highest letters to the bottom of the lowest.
+pub fn line_height(size: f32) -> f32 {
+    scale(size).y
+}
+
+/// The size of `text` (one line) at `size`, in whole pixels: its advance
+/// across, and the line's height.
+pub fn text_size(text: &str, size: f32) -> (u32, u32) {
+    let width = layout(text, size)
+        .last()
+        .map_or(0.0, |&(_, x, advance)| x + advance);
+    (width.ceil() as u32, line_height(size).ceil() as u32)
+}
+
+/// Each character's glyph, pen position and advance across, kerned.
+fn layout(text: &str, size: f32) -> Vec<(ab_glyph::GlyphId, f32, f32)> {
+    let scaled = font().as_scaled(scale(size));
+    let mut caret = 0.0;
+    let mut previous = None;
+    text.chars()
+        .map(|c| {
+            let id = scaled.glyph_id(c);
+            if let Some(before) = previous {
+                caret += scaled.kern(before, id);
+            }
+            previous = Some(id);
+            let at = caret;
+            caret += scaled.h_advance(id);
+            (id, at, scaled.h_advance(id))
+        })
+        .collect()
+}
+
+/// Every pixel `text` at `size` touches, as `(column, row, coverage)`
+/// from the text's top-left (the line's top), coverage from 0 to 1; the
+/// caller places and blends them. A character the font lacks draws as the
+/// font's box for a missing glyph.
+pub fn coverage(text: &str, size: f32, mut pixel: impl FnMut(i64, i64, f32)) {
+    let font = font();
+    let px = scale(size);
+    let ascent = font.as_scaled(px).ascent();
+    for (id, x, _) in layout(text, size) {
+        let glyph = id.with_scale_and_position(px, point(x, ascent));
+        if let Some(outline) = font.outline_glyph(glyph) {
+            let bounds = outline.px_bounds();
+            let (left, top) = (bounds.min.x as i64, bounds.min.y as i64);
+            outline.draw(|gx, gy, c| {
+                if c > 0.0 {
+                    pixel(left + i64::from(gx), top + i64::from(gy), c.min(1.0));
+                }
+            });
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn picture(text: &str) -> Vec<String> {
-        let (w, h) = text_size(text);
-        let mut rows = vec![vec!['.'; w as usize]; h as usize];
-        for (x, y) in dots(text) {
-            rows[y as usize][x as usize] = '#';
-        }
-        rows.into_iter().map(|r| r.into_iter().collect()).collect()
+    /// The pixels of `text` at `size` covered by at least half.
+    fn inked(text: &str, size: f32) -> Vec<(i64, i64)> {
+        let mut pixels = Vec::new();
+        coverage(text, size, |x, y, c| {
+            if c >= 0.5 {
+                pixels.push((x, y));
+            }
+        });
+        pixels
     }
 
     #[test]
-    fn draws_digits_side_by_side() {
-        let rows = picture("10");
-        assert_eq!(rows[0], "..#....###.");
-        assert_eq!(rows[6], ".###...###.");
-        assert_eq!(text_size("10"), (11, 7));
-        assert_eq!(text_size(""), (0, 7));
-    }
-
-    #[test]
-    fn every_glyph_is_distinct_and_unknown_characters_still_draw() {
-        for (i, a) in GLYPHS.iter().enumerate() {
-            for b in &GLYPHS[i + 1..] {
-                assert_ne!(a.1, b.1, "{} and {} look the same", a.0, b.0);
+    fn text_is_drawn_inside_its_measured_box_and_grows_with_its_size() {
+        for text in ["Reward out of reach (12 clicks at most)", "100 µs", "gjpqy"] {
+            let (w, h) = text_size(text, 16.0);
+            let pixels = inked(text, 16.0);
+            assert!(!pixels.is_empty(), "{text}");
+            for &(x, y) in &pixels {
+                assert!(
+                    (0..=i64::from(w)).contains(&x) && (0..i64::from(h)).contains(&y),
+                    "{text}: ({x}, {y}) outside {w}x{h}"
+                );
             }
         }
-        assert_eq!(picture("g"), picture("G"));
-        assert_eq!(picture("\u{e9}"), picture("?"));
+        let (small, big) = (text_size("clicks", 10.0), text_size("clicks", 20.0));
+        assert!(big.0 >= 2 * small.0 - 1 && big.1 >= 2 * small.1 - 1);
+        assert_eq!(text_size("", 16.0).0, 0);
+    }
+
+    #[test]
+    fn small_letters_differ_from_capitals_and_micro_is_a_glyph_of_its_own() {
+        assert_ne!(inked("g", 20.0), inked("G", 20.0));
+        // An x-height letter starts lower than a capital.
+        let top = |t: &str| inked(t, 20.0).iter().map(|p| p.1).min().unwrap();
+        assert!(top("x") > top("X"));
+        // "µ" is drawn from the font, not as the box of a missing glyph.
+        let unknown = font().glyph_id('\u{10ffff}');
+        assert_ne!(font().glyph_id('µ'), unknown);
+        assert_ne!(inked("µ", 20.0), inked("u", 20.0));
     }
 }

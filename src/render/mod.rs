@@ -6,8 +6,8 @@
 //! for animation. [`screenshot`] makes a whole picture: the board alone or
 //! inside a game window. [`annotate`] and [`storyboard`] draw a reading and
 //! its plan for people, [`HintPainter`] the assistant's hint, and
-//! [`plot`] the benchmark's chart of proof times (in our font, like every
-//! text here). Everything is procedural and follows a seed; the only
+//! [`plot`] the benchmark's chart of proof times (in the bundled font, like
+//! every text here). Everything is procedural and follows a seed; the only
 //! things taken from the real game are colours measured on it.
 
 mod annotate;
@@ -24,7 +24,7 @@ mod window;
 pub use annotate::{CellMark, annotate, storyboard};
 pub use canvas::Canvas;
 pub(crate) use canvas::srgb;
-pub use hint::HintPainter;
+pub use hint::{HintPainter, hint_size};
 pub use overlay::{Pointer, pointer, tooltip};
 pub use window::frame;
 

@@ -81,26 +81,27 @@ fn in_polygon(points: &[(f32, f32)], u: f32, v: f32) -> bool {
 }
 
 /// A tooltip with its top-left at `(x, y)`: a dark, nearly opaque box with
-/// a light border and the lines of text, each font dot `dot` pixels.
+/// a light border and the lines of text at `size` (the em, in pixels).
 /// Returns its size.
-pub fn tooltip(canvas: &mut Canvas, (x, y): (i64, i64), lines: &[&str], dot: i64) -> (i64, i64) {
-    let pad = 3 * dot;
-    let line_height = 9 * dot;
+pub fn tooltip(canvas: &mut Canvas, (x, y): (i64, i64), lines: &[&str], size: f32) -> (i64, i64) {
+    let pad = (0.4 * size).round() as i64;
+    let line_height = super::font::line_height(size).round() as i64;
     let width = lines
         .iter()
-        .map(|l| i64::from(super::font::text_size(l).0) * dot)
+        .map(|l| i64::from(super::font::text_size(l, size).0))
         .max()
         .unwrap_or(0)
         + 2 * pad;
     let height = lines.len() as i64 * line_height + 2 * pad;
     canvas.shade(x, y, width, height, [24, 20, 16], 235);
-    canvas.outline(x, y, width, height, dot.max(1), [200, 180, 120]);
+    let border = (size / 8.0).round().max(1.0) as i64;
+    canvas.outline(x, y, width, height, border, [200, 180, 120]);
     for (i, line) in lines.iter().enumerate() {
         canvas.text(
             x + pad,
             y + pad + i as i64 * line_height,
             line,
-            dot,
+            size,
             [236, 228, 200],
         );
     }
@@ -131,7 +132,7 @@ mod tests {
     #[test]
     fn a_tooltip_covers_its_box() {
         let mut c = Canvas::new(200, 80, [50, 60, 55]);
-        let (w, h) = tooltip(&mut c, (10, 10), &["Lime dust", "x3"], 2);
+        let (w, h) = tooltip(&mut c, (10, 10), &["Lime dust", "x3"], 16.0);
         assert!(w > 40 && h > 30);
         assert_ne!(c.get(12, 12), [50, 60, 55]);
         assert_eq!(c.get(10 + w as usize + 2, 12), [50, 60, 55]);

@@ -3,7 +3,7 @@
 //! a log time axis, hollow where the strategy did not prove the board
 //! within the time cap (drawn at the cap), with the cap as a line, axis
 //! titles, tick labels and a legend. `plotters` lays out the chart and
-//! draws it on its bitmap backend; its text goes through our 5x7 font
+//! draws it on its bitmap backend; its text goes through the bundled font
 //! ([`super::font`]), so no font file or system font is needed.
 
 use std::collections::HashMap;
@@ -36,8 +36,8 @@ const UNPROVEN: [u8; 3] = [110, 110, 110];
 /// Points' radius in pixels.
 const RADIUS: u32 = 5;
 
-/// The size asked of every text: two pixels per font dot.
-const TEXT_SIZE: f64 = 16.0;
+/// The size asked of every text: the em, in pixels.
+const TEXT_SIZE: f64 = 17.0;
 
 /// The quickest time the axis shows: a proof may take no measurable time,
 /// and a log axis has no 0.
@@ -160,11 +160,11 @@ fn legend(
         .map(|(s, series)| (series.name.as_str(), rgb(colour(s)), true))
         .collect();
     entries.push(("hollow: not proven within the cap", rgb(UNPROVEN), false));
-    let d = dot(TEXT_SIZE);
-    let line = (font::GLYPH_H as i32 + 3) * d;
+    let size = TEXT_SIZE as f32;
+    let line = font::line_height(size).round() as i32 + 2;
     let widest = entries
         .iter()
-        .map(|(name, ..)| font::text_size(name).0 as i32 * d)
+        .map(|(name, ..)| font::text_size(name, size).0 as i32)
         .max()
         .unwrap_or(0);
     let (pad, indent) = (10, 24);
@@ -290,14 +290,14 @@ fn placed(plot: &Plot) -> Vec<Vec<(f64, f64, bool)>> {
         .collect()
 }
 
-/// A time axis label: "10 us", "1 ms", "100 ms", "10 s".
+/// A time axis label: "10 µs", "1 ms", "100 ms", "10 s".
 fn seconds(secs: f64) -> String {
     let (value, unit) = if secs >= 1.0 {
         (secs, "s")
     } else if secs >= 1e-3 {
         (secs * 1e3, "ms")
     } else {
-        (secs * 1e6, "us")
+        (secs * 1e6, "µs")
     };
     // Powers of ten and caps print whole; a fractional cap keeps its digits.
     let rounded = (value * 1e3).round() / 1e3;
@@ -314,12 +314,6 @@ fn text<'a>(colour: RGBColor) -> TextStyle<'a> {
 
 /// The bitmap backend, with its text in our font instead of a font file's.
 struct Lettered<'a>(BitMapBackend<'a>);
-
-/// Pixels per font dot for a text of `size` (the size's em is about 8
-/// dots).
-fn dot(size: f64) -> i32 {
-    ((size / 8.0).round() as i32).max(1)
-}
 
 impl DrawingBackend for Lettered<'_> {
     type ErrorType = <BitMapBackend<'static> as DrawingBackend>::ErrorType;
@@ -382,22 +376,24 @@ impl DrawingBackend for Lettered<'_> {
             VPos::Center => -h / 2,
             VPos::Bottom => -h,
         };
-        let d = dot(style.size());
         let turn = style.transform();
         let colour = style.color();
-        for (cx, cy) in font::dots(text) {
-            // The dot's square in the text's frame, turned with the text.
-            let (x0, y0) = (dx + cx as i32 * d, dy + cy as i32 * d);
+        let mut drawn = Ok(());
+        font::coverage(text, style.size() as f32, |cx, cy, c| {
+            // The pixel's square in the text's frame, turned with the text.
+            let (x0, y0) = (dx + cx as i32, dy + cy as i32);
             let (ax, ay) = turn.transform(x0, y0);
-            let (bx, by) = turn.transform(x0 + d, y0 + d);
-            self.0.draw_rect(
-                (pos.0 + ax.min(bx), pos.1 + ay.min(by)),
-                (pos.0 + ax.max(bx), pos.1 + ay.max(by)),
-                &colour,
-                true,
-            )?;
-        }
-        Ok(())
+            let (bx, by) = turn.transform(x0 + 1, y0 + 1);
+            let at = (pos.0 + ax.min(bx), pos.1 + ay.min(by));
+            let ink = BackendColor {
+                alpha: colour.alpha * f64::from(c),
+                rgb: colour.rgb,
+            };
+            if drawn.is_ok() {
+                drawn = self.0.draw_pixel(at, ink);
+            }
+        });
+        drawn
     }
 
     fn estimate_text_size<T: BackendTextStyle>(
@@ -405,9 +401,7 @@ impl DrawingBackend for Lettered<'_> {
         text: &str,
         style: &T,
     ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
-        let (w, h) = font::text_size(text);
-        let d = dot(style.size()) as u32;
-        Ok((w * d, h * d))
+        Ok(font::text_size(text, style.size() as f32))
     }
 }
 
@@ -540,10 +534,14 @@ mod tests {
             "{on_line} of {}",
             right - left
         );
-        // Its label sits above it at the left: some of its dots are drawn.
+        // Its label sits above it at the left: it inks some pixels nearly
+        // in the cap's colour (the font's edges are blended).
         let label = (left..left + 100)
             .flat_map(|x| (cap - 20..cap - 4).map(move |y| (x, y)))
-            .filter(|&(x, y)| picture.get_pixel(x as u32, y as u32).0 == CAP)
+            .filter(|&(x, y)| {
+                let pixel = picture.get_pixel(x as u32, y as u32).0;
+                pixel.iter().zip(CAP).all(|(p, c)| p.abs_diff(c) < 60)
+            })
             .count();
         assert!(label > 20, "{label}");
     }
@@ -572,7 +570,7 @@ mod tests {
             points: vec![point(11, 0.0, true)],
         });
         assert_eq!(decades(&plot).0, -7, "no log of 0");
-        assert_eq!(seconds(1e-4), "100 us");
+        assert_eq!(seconds(1e-4), "100 µs");
         assert_eq!(seconds(0.01), "10 ms");
         assert_eq!(seconds(10.0), "10 s");
         assert_eq!(seconds(2.5), "2.5 s");

@@ -25,6 +25,8 @@ const WINDOW: [u8; 3] = [38, 34, 30];
 const PANEL: [u8; 3] = [28, 26, 24];
 const TEXT: [u8; 3] = [205, 196, 170];
 const WOOD: [u8; 3] = [58, 48, 40];
+/// The interface's text size (the em, in pixels).
+const TEXT_SIZE: f32 = 15.0;
 
 const WORDS: [&str; 24] = [
     "anyone", "selling", "dust", "swamp", "guild", "raid", "tonight", "need", "healer", "for",
@@ -46,7 +48,15 @@ pub(crate) fn window(board: (usize, usize), look: &Look, seed: u64) -> (Canvas, 
     let (w, h) = (width as i64, height as i64);
     // Title bar with its buttons, and the menu.
     c.fill(0, 0, w, TITLE as i64, [52, 60, 84]);
-    c.text(10, 6, "Nodiatis - Dust", 2, [232, 232, 236]);
+    let line = super::font::line_height(TEXT_SIZE).round() as i64;
+    let middle = |top: i64, height: i64| top + (height - line) / 2;
+    c.text(
+        10,
+        middle(0, TITLE as i64),
+        "Nodiatis - Dust",
+        TEXT_SIZE,
+        [232, 232, 236],
+    );
     for (i, colour) in [[90, 96, 110], [90, 96, 110], [176, 64, 56]]
         .iter()
         .enumerate()
@@ -56,8 +66,14 @@ pub(crate) fn window(board: (usize, usize), look: &Look, seed: u64) -> (Canvas, 
     c.fill(0, TITLE as i64, w, MENU as i64, [196, 192, 184]);
     let mut x = 10;
     for item in ["File", "Character", "Inventory", "Map", "Guild", "Help"] {
-        c.text(x, TITLE as i64 + 4, item, 2, [30, 30, 34]);
-        x += (item.len() as i64 + 2) * 12;
+        c.text(
+            x,
+            middle(TITLE as i64, MENU as i64),
+            item,
+            TEXT_SIZE,
+            [30, 30, 34],
+        );
+        x += text_width(item) + 24;
     }
     let top = (TITLE + MENU) as i64;
     // Chat panel: health and mana bars, then lines of chat.
@@ -72,14 +88,16 @@ pub(crate) fn window(board: (usize, usize), look: &Look, seed: u64) -> (Canvas, 
             line.push(' ');
             line.push_str(WORDS[(stream.next() * WORDS.len() as f32) as usize]);
         }
-        line.truncate(19);
-        c.text(10, y, &line, 2, TEXT);
+        while text_width(&line) > LEFT as i64 - 20 {
+            line.pop();
+        }
+        c.text(10, y, &line, TEXT_SIZE, TEXT);
         y += 20;
     }
     // Inventory: slots, some holding a small coloured icon.
     let right = w - RIGHT as i64;
     c.fill(right, top, RIGHT as i64, h - top, PANEL);
-    c.text(right + 12, top + 10, "Inventory", 2, TEXT);
+    c.text(right + 12, top + 6, "Inventory", TEXT_SIZE, TEXT);
     let dust: Vec<[u8; 3]> = look
         .piles
         .iter()
@@ -120,7 +138,7 @@ pub(crate) fn window(board: (usize, usize), look: &Look, seed: u64) -> (Canvas, 
         bx,
         by - FRAME as i64 - 30,
         "Dust - clear the board",
-        2,
+        TEXT_SIZE,
         TEXT,
     );
     let f = FRAME as i64;
@@ -131,18 +149,31 @@ pub(crate) fn window(board: (usize, usize), look: &Look, seed: u64) -> (Canvas, 
         bx,
         below,
         &format!("Time 0:{seconds:02}   Clicks 0"),
-        2,
+        TEXT_SIZE,
         TEXT,
     );
     let mut x = bx;
     for label in ["New game", "Hint", "Quit"] {
+        // 12 pixels a letter, the text centred: a narrower blue button
+        // is the size of a pile, which a reader may take for one.
         let bw = label.len() as i64 * 12 + 20;
         c.fill(x, below + 26, bw, 28, [70, 84, 120]);
         c.fill(x, below + 26, bw, 2, [110, 124, 160]);
-        c.text(x + 10, below + 33, label, 2, [240, 240, 240]);
+        c.text(
+            x + (bw - text_width(label)) / 2,
+            middle(below + 26, 28),
+            label,
+            TEXT_SIZE,
+            [240, 240, 240],
+        );
         x += bw + 12;
     }
     (c, (bx as usize, by as usize))
+}
+
+/// The width of `text` in the interface's font, in pixels.
+fn text_width(text: &str) -> i64 {
+    i64::from(super::font::text_size(text, TEXT_SIZE).0)
 }
 
 /// A wooden frame `width` pixels wide around the board at `at` of `size`

@@ -80,9 +80,14 @@ static TURN: Mutex<()> = Mutex::new(());
 
 impl Desktop {
     pub fn start() -> Desktop {
+        Desktop::start_on(SCREEN)
+    }
+
+    /// [`Desktop::start`] on a screen of `screen` ("WIDTHxHEIGHTxDEPTH").
+    pub fn start_on(screen: &str) -> Desktop {
         let turn = TURN.lock().unwrap_or_else(PoisonError::into_inner);
         let dir = tempfile::tempdir().unwrap();
-        let (server, display) = start_server();
+        let (server, display) = start_server(screen);
         let log = dir.path().join("openbox.out");
         let mut wm = Running(
             Command::new("openbox")
@@ -176,6 +181,13 @@ impl Desktop {
     ) -> Practice {
         let more = ["--rules", rules, "--anim-style", style];
         self.open_practice(board, anim_ms, title, &more, &[])
+    }
+
+    /// [`Desktop::practice`] drawn at window scale `scale` (1 is the real
+    /// game's size).
+    pub fn practice_scaled(&self, board: &str, anim_ms: u64, title: &str, scale: f32) -> Practice {
+        let scale = scale.to_string();
+        self.open_practice(board, anim_ms, title, &["--scale", &scale], &[])
     }
 
     /// The practice window with `more` arguments, its board looked at with
@@ -345,7 +357,7 @@ impl Desktop {
 
 /// Xvfb on the first display whose lock it can take: the server's own
 /// lock file settles races between tests starting at once.
-fn start_server() -> (Running, String) {
+fn start_server(screen: &str) -> (Running, String) {
     for number in 140..240 {
         if Path::new(&format!("/tmp/.X{number}-lock")).exists() {
             continue;
@@ -358,7 +370,7 @@ fn start_server() -> (Running, String) {
                 &display,
                 "-screen",
                 "0",
-                SCREEN,
+                screen,
                 "-nolisten",
                 "tcp",
                 "-noreset",
