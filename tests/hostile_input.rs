@@ -15,7 +15,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use vision_support::{bot, repo};
+use vision_support::{as_posix, bot, repo};
 
 /// The longest one-line error the bot may print for hostile input.
 const MAX_ERROR: usize = 300;
@@ -215,7 +215,7 @@ fn refused(out: &Output, what: &str) {
     let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
     assert_eq!(errors.len(), 1, "{stderr}");
     assert!(
-        errors[0].contains(what),
+        as_posix(errors[0]).contains(what),
         "{:?} should say {what:?}",
         errors[0]
     );
@@ -232,6 +232,8 @@ fn mkfifo(path: &Path) {
     assert!(status.success());
 }
 
+// Its runs fail at once for want of a display, which Windows always has.
+#[cfg(unix)]
 #[test]
 fn a_log_never_empties_a_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -663,7 +665,9 @@ fn of_two_calibrations_of_one_name_one_is_written() {
     ];
     let wrote = outs
         .iter()
-        .filter(|o| String::from_utf8_lossy(&o.stdout).contains("wrote calibration/same.toml"))
+        .filter(|o| {
+            as_posix(&String::from_utf8_lossy(&o.stdout)).contains("wrote calibration/same.toml")
+        })
         .count();
     assert_eq!(wrote, 1, "{outs:?}");
     let other = outs
