@@ -197,13 +197,10 @@ fn a_window_over_the_board_stops_play_without_a_click() {
     assert_eq!(*game_clicks.borrow(), 0);
 }
 
-#[test]
-fn assist_follows_a_player_who_clicks_every_hint() {
-    let (mut desktop, game_clicks) = desktop(EXAMPLE, Scale(1.25));
-    let player = desktop.clone();
-    let mut window = desktop.find("Nodiatis").unwrap();
+/// Assist mode's settings, as live play's.
+fn assisting() -> AssistSettings {
     let settings = settings();
-    let assist = AssistSettings {
+    AssistSettings {
         calibration: settings.calibration,
         solve: settings.solve,
         rules: RulesChoice::Auto,
@@ -213,9 +210,53 @@ fn assist_follows_a_player_who_clicks_every_hint() {
         query: "Nodiatis".to_owned(),
         // No hint window: the terminal's hints are enough here.
         look: None,
-    };
+    }
+}
+
+#[test]
+fn a_window_moved_between_clicks_is_clicked_where_it_is_now() {
+    let (mut desktop, game_clicks) = desktop(EXAMPLE, Scale(1.5));
+    let user = desktop.clone();
+    let mut window = desktop.find("Nodiatis").unwrap();
+    let report = play::play(&mut desktop, window.as_mut(), &settings(), &mut |event| {
+        if let play::Event::Click { number: 3, .. } = event {
+            user.move_window((-2300, 300));
+        }
+    })
+    .unwrap_or_else(|stop| panic!("{stop}"));
+    assert_eq!((report.finish, report.clicks), (Finish::Cleared, 11));
+    assert_eq!(*game_clicks.borrow(), 11);
+    // The clicks after the move are on the board where it is now.
+    for click in &desktop.clicks()[3..] {
+        assert!(on_the_board(click, &desktop, Scale(1.5)), "{click:?}");
+    }
+}
+
+#[test]
+fn closing_the_game_window_ends_the_assistant() {
+    let (mut desktop, game_clicks) = desktop(EXAMPLE, Scale(1.0));
+    let user = desktop.clone();
+    let mut window = desktop.find("Nodiatis").unwrap();
+    let report = assist::assist(&mut desktop, &mut window, &assisting(), &mut |event| {
+        if let assist::Event::Hint(_) = event {
+            user.close();
+        }
+    })
+    .unwrap();
+    assert_eq!(
+        (report.finish, report.clicks),
+        (assist::Finish::WindowClosed, 0)
+    );
+    assert_eq!(*game_clicks.borrow(), 0);
+}
+
+#[test]
+fn assist_follows_a_player_who_clicks_every_hint() {
+    let (mut desktop, game_clicks) = desktop(EXAMPLE, Scale(1.25));
+    let player = desktop.clone();
+    let mut window = desktop.find("Nodiatis").unwrap();
     let mut hints = 0;
-    let report = assist::assist(&mut desktop, &mut window, &assist, &mut |event| {
+    let report = assist::assist(&mut desktop, &mut window, &assisting(), &mut |event| {
         if let assist::Event::Hint(hint) = event
             && let Some(at) = hint.next_at
         {

@@ -1,10 +1,10 @@
 //! A scripted desktop: frames in, clicks out. One game window whose
 //! pixels a [`Scene`] draws at the time of each capture, and a pointer
 //! whose clicks go to that scene, so that live play and assist mode run
-//! their real loops without a screen, on any platform. A [`Control`]
-//! plays the user and the window system: it moves the pointer or the
-//! window, puts another window in front, closes the game, and keeps every
-//! press and release the bot made. The desktop may be scaled (a monitor
+//! their real loops without a screen, on any platform. A clone of the
+//! desktop, kept by the test, plays the user and the window system: it
+//! moves the pointer or the window, puts another window in front, closes
+//! the game, and keeps every press and release the bot made. The desktop may be scaled (a monitor
 //! at 125% or 150%): the scene then draws and takes clicks in its own
 //! logical pixels, and the desktop converts, as Windows does for a
 //! per-monitor DPI-aware process.
@@ -107,9 +107,6 @@ impl std::fmt::Debug for FakeDesktop {
         f.debug_struct("FakeDesktop").finish_non_exhaustive()
     }
 }
-
-/// The user and the window system, as a test plays them.
-pub type Control = FakeDesktop;
 
 impl FakeDesktop {
     /// A desktop whose `monitor` (desktop pixels) holds one window titled
