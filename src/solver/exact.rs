@@ -108,7 +108,9 @@ fn solve_on<T: Bits>(
     // meanwhile a thread of ever wider beams looks for a shorter one. One
     // as short as the proven bound ends the search.
     std::thread::scope(|scope| {
-        let beams = scope.spawn(|| {
+        // A thread the system refuses (a memory limit) leaves the proof to
+        // search alone.
+        let beams = std::thread::Builder::new().spawn_scoped(scope, || {
             let mut last_budget_since = None;
             let widths = if plan.beams { &SIDE_BEAMS[..] } else { &[] };
             for &width in widths {
@@ -128,7 +130,12 @@ fn solve_on<T: Bits>(
         );
         halt.set();
         // The beams may be waiting on the last budget, which is over.
-        beams.thread().unpark();
+        match &beams {
+            Ok(beams) => beams.thread().unpark(),
+            Err(error) => {
+                log::debug!("no thread for the beams ({error}): the proof searched alone")
+            }
+        }
     });
 }
 
@@ -466,8 +473,17 @@ impl<'t, T: Bits> Iteration<'t, T> {
             return (Some(Found::Solution(solution)), self.nodes);
         }
         let nodes = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads).map(|_| scope.spawn(|| self.work())).collect();
-            workers
+            // A thread the system refuses (a memory limit) is a worker
+            // fewer; with none, this thread does the work.
+            let workers: Vec<_> = (0..threads)
+                .map_while(|_| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, || self.work())
+                        .ok()
+                })
+                .collect();
+            let here = if workers.is_empty() { self.work() } else { 0 };
+            here + workers
                 .into_iter()
                 .map(|w| w.join().expect("a search thread panicked"))
                 .sum::<u64>()
