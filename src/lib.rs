@@ -5,7 +5,9 @@
 //! sequence, [`desktop::input`] clicks it. [`desktop`] is the floor that
 //! touches the player's screen, the only place with per-platform code (X11
 //! or Win32), with a scripted fake desktop for tests; [`game`] is the model
-//! they all share; [`play`] is the
+//! they all share; [`live`] is the floor both drivers on a live game
+//! window share (the eye, settling, the rules learned, the board on the
+//! screen); [`play`] is the
 //! one place that wires the four stages for live play, and [`assist`] wires
 //! the first three for a player who clicks for themselves (hints, never a
 //! click); [`render`] draws boards
@@ -25,6 +27,7 @@ pub mod desktop;
 pub mod files;
 pub mod game;
 pub mod geometry;
+pub mod live;
 pub mod play;
 pub mod practice;
 pub mod render;

@@ -5,16 +5,16 @@
 //! check that the pixels read and the points clicked are one space.
 
 use std::cell::RefCell;
-use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use dustbot::assist::{self, AssistSettings};
 use dustbot::desktop::fake::{Click, FakeDesktop, Scale, Scene};
-use dustbot::desktop::{Desktop as _, InputError, Region, ScreenPoint};
+use dustbot::desktop::{Desktop as _, InputError, ScreenPoint, ScreenRect};
 use dustbot::game::{Board, Rules};
 use dustbot::geometry::{Geometry, PixelPoint};
-use dustbot::play::{self, Finish, PlayError, PlaySettings, RulesChoice};
+use dustbot::live::{LiveError, LiveSettings, RulesChoice};
+use dustbot::play::{self, Finish, PlaySettings};
 use dustbot::practice::{self, Look, Painter};
 use dustbot::render::{self, Canvas};
 use dustbot::solver::SolveOptions;
@@ -80,7 +80,7 @@ impl Scene for Game {
 /// first (x < 0), with the game's window on it.
 fn desktop(board: &str, scale: Scale) -> (FakeDesktop, Rc<RefCell<u32>>) {
     let (game, size, clicks) = Game::new(board.parse().unwrap(), scale);
-    let monitor = Region {
+    let monitor = ScreenRect {
         x: -2560,
         y: 0,
         width: 2560,
@@ -97,19 +97,27 @@ fn desktop(board: &str, scale: Scale) -> (FakeDesktop, Rc<RefCell<u32>>) {
     (desktop, clicks)
 }
 
-fn settings() -> PlaySettings {
-    PlaySettings {
+/// The settings both drivers share, for the window "Nodiatis".
+fn live() -> LiveSettings {
+    LiveSettings {
         calibration: Calibration::load(&Calibration::default_path()).unwrap(),
         solve: SolveOptions {
             time_limit: Duration::from_secs(10),
             ..SolveOptions::default()
         },
         rules: RulesChoice::Auto,
-        settle: Duration::from_millis(3000),
+        settle_limit: Duration::from_millis(3000),
         anim: None,
+        debug_dir: std::env::temp_dir().join("dustbot-fake-desktop"),
+        query: "Nodiatis".to_owned(),
+    }
+}
+
+fn settings() -> PlaySettings {
+    PlaySettings {
+        live: live(),
         max_replans: 0,
         max_moves: None,
-        debug_dir: std::env::temp_dir().join("dustbot-fake-desktop"),
         dry_run: false,
     }
 }
@@ -165,7 +173,7 @@ fn the_user_moving_the_mouse_stops_before_the_next_click() {
     assert!(
         matches!(
             stopped.error,
-            PlayError::Input(InputError::UserMoved { .. } | InputError::Moved { .. })
+            LiveError::Input(InputError::UserMoved { .. } | InputError::Moved { .. })
         ),
         "{stopped}"
     );
@@ -180,7 +188,7 @@ fn a_window_over_the_board_stops_play_without_a_click() {
     let w = desktop.window();
     desktop.cover(
         "Chat",
-        Region {
+        ScreenRect {
             x: w.x + 300,
             y: w.y + 300,
             width: 200,
@@ -190,7 +198,7 @@ fn a_window_over_the_board_stops_play_without_a_click() {
     let mut window = desktop.find("Nodiatis").unwrap();
     let stopped = play::play(&mut desktop, window.as_mut(), &settings(), &mut |_| {}).unwrap_err();
     assert!(
-        matches!(stopped.error, PlayError::Covered { .. }),
+        matches!(stopped.error, LiveError::Covered { .. }),
         "{stopped}"
     );
     assert!(desktop.clicks().is_empty());
@@ -199,15 +207,8 @@ fn a_window_over_the_board_stops_play_without_a_click() {
 
 /// Assist mode's settings, as live play's.
 fn assisting() -> AssistSettings {
-    let settings = settings();
     AssistSettings {
-        calibration: settings.calibration,
-        solve: settings.solve,
-        rules: RulesChoice::Auto,
-        settle: settings.settle,
-        anim: None,
-        debug_dir: PathBuf::from(&settings.debug_dir),
-        query: "Nodiatis".to_owned(),
+        live: live(),
         // No hint window: the terminal's hints are enough here.
         look: None,
     }
@@ -308,7 +309,7 @@ fn animated(style: practice::Style, takes_clicks: bool) -> FakeDesktop {
         painter: Painter::new(&geometry, size, &Look::nodiatis()),
         takes_clicks,
     };
-    let monitor = Region {
+    let monitor = ScreenRect {
         x: 0,
         y: 0,
         width: 1920,
@@ -337,7 +338,7 @@ fn a_game_that_takes_no_click_stops_play_after_one_more_try() {
     })
     .unwrap_err();
     assert!(
-        matches!(stopped.error, PlayError::NoEffect { number: 1 }),
+        matches!(stopped.error, LiveError::NoEffect { number: 1 }),
         "{stopped}"
     );
     assert!(stopped.to_string().contains("administrator"), "{stopped}");

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use std::time::Duration;
 
-use dustbot::assist::{self, Hint, ScreenGrid};
+use dustbot::assist::{self, Hint};
 use dustbot::game::{Board, BoardRng, Cell, Rules, replay};
 use dustbot::geometry::Geometry;
 use dustbot::render::{self, Canvas, Look, Pointer, Shot, Surround};
@@ -338,12 +338,7 @@ fn hint_window() -> RgbaImage {
         proven_optimal: true,
         optimum: 12,
         optimum_proven: true,
-        grid: ScreenGrid {
-            x: 0.0,
-            y: 0.0,
-            pitch_x: 80.0,
-            pitch_y: 80.0,
-        },
+        on_screen: Geometry::square(0.0, 0.0, 80.0, 8, 6),
         next_at: None,
     };
     assist::picture(&hint, &Look::nodiatis())

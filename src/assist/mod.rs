@@ -1,4 +1,5 @@
-//! Assist mode: the bot's eyes and solver for a player who clicks for
+//! Assist mode: the driver on the live floor ([`crate::live`]) that
+//! hints, the bot's eyes and solver for a player who clicks for
 //! themselves. It reads the board as live play does (stored geometry, two
 //! agreeing reads of a settled board), plans, and shows the next click in
 //! a hint window of its own and on the terminal; then it watches the
@@ -18,21 +19,19 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use image::RgbaImage;
-use serde::Serialize;
 
-use crate::desktop::{CaptureError, Desktop, GameWindow, InputError, Region, ScreenPoint, stop};
+use crate::desktop::{
+    CaptureError, Desktop, GameWindow, InputError, ScreenPoint, ScreenRect, stop,
+};
 use crate::game::{Board, Rules, Step};
-use crate::play::eye::{Eye, Frame, Place};
-use crate::play::settle::{Pace, Settle};
-use crate::play::{self, Learned, PlayError, RulesChoice, Seen, place};
+use crate::live::eye::Eye;
+use crate::live::settling::{Pace, Settling};
+use crate::live::{self, Learned, LiveError, LiveSettings, Moment, POLL, Seen, Settled};
 use crate::render::Look;
 use crate::solver::SolveOptions;
-use crate::vision::Calibration;
+use crate::vision::Geometry;
 use window::HintWindow;
 pub use window::{Placement, Spot, picture};
-
-/// How often the board is captured while the player thinks.
-const POLL: Duration = Duration::from_millis(50);
 
 /// How often a closed game window is looked for again.
 const REFIND: Duration = Duration::from_millis(100);
@@ -44,33 +43,9 @@ pub const REWARD_CLICKS: usize = 12;
 /// What assist mode was asked for.
 #[derive(Debug)]
 pub struct AssistSettings {
-    pub calibration: Calibration,
-    /// The solver's settings; its `rules` give way to the rules in force.
-    pub solve: SolveOptions,
-    /// The rules to follow the player by, or `auto`.
-    pub rules: RulesChoice,
-    /// How long to wait for the board to settle after a change (and to
-    /// read it steadily at the start).
-    pub settle: Duration,
-    /// How long the game animates a move, when the player knows it.
-    pub anim: Option<Duration>,
-    /// Where frames are saved when a change has no click to explain it.
-    pub debug_dir: PathBuf,
-    /// The `--window` text, which the hint window's title must not hold.
-    pub query: String,
+    pub live: LiveSettings,
     /// The game's colours, for the hint window; `None` shows no window.
     pub look: Option<Look>,
-}
-
-/// The board's cells on the screen: the top-left of the top row's first
-/// cell and the pitch, in screen pixels, so that a script can click any
-/// cell.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct ScreenGrid {
-    pub x: f32,
-    pub y: f32,
-    pub pitch_x: f32,
-    pub pitch_y: f32,
 }
 
 /// One hint: the board read, how the game went so far and the plan from
@@ -92,7 +67,9 @@ pub struct Hint {
     /// The first board's plan length, and whether it was proven.
     pub optimum: usize,
     pub optimum_proven: bool,
-    pub grid: ScreenGrid,
+    /// The board's cells in desktop pixels, so that a script can click
+    /// any cell.
+    pub on_screen: Geometry,
     /// The screen point of the next click's cell centre.
     pub next_at: Option<ScreenPoint>,
 }
@@ -217,10 +194,10 @@ pub fn assist(
     window: &mut Box<dyn GameWindow>,
     settings: &AssistSettings,
     observe: &mut dyn FnMut(Event),
-) -> Result<Report, PlayError> {
+) -> Result<Report, LiveError> {
     stop::catch()?;
     let started = Instant::now();
-    let (mut eye, board, frame) = match first_read(window.as_mut(), settings) {
+    let (mut eye, first) = match first_board(window.as_mut(), &settings.live) {
         Ok(read) => read,
         Err(error) => {
             return match ending(&error, None) {
@@ -230,31 +207,31 @@ pub fn assist(
                     optimum: 0,
                     optimum_proven: false,
                     elapsed: started.elapsed(),
-                    learned: Learned::new(settings.rules),
+                    learned: Learned::new(settings.live.rules),
                 }),
                 None => Err(error),
             };
         }
     };
     observe(Event::Board {
-        board: &board,
-        confidence: frame.confidence,
+        board: &first.board,
+        confidence: first.frame.confidence,
     });
-    if board.is_cleared() {
-        return Err(PlayError::NoDust);
+    if first.board.is_cleared() {
+        return Err(LiveError::NoDust);
     }
-    let mut game = Game::start(&eye, board, frame.image, settings, observe, started)?;
+    let mut game = Game::start(&eye, first, settings, observe, started)?;
     let mut finish = game.watch(&mut eye)?;
     // A game window closed may be the game's window made anew (a page
     // reloaded, a client restarted): the assistant follows it there, and
     // its board is a change like any other.
     while finish == Finish::WindowClosed {
-        let Some(found) = replacement(desktop, settings) else {
+        let Some(found) = replacement(desktop, &settings.live) else {
             break;
         };
         log::info!("the game window was replaced: following the new one");
         *window = found;
-        let (mut eye, board, frame) = match first_read(window.as_mut(), settings) {
+        let (mut eye, settled) = match first_board(window.as_mut(), &settings.live) {
             Ok(read) => read,
             Err(error) => match ending(&error, None) {
                 Some(end) => {
@@ -264,7 +241,7 @@ pub fn assist(
                 None => return Err(error),
             },
         };
-        finish = match game.changed(&eye, board, frame.image)? {
+        finish = match game.changed(&eye, settled)? {
             Some(end) => end,
             None => game.watch(&mut eye)?,
         };
@@ -279,34 +256,19 @@ pub fn assist(
     })
 }
 
-/// Finds the board in `window` and reads it once it is steady.
-fn first_read<'w>(
+/// Finds the board in `window` and reads it once it is steady; Ctrl-C
+/// stops the wait.
+fn first_board<'w>(
     window: &'w mut dyn GameWindow,
-    settings: &'w AssistSettings,
-) -> Result<(Eye<'w>, Board, Frame), PlayError> {
-    let mut eye = Eye::open(window, &settings.calibration)?;
-    let (board, frame, _) = play::settle(
-        &mut eye,
-        &mut || Ok(stop::check()?),
-        Settle::new(None, Vec::new(), Pace::new(settings.anim).hold()),
-        settings.settle,
-        "at the start",
-        &settings.debug_dir,
-    )
-    .map_err(|error| match error {
-        PlayError::Unsettled { cause, .. } => PlayError::Misfit(cause),
-        other => other,
-    })?;
-    Ok((eye, board, frame))
+    settings: &'w LiveSettings,
+) -> Result<(Eye<'w>, Settled), LiveError> {
+    live::first_board(window, settings, &mut || Ok(stop::check()?))
 }
 
 /// A window `--window` names again, within the settle time of the old
 /// one closing, that shows a board; `None` when there is none (or Ctrl-C).
-fn replacement(
-    desktop: &mut dyn Desktop,
-    settings: &AssistSettings,
-) -> Option<Box<dyn GameWindow>> {
-    let deadline = Instant::now() + settings.settle;
+fn replacement(desktop: &mut dyn Desktop, settings: &LiveSettings) -> Option<Box<dyn GameWindow>> {
+    let deadline = Instant::now() + settings.settle_limit;
     while stop::check().is_ok() && Instant::now() < deadline {
         if let Ok(mut window) = desktop.find(&settings.query)
             && Eye::open(window.as_mut(), &settings.calibration).is_ok()
@@ -337,8 +299,8 @@ struct Game<'s, 'o> {
     pace: Pace,
     /// A trouble was said and the board has not been read since.
     waiting: bool,
-    /// The window's place and size when the last hint was given.
-    hinted_at: Place,
+    /// The window's client area when the last hint was given.
+    hinted_at: ScreenRect,
 }
 
 impl<'s, 'o> Game<'s, 'o> {
@@ -346,16 +308,16 @@ impl<'s, 'o> Game<'s, 'o> {
     /// first hint.
     fn start(
         eye: &Eye,
-        board: Board,
-        image: RgbaImage,
+        first: Settled,
         settings: &'s AssistSettings,
         observe: &'o mut dyn FnMut(Event),
         started: Instant,
-    ) -> Result<Game<'s, 'o>, PlayError> {
-        let learned = Learned::new(settings.rules);
-        let (plan, proven) = plan(&board, &settings.solve, learned.rules())?;
+    ) -> Result<Game<'s, 'o>, LiveError> {
+        let board = first.board;
+        let learned = Learned::new(settings.live.rules);
+        let (plan, proven) = plan(&board, &settings.live.solve, learned.rules())?;
         let hints = settings.look.as_ref().and_then(|look| {
-            let opened = open_window(eye, &board, look, &settings.query);
+            let opened = open_window(eye, &board, look, &settings.live.query);
             match &opened {
                 Ok(w) => observe(Event::HintWindow(Ok((&w.title, &w.placement)))),
                 Err(cause) => observe(Event::HintWindow(Err(cause))),
@@ -368,23 +330,23 @@ impl<'s, 'o> Game<'s, 'o> {
             started,
             hints,
             board,
-            last: image,
+            last: first.frame.image,
             first: board,
             clicks: 0,
             optimum: (plan.len(), proven),
             plan,
             proven,
             learned,
-            pace: Pace::new(settings.anim),
+            pace: Pace::new(settings.live.anim),
             waiting: false,
-            hinted_at: (eye.origin, eye.size),
+            hinted_at: eye.board.client,
         };
         game.hint(eye, None);
         Ok(game)
     }
 
     /// Watches the board until the game ends.
-    fn watch(&mut self, eye: &mut Eye) -> Result<Finish, PlayError> {
+    fn watch(&mut self, eye: &mut Eye) -> Result<Finish, LiveError> {
         loop {
             let tick = Instant::now();
             if stop::check().is_err() {
@@ -394,16 +356,16 @@ impl<'s, 'o> Game<'s, 'o> {
             if self.hints_over_board(eye) {
                 continue;
             }
-            let look = eye.look().and_then(|frame| {
-                play::uncovered(eye, "now")?;
+            let frame = eye.frame().and_then(|frame| {
+                eye.uncovered(Moment::Watching)?;
                 Ok(frame)
             });
-            let changed = match look {
+            let changed = match frame {
                 Ok(frame) if frame.board.as_ref().ok() == Some(&self.board) => {
                     self.waiting = false;
                     self.last = frame.image;
                     // The hint's screen points moved with the window.
-                    if (eye.origin, eye.size) != self.hinted_at {
+                    if eye.board.client != self.hinted_at {
                         self.hint(eye, None);
                     }
                     false
@@ -430,14 +392,14 @@ impl<'s, 'o> Game<'s, 'o> {
     /// The board changed (or cannot be read): waits for it to settle, any
     /// board one click makes under the rules in force being expected, and
     /// follows the player there; learns how long the animation took.
-    fn follow(&mut self, eye: &mut Eye) -> Result<Option<Finish>, PlayError> {
-        let when = format!("after the player's click {}", self.clicks + 1);
+    fn follow(&mut self, eye: &mut Eye) -> Result<Option<Finish>, LiveError> {
+        let when = Moment::AfterPlayerClick(self.clicks + 1);
         // The change was just seen: the click was made a little earlier.
         let changed = Instant::now();
         // Only the boards the rules in force make settle at once: another
         // variant's may be an in-between state of these rules.
         let expected = follow::successors(&self.board, &[self.learned.rules()]);
-        let rule = Settle::new(Some(self.board), expected, self.pace.hold());
+        let rule = Settling::new(Some(self.board), expected, self.pace.hold());
         let hints = &mut self.hints;
         let mut guard = || {
             // The hint window stays responsive while the board settles.
@@ -446,21 +408,14 @@ impl<'s, 'o> Game<'s, 'o> {
             }
             Ok(stop::check()?)
         };
-        let settings = self.settings;
-        let settled = play::settle(
-            eye,
-            &mut guard,
-            rule,
-            settings.settle,
-            &when,
-            &settings.debug_dir,
-        );
-        let (read, frame) = match settled {
-            Ok((read, frame, since)) => {
-                if read != self.board {
-                    self.pace.animated(since.saturating_duration_since(changed));
+        let settled = live::wait_settled(eye, &mut guard, rule, &self.settings.live, when);
+        let settled = match settled {
+            Ok(settled) => {
+                if settled.board != self.board {
+                    self.pace
+                        .animated(settled.since.saturating_duration_since(changed));
                 }
-                (read, frame)
+                settled
             }
             Err(error) => {
                 if let Some(finish) = ending(&error, Some(eye)) {
@@ -470,19 +425,15 @@ impl<'s, 'o> Game<'s, 'o> {
                 return Ok(None);
             }
         };
-        self.changed(eye, read, frame.image)
+        self.changed(eye, settled)
     }
 
-    /// The board settled as `read` (pictured in `image`): when it is not
-    /// the board before, finds the click that made it, or says that none
-    /// did, re-plans when the plan no longer holds, and hints again.
-    fn changed(
-        &mut self,
-        eye: &Eye,
-        read: Board,
-        image: RgbaImage,
-    ) -> Result<Option<Finish>, PlayError> {
-        let settings = self.settings;
+    /// The board settled: when it is not the board before, finds the
+    /// click that made it, or says that none did, re-plans when the plan
+    /// no longer holds, and hints again.
+    fn changed(&mut self, eye: &Eye, settled: Settled) -> Result<Option<Finish>, LiveError> {
+        let settings = &self.settings.live;
+        let (read, image) = (settled.board, settled.frame.image);
         self.waiting = false;
         if read == self.board {
             self.last = image;
@@ -537,7 +488,7 @@ impl<'s, 'o> Game<'s, 'o> {
                 });
             }
             None => {
-                let frames = play::save_frames(
+                let frames = live::save_frames(
                     &settings.debug_dir,
                     &format!("unexplained-{:02}", self.clicks),
                     &[("before", &self.last), ("after", &image)],
@@ -562,12 +513,11 @@ impl<'s, 'o> Game<'s, 'o> {
 
     /// Shows the hint for the board as it is now.
     fn hint(&mut self, eye: &Eye, player_move: Option<Step>) {
-        self.hinted_at = (eye.origin, eye.size);
-        let g = eye.geometry;
+        self.hinted_at = eye.board.client;
         let next_at = self
             .plan
             .first()
-            .and_then(|step| place::click_point(&eye.geometry, eye.size, eye.origin, step.cell));
+            .and_then(|step| eye.board.click_point(step.cell));
         let hint = Hint {
             elapsed: self.started.elapsed(),
             board: self.board,
@@ -578,12 +528,7 @@ impl<'s, 'o> Game<'s, 'o> {
             proven_optimal: self.proven,
             optimum: self.optimum.0,
             optimum_proven: self.optimum.1,
-            grid: ScreenGrid {
-                x: eye.origin.0 as f32 + g.x,
-                y: eye.origin.1 as f32 + g.y,
-                pitch_x: g.pitch_x,
-                pitch_y: g.pitch_y,
-            },
+            on_screen: eye.board.on_screen(),
             next_at,
         };
         if let Some(window) = self.hints.as_mut()
@@ -629,7 +574,7 @@ impl<'s, 'o> Game<'s, 'o> {
 
     /// Says why the board cannot be read, once until it can again; when
     /// the hint window was in the way, closes it instead.
-    fn wait(&mut self, eye: &Eye, error: &PlayError) {
+    fn wait(&mut self, eye: &Eye, error: &LiveError) {
         if self.hints_over_board(eye) {
             return;
         }
@@ -646,20 +591,20 @@ fn plan(
     board: &Board,
     options: &SolveOptions,
     rules: Rules,
-) -> Result<(Vec<Step>, bool), PlayError> {
-    let outcome = play::plan(board, options, rules)?;
+) -> Result<(Vec<Step>, bool), LiveError> {
+    let outcome = live::plan(board, options, rules)?;
     Ok((outcome.moves, outcome.proven_optimal))
 }
 
 /// The errors that end assistance: Ctrl-C, and the game window closed
 /// (a capture that failed because the window went counts, when `eye` can
 /// tell).
-fn ending(error: &PlayError, eye: Option<&mut Eye>) -> Option<Finish> {
+fn ending(error: &LiveError, eye: Option<&mut Eye>) -> Option<Finish> {
     match error {
-        PlayError::Input(InputError::Interrupted) => Some(Finish::Interrupted),
-        PlayError::Capture(CaptureError::Gone { .. }) => Some(Finish::WindowClosed),
-        PlayError::Capture(_) => match eye.map(Eye::place_now) {
-            Some(Err(PlayError::Capture(CaptureError::Gone { .. }))) => Some(Finish::WindowClosed),
+        LiveError::Input(InputError::Interrupted) => Some(Finish::Interrupted),
+        LiveError::Capture(CaptureError::Gone { .. }) => Some(Finish::WindowClosed),
+        LiveError::Capture(_) => match eye.map(Eye::client_now) {
+            Some(Err(LiveError::Capture(CaptureError::Gone { .. }))) => Some(Finish::WindowClosed),
             _ => None,
         },
         _ => None,
@@ -668,23 +613,11 @@ fn ending(error: &PlayError, eye: Option<&mut Eye>) -> Option<Finish> {
 
 /// Opens the hint window beside the game window, away from its board.
 fn open_window(eye: &Eye, board: &Board, look: &Look, query: &str) -> Result<HintWindow, String> {
-    let (origin, size) = (eye.origin, eye.size);
-    let game = Region {
-        x: origin.0,
-        y: origin.1,
-        width: size.0,
-        height: size.1,
-    };
-    let area = place::board_region(&eye.geometry, size).map_or(game, |r| Region {
-        x: r.x + origin.0,
-        y: r.y + origin.1,
-        ..r
-    });
     HintWindow::open(
         query,
         (board.width(), board.height()),
         look,
-        (game, area, eye.screen()),
+        (eye.board.client, eye.board.area(), eye.screen()),
     )
 }
 
@@ -708,12 +641,7 @@ mod tests {
             proven_optimal: true,
             optimum,
             optimum_proven: true,
-            grid: ScreenGrid {
-                x: 0.0,
-                y: 0.0,
-                pitch_x: 80.0,
-                pitch_y: 80.0,
-            },
+            on_screen: Geometry::square(0.0, 0.0, 80.0, 8, 6),
             next_at: None,
         }
     }

@@ -14,7 +14,7 @@ use image::RgbaImage;
 
 use super::Hint;
 use super::follow::clicks_on;
-use crate::desktop::{self, Region};
+use crate::desktop::{self, ScreenRect};
 use crate::render::{Canvas, HintPainter, Look, hint_size};
 
 /// Titles for the hint window, the first that `--window`'s text is not part
@@ -93,7 +93,7 @@ impl HintWindow {
         query: &str,
         cells: (u8, u8),
         look: &Look,
-        (game, board, screen): (Region, Region, Region),
+        (game, board, screen): (ScreenRect, ScreenRect, ScreenRect),
     ) -> Result<HintWindow, String> {
         let placement = place(game, board, screen, cells).ok_or(NO_ROOM)?;
         let painter = HintPainter::new(cells.0, cells.1, look, placement.scale);
@@ -170,12 +170,17 @@ pub fn title_for(query: &str) -> String {
 /// below or above); else over the game window, beside the board at the
 /// biggest scale that has room there; `None` when neither has. The window
 /// with its frame keeps [`GAP`] from the board, always.
-pub fn place(game: Region, board: Region, screen: Region, cells: (u8, u8)) -> Option<Placement> {
+pub fn place(
+    game: ScreenRect,
+    board: ScreenRect,
+    screen: ScreenRect,
+    cells: (u8, u8),
+) -> Option<Placement> {
     let sizes = SCALES.map(|scale| {
         let (w, h) = hint_size(cells.0, cells.1, scale);
         (scale, framed((w as i32, h as i32)))
     });
-    let found = |spot: Spot, clear: Region| {
+    let found = |spot: Spot, clear: ScreenRect| {
         sizes.iter().find_map(|&(scale, outer)| {
             Some(Placement {
                 at: outside(clear, screen, outer)?,
@@ -184,7 +189,8 @@ pub fn place(game: Region, board: Region, screen: Region, cells: (u8, u8)) -> Op
             })
         })
     };
-    found(Spot::Beside, grown(game, GAP)).or_else(|| found(Spot::Over, grown(board, GAP)))
+    let gap = GAP.unsigned_abs();
+    found(Spot::Beside, game.grown(gap)).or_else(|| found(Spot::Over, board.grown(gap)))
 }
 
 /// A window's size with its frame.
@@ -192,21 +198,11 @@ fn framed((w, h): (i32, i32)) -> (i32, i32) {
     (w + GAP, h + GAP)
 }
 
-/// `area` with `by` pixels more on every side.
-fn grown(area: Region, by: i32) -> Region {
-    Region {
-        x: area.x - by,
-        y: area.y - by,
-        width: area.width + 2 * by as u32,
-        height: area.height + 2 * by as u32,
-    }
-}
-
 /// The top-left of a window of `size` (its frame included) on `screen`
 /// that does not overlap `clear`: touching its right, left, bottom or top
 /// side, the first with room, and as near its top-left corner as the
 /// screen allows.
-fn outside(clear: Region, screen: Region, (w, h): (i32, i32)) -> Option<(i32, i32)> {
+fn outside(clear: ScreenRect, screen: ScreenRect, (w, h): (i32, i32)) -> Option<(i32, i32)> {
     let (left, top) = (screen.x, screen.y);
     let right = screen.x + screen.width as i32;
     let bottom = screen.y + screen.height as i32;
@@ -231,8 +227,8 @@ fn outside(clear: Region, screen: Region, (w, h): (i32, i32)) -> Option<(i32, i3
 mod tests {
     use super::*;
 
-    fn region(x: i32, y: i32, width: u32, height: u32) -> Region {
-        Region {
+    fn rect(x: i32, y: i32, width: u32, height: u32) -> ScreenRect {
+        ScreenRect {
             x,
             y,
             width,
@@ -253,19 +249,19 @@ mod tests {
     /// The practice window at `scale` (its board 8x6 cells of 80 x scale
     /// pixels in a margin of half a cell) with its client area's top-left
     /// at `at`: the window and the board.
-    fn practice(scale: f32, at: (i32, i32)) -> (Region, Region) {
+    fn practice(scale: f32, at: (i32, i32)) -> (ScreenRect, ScreenRect) {
         let pitch = (80.0 * scale) as u32;
-        let board = region(
+        let board = rect(
             at.0 + pitch as i32 / 2,
             at.1 + pitch as i32 / 2,
             8 * pitch,
             6 * pitch,
         );
-        (region(at.0, at.1, 9 * pitch, 7 * pitch), board)
+        (rect(at.0, at.1, 9 * pitch, 7 * pitch), board)
     }
 
     /// `game` centred on `screen`.
-    fn centred(screen: Region, scale: f32) -> (Region, Region) {
+    fn centred(screen: ScreenRect, scale: f32) -> (ScreenRect, ScreenRect) {
         let (game, _) = practice(scale, (0, 0));
         let at = (
             (screen.width - game.width) as i32 / 2,
@@ -275,27 +271,28 @@ mod tests {
     }
 
     /// The window's area with its frame.
-    fn outer(placement: &Placement) -> Region {
+    fn outer(placement: &Placement) -> ScreenRect {
         let (w, h) = framed({
             let (w, h) = hint_size(8, 6, placement.scale);
             (w as i32, h as i32)
         });
-        region(placement.at.0, placement.at.1, w as u32, h as u32)
+        rect(placement.at.0, placement.at.1, w as u32, h as u32)
     }
 
     /// The hint's frame is on the screen, [`GAP`] away from the board.
-    fn assert_clear(placement: &Placement, board: Region, screen: Region) {
+    fn assert_clear(placement: &Placement, board: ScreenRect, screen: ScreenRect) {
         let hint = outer(placement);
         assert_eq!(hint.intersection(&screen), Some(hint), "{placement:?}");
         assert!(
-            hint.intersection(&grown(board, GAP)).is_none(),
+            hint.intersection(&board.grown(GAP.unsigned_abs()))
+                .is_none(),
             "{placement:?} over {board:?}"
         );
     }
 
     #[test]
     fn the_hint_goes_beside_the_game_at_full_size_where_there_is_room() {
-        let screen = region(0, 0, 1600, 1000);
+        let screen = rect(0, 0, 1600, 1000);
         let (w, h) = framed({
             let (w, h) = hint_size(8, 6, 1.0);
             (w as i32, h as i32)
@@ -305,21 +302,29 @@ mod tests {
         let placement = place(game, board, screen, (8, 6)).unwrap();
         assert_eq!((placement.spot, placement.scale), (Spot::Beside, 1.0));
         assert_eq!(placement.at, (100 + 720 + GAP, 50 - GAP));
-        assert!(outer(&placement).intersection(&grown(game, GAP)).is_none());
+        assert!(
+            outer(&placement)
+                .intersection(&game.grown(GAP.unsigned_abs()))
+                .is_none()
+        );
         // No room on the right: on the left.
         let (game, board) = practice(1.0, (800, 50));
         let placement = place(game, board, screen, (8, 6)).unwrap();
         assert_eq!(placement.at, (800 - GAP - w, 50 - GAP));
-        assert!(outer(&placement).intersection(&grown(game, GAP)).is_none());
+        assert!(
+            outer(&placement)
+                .intersection(&game.grown(GAP.unsigned_abs()))
+                .is_none()
+        );
         // A game filling the width: below, then above.
-        let wide = region(0, 0, 1600, 560);
-        let board = region(480, 40, 640, 480);
+        let wide = rect(0, 0, 1600, 560);
+        let board = rect(480, 40, 640, 480);
         assert_eq!(
             place(wide, board, screen, (8, 6)).unwrap().at,
             (0, 560 + GAP)
         );
-        let wide = region(0, 440, 1600, 560);
-        let board = region(480, 480, 640, 480);
+        let wide = rect(0, 440, 1600, 560);
+        let board = rect(480, 480, 640, 480);
         assert_eq!(
             place(wide, board, screen, (8, 6)).unwrap().at,
             (0, 440 - GAP - h)
@@ -330,7 +335,7 @@ mod tests {
     fn a_centred_game_on_a_small_screen_gets_the_hint_smaller_beside_it() {
         // The case: 1280x900, the practice window at its real size
         // centred, 280 pixels on either side.
-        let screen = region(0, 0, 1280, 900);
+        let screen = rect(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.0);
         let placement = place(game, board, screen, (8, 6)).unwrap();
         assert_eq!(placement.spot, Spot::Beside);
@@ -338,7 +343,11 @@ mod tests {
             placement.scale < 1.0 && placement.scale >= 0.5,
             "{placement:?}"
         );
-        assert!(outer(&placement).intersection(&grown(game, GAP)).is_none());
+        assert!(
+            outer(&placement)
+                .intersection(&game.grown(GAP.unsigned_abs()))
+                .is_none()
+        );
         assert_clear(&placement, board, screen);
         assert_eq!(
             placement.to_string(),
@@ -352,15 +361,15 @@ mod tests {
     #[test]
     fn a_game_filling_the_screen_gets_the_hint_over_it_away_from_the_board() {
         // 1.25 times the real size: 900x700 of 1280x900, no room beside.
-        let screen = region(0, 0, 1280, 900);
+        let screen = rect(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.25);
         let placement = place(game, board, screen, (8, 6)).unwrap();
         assert_eq!(placement.spot, Spot::Over, "{placement:?}");
         assert!(outer(&placement).intersection(&game).is_some());
         assert_clear(&placement, board, screen);
         // A full-screen game with its board in a corner: at full size.
-        let screen = region(0, 0, 1600, 1000);
-        let board = region(40, 40, 640, 480);
+        let screen = rect(0, 0, 1600, 1000);
+        let board = rect(40, 40, 640, 480);
         let placement = place(screen, board, screen, (8, 6)).unwrap();
         assert_eq!((placement.spot, placement.scale), (Spot::Over, 1.0));
         assert_clear(&placement, board, screen);
@@ -370,11 +379,11 @@ mod tests {
     fn a_screen_with_no_room_away_from_the_board_gets_no_hint_window() {
         // 1.5 times the real size: a 960x720 board on 1280x900 leaves 160
         // pixels on either side, less than the smallest hint with frames.
-        let screen = region(0, 0, 1280, 900);
+        let screen = rect(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.5);
         assert_eq!(place(game, board, screen, (8, 6)), None);
         // A screen the board alone fills.
-        let board = region(10, 10, 620, 460);
-        assert_eq!(place(board, board, region(0, 0, 640, 480), (8, 6)), None);
+        let board = rect(10, 10, 620, 460);
+        assert_eq!(place(board, board, rect(0, 0, 640, 480), (8, 6)), None);
     }
 }

@@ -8,7 +8,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::game::Rules;
-use crate::play::RulesChoice;
+use crate::live::RulesChoice;
 use crate::practice::Style;
 use crate::solver::{SolveOptions, Strategy};
 use crate::text::excerpt;
@@ -241,7 +241,7 @@ pub struct LiveArgs {
     /// How long to wait for the board to settle after a click, in
     /// milliseconds.
     #[arg(long = "settle-ms", value_name = "MS", default_value = "3000", value_parser = parse_settle, requires = "window", allow_negative_numbers = true)]
-    pub settle: Duration,
+    pub settle_limit: Duration,
     /// How long the game animates a move, in milliseconds, when you know
     /// it: the next click waits that long after the last one, and a board
     /// the rules did not predict must hold still longer. Without it the

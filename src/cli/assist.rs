@@ -14,8 +14,8 @@ use serde::Serialize;
 
 use super::args::PlayArgs;
 use super::output::{board_read, frame_list, rules_learned, rules_switched};
-use super::{ReadAndPlan, debug_dir, look_of, read_and_plan};
-use crate::assist::{self, AssistSettings, Event, Finish, Hint, Report, ScreenGrid, Verdict};
+use super::{live_settings, look_of};
+use crate::assist::{self, AssistSettings, Event, Finish, Hint, Report, Verdict};
 use crate::desktop::Desktop as _;
 use crate::game::Step;
 
@@ -23,12 +23,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let Some(query) = args.window.as_deref() else {
         bail!("assist mode needs --window TEXT");
     };
-    let ReadAndPlan {
-        calibration,
-        calibration_path,
-        solve,
-    } = read_and_plan(args)?;
-    let debug_dir = debug_dir(args)?;
+    let (live, calibration_path) = live_settings(args, query)?;
     // A log that cannot be written is found before the game starts.
     let mut log = match &args.hint_log {
         Some(path) => Some(HintLog::create(path, &calibration_path)?),
@@ -38,14 +33,8 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let mut window = desktop.find(query)?;
     println!("window {}", window.info());
     let settings = AssistSettings {
-        look: Some(look_of(&calibration)),
-        calibration,
-        solve,
-        rules: args.rules,
-        settle: args.live.settle,
-        anim: args.live.anim,
-        debug_dir,
-        query: query.to_owned(),
+        look: Some(look_of(&live.calibration)),
+        live,
     };
     let mut log_error = None;
     let report = assist::assist(&mut desktop, &mut window, &settings, &mut |event| {
@@ -196,7 +185,17 @@ struct HintLine {
     remaining: usize,
     proven_optimal: bool,
     cleared: bool,
-    geometry: ScreenGrid,
+    geometry: GridLine,
+}
+
+/// The board's cells on the screen: the top-left of the top row's first
+/// cell and the pitch, in desktop pixels.
+#[derive(Serialize)]
+struct GridLine {
+    x: f32,
+    y: f32,
+    pitch_x: f32,
+    pitch_y: f32,
 }
 
 #[derive(Serialize)]
@@ -249,7 +248,12 @@ impl HintLog {
             remaining: hint.plan.len(),
             proven_optimal: hint.proven_optimal,
             cleared: hint.board.is_cleared(),
-            geometry: hint.grid,
+            geometry: GridLine {
+                x: hint.on_screen.x,
+                y: hint.on_screen.y,
+                pitch_x: hint.on_screen.pitch_x,
+                pitch_y: hint.on_screen.pitch_y,
+            },
         };
         let text = serde_json::to_string(&line).expect("plain data serialises");
         writeln!(self.out, "{text}")
@@ -281,12 +285,7 @@ mod tests {
             proven_optimal: true,
             optimum: 11,
             optimum_proven: true,
-            grid: ScreenGrid {
-                x: 140.0,
-                y: 90.0,
-                pitch_x: 80.0,
-                pitch_y: 80.0,
-            },
+            on_screen: crate::geometry::Geometry::square(140.0, 90.0, 80.0, 8, 6),
             next_at: Some(ScreenPoint::new(740, 530)),
         }
     }

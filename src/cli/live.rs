@@ -10,35 +10,25 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
+use super::live_settings;
 use super::output::{board_read, describe, frame_list, rules_learned, rules_switched};
-use super::{ReadAndPlan, debug_dir, read_and_plan};
 use crate::desktop::Desktop as _;
+use crate::live::LiveError;
 use crate::play::{self, Event, Finish, PlaySettings, Report};
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let Some(query) = args.window.as_deref() else {
         bail!("live play needs --window TEXT");
     };
-    let dry_run = args.dry_run;
-    let ReadAndPlan {
-        calibration,
-        calibration_path,
-        solve,
-    } = read_and_plan(args)?;
-    let debug_dir = debug_dir(args)?;
+    let (live, calibration_path) = live_settings(args, query)?;
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(query)?;
     println!("window {}", window.info());
     let settings = PlaySettings {
-        calibration,
-        solve,
-        rules: args.rules,
-        settle: args.live.settle,
-        anim: args.live.anim,
+        live,
         max_replans: args.live.max_replans,
         max_moves: args.live.max_moves,
-        debug_dir,
-        dry_run,
+        dry_run: args.dry_run,
     };
     let mut planned = 0;
     let report = play::play(&mut desktop, window.as_mut(), &settings, &mut |event| {
@@ -47,9 +37,9 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     .map_err(|stopped| {
         // The library says what went wrong; the flag to change is ours.
         let hint = match stopped.error {
-            play::PlayError::TooManyReplans { .. } => "; --max-replans allows more".to_owned(),
-            play::PlayError::Unsettled { .. } => "; --settle-ms waits longer".to_owned(),
-            play::PlayError::Unreadable { .. } => format!(
+            LiveError::TooManyReplans { .. } => "; --max-replans allows more".to_owned(),
+            LiveError::Unsettled { .. } => "; --settle-ms waits longer".to_owned(),
+            LiveError::Unreadable { .. } => format!(
                 "; to teach the calibration this board: bot calibrate FULL.png --board FULL_BOARD {} --board THIS_BOARD",
                 args.live.debug_dir.join("unreadable-frame.png").display()
             ),
@@ -151,7 +141,7 @@ mod tests {
             proven_optimal: true,
             replans: 0,
             elapsed: Duration::from_millis(5250),
-            learned: play::Learned::new(play::RulesChoice::Auto),
+            learned: crate::live::Learned::new(crate::live::RulesChoice::Auto),
         }
     }
 

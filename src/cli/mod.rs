@@ -21,6 +21,9 @@ use std::io::Write as _;
 use anyhow::{Context, Result};
 use clap::Parser;
 
+use std::path::PathBuf;
+
+use crate::live::LiveSettings;
 use crate::solver::{SolveOptions, Strategy};
 use crate::vision::Calibration;
 
@@ -151,7 +154,7 @@ fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
 /// from) and the solver settings.
 struct ReadAndPlan {
     calibration: Calibration,
-    calibration_path: std::path::PathBuf,
+    calibration_path: PathBuf,
     solve: SolveOptions,
 }
 
@@ -169,14 +172,29 @@ fn read_and_plan(args: &args::PlayArgs) -> Result<ReadAndPlan> {
     })
 }
 
-/// Live play's and assist mode's `--debug-dir`, checked before the game
-/// (as `--out` is before a dry run): frames are saved when something goes
-/// wrong, which is no time to learn that they cannot be.
-fn debug_dir(args: &args::PlayArgs) -> Result<std::path::PathBuf> {
+/// The settings live play and assist mode share, for the window `query`
+/// names, and where the calibration came from. `--debug-dir` is checked
+/// before the game (as `--out` is before a dry run): frames are saved when
+/// something goes wrong, which is no time to learn that they cannot be.
+fn live_settings(args: &args::PlayArgs, query: &str) -> Result<(LiveSettings, PathBuf)> {
+    let ReadAndPlan {
+        calibration,
+        calibration_path,
+        solve,
+    } = read_and_plan(args)?;
     let dir = &args.live.debug_dir;
     crate::files::check_folder(dir)
         .with_context(|| format!("--debug-dir {}: cannot save frames there", dir.display()))?;
-    Ok(dir.clone())
+    let settings = LiveSettings {
+        calibration,
+        solve,
+        rules: args.rules,
+        settle_limit: args.live.settle_limit,
+        anim: args.live.anim,
+        debug_dir: dir.clone(),
+        query: query.to_owned(),
+    };
+    Ok((settings, calibration_path))
 }
 
 /// The colours a calibration was made from, to draw in: a board drawn in

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use crate::game::{Board, Rules};
-use crate::play::{Learned, RulesChoice};
+use crate::live::{Learned, RulesChoice};
 use crate::solver::{Improvement, Outcome};
 
 /// One line of the anytime log: `  0.412 ms  solution in 13 moves`.

@@ -9,7 +9,7 @@ use std::time::Instant;
 use image::RgbaImage;
 use thiserror::Error;
 
-use super::input::{self, InputError};
+use super::input::{self, InputError, ScreenPoint};
 use super::{Desktop, GameWindow, Pointer};
 
 /// A window as the window system reports it; the position is the top-left
@@ -34,8 +34,8 @@ impl WindowInfo {
     }
 
     /// The client area on the desktop.
-    pub fn area(&self) -> Region {
-        Region {
+    pub fn area(&self) -> ScreenRect {
+        ScreenRect {
             x: self.x,
             y: self.y,
             width: self.width,
@@ -107,28 +107,102 @@ pub struct Region {
     pub height: u32,
 }
 
+/// A rectangle of the desktop, in its pixels (a monitor, a window's client
+/// area, the board as the screen shows it): never mixed up with a
+/// [`Region`], whose origin is a client area's corner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScreenRect {
+    pub x: i32,
+    pub y: i32,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// The overlap of two rectangles given as (x, y, width, height) in the
+/// same pixels, if any.
+fn overlap(a: (i32, i32, u32, u32), b: (i32, i32, u32, u32)) -> Option<(i32, i32, u32, u32)> {
+    let left = a.0.max(b.0);
+    let top = a.1.max(b.1);
+    let right = (a.0 + a.2 as i32).min(b.0 + b.2 as i32);
+    let bottom = (a.1 + a.3 as i32).min(b.1 + b.3 as i32);
+    (right > left && bottom > top)
+        .then(|| (left, top, (right - left) as u32, (bottom - top) as u32))
+}
+
 impl Region {
     /// The part of `self` inside `other`, if any.
     pub fn intersection(&self, other: &Region) -> Option<Region> {
-        let left = self.x.max(other.x);
-        let top = self.y.max(other.y);
-        let right = (self.x + self.width as i32).min(other.x + other.width as i32);
-        let bottom = (self.y + self.height as i32).min(other.y + other.height as i32);
-        (right > left && bottom > top).then(|| Region {
-            x: left,
-            y: top,
-            width: (right - left) as u32,
-            height: (bottom - top) as u32,
+        overlap(self.parts(), other.parts()).map(|(x, y, width, height)| Region {
+            x,
+            y,
+            width,
+            height,
         })
     }
 
-    /// The same rectangle seen from an origin at `(dx, dy)`.
-    fn shifted(&self, dx: i32, dy: i32) -> Region {
-        Region {
-            x: self.x - dx,
-            y: self.y - dy,
-            ..*self
+    /// Where this part of a client area whose top-left is at `origin` is
+    /// on the desktop.
+    pub fn on_screen(&self, origin: ScreenPoint) -> ScreenRect {
+        ScreenRect {
+            x: origin.x + self.x,
+            y: origin.y + self.y,
+            width: self.width,
+            height: self.height,
         }
+    }
+
+    fn parts(&self) -> (i32, i32, u32, u32) {
+        (self.x, self.y, self.width, self.height)
+    }
+}
+
+impl ScreenRect {
+    /// The part of `self` inside `other`, if any.
+    pub fn intersection(&self, other: &ScreenRect) -> Option<ScreenRect> {
+        overlap(self.parts(), other.parts()).map(|(x, y, width, height)| ScreenRect {
+            x,
+            y,
+            width,
+            height,
+        })
+    }
+
+    /// This part of the desktop in the client area whose top-left is at
+    /// `origin`.
+    pub fn in_client(&self, origin: ScreenPoint) -> Region {
+        Region {
+            x: self.x - origin.x,
+            y: self.y - origin.y,
+            width: self.width,
+            height: self.height,
+        }
+    }
+
+    /// The top-left corner.
+    pub fn origin(&self) -> ScreenPoint {
+        ScreenPoint::new(self.x, self.y)
+    }
+
+    /// Whether `point` is inside.
+    pub fn contains(&self, point: ScreenPoint) -> bool {
+        point.x >= self.x
+            && point.y >= self.y
+            && point.x < self.x + self.width as i32
+            && point.y < self.y + self.height as i32
+    }
+
+    /// `self` with `by` pixels more on every side.
+    pub fn grown(&self, by: u32) -> ScreenRect {
+        ScreenRect {
+            x: self.x - by as i32,
+            y: self.y - by as i32,
+            width: self.width + 2 * by,
+            height: self.height + 2 * by,
+        }
+    }
+
+    fn parts(&self) -> (i32, i32, u32, u32) {
+        (self.x, self.y, self.width, self.height)
     }
 }
 
@@ -304,7 +378,7 @@ pub struct SystemWindow {
     info: WindowInfo,
     /// The monitor the last region capture used and its place on the
     /// desktop: looking it up costs several round trips to the display.
-    screen: Option<(xcap::Monitor, Region)>,
+    screen: Option<(xcap::Monitor, ScreenRect)>,
 }
 
 impl GameWindow for SystemWindow {
@@ -325,7 +399,7 @@ impl GameWindow for SystemWindow {
 
     // All windows count, the bot's own terminal included.
     fn covering(&self, region: Region) -> Result<Vec<WindowInfo>, CaptureError> {
-        let on_desktop = region.shifted(-self.info.x, -self.info.y);
+        let on_desktop = region.on_screen(self.info.area().origin());
         let all = list_all()?;
         Ok(all
             .iter()
@@ -338,7 +412,8 @@ impl GameWindow for SystemWindow {
     // Windows in front included, because that is where a click would land.
     fn capture_region(&mut self, region: Region) -> Result<(RgbaImage, Region), CaptureError> {
         let started = Instant::now();
-        let on_desktop = region.shifted(-self.info.x, -self.info.y);
+        let origin = self.info.area().origin();
+        let on_desktop = region.on_screen(origin);
         let (monitor, bounds) = self.screen_of(&on_desktop)?;
         let part = on_desktop
             .intersection(&bounds)
@@ -362,10 +437,10 @@ impl GameWindow for SystemWindow {
             image.height(),
             started.elapsed().as_secs_f64() * 1000.0
         );
-        Ok((image, part.shifted(self.info.x, self.info.y)))
+        Ok((image, part.in_client(origin)))
     }
 
-    fn screen(&self) -> Option<Region> {
+    fn screen(&self) -> Option<ScreenRect> {
         self.screen.as_ref().map(|(_, bounds)| *bounds)
     }
 }
@@ -373,13 +448,11 @@ impl GameWindow for SystemWindow {
 impl SystemWindow {
     /// The monitor holding the top-left of `area` (desktop coordinates),
     /// cached until the area leaves it.
-    fn screen_of(&mut self, area: &Region) -> Result<(xcap::Monitor, Region), CaptureError> {
-        let inside = |r: &Region| {
-            area.x >= r.x
-                && area.y >= r.y
-                && area.x < r.x + r.width as i32
-                && area.y < r.y + r.height as i32
-        };
+    fn screen_of(
+        &mut self,
+        area: &ScreenRect,
+    ) -> Result<(xcap::Monitor, ScreenRect), CaptureError> {
+        let inside = |r: &ScreenRect| r.contains(area.origin());
         if let Some((monitor, bounds)) = &self.screen
             && inside(bounds)
         {
@@ -393,7 +466,7 @@ impl SystemWindow {
             .map_err(grab)?
             .into_iter()
             .filter_map(|m| {
-                let bounds = Region {
+                let bounds = ScreenRect {
                     x: m.x().ok()?,
                     y: m.y().ok()?,
                     width: m.width().ok()?,
@@ -498,7 +571,11 @@ mod tests {
         );
         let far = Region { x: 100, ..b };
         assert_eq!(a.intersection(&far), None);
-        assert_eq!(b.shifted(80, -10).x, 0);
+        let on_screen = b.on_screen(ScreenPoint::new(-80, 10));
+        assert_eq!((on_screen.x, on_screen.y), (0, 0));
+        assert_eq!(on_screen.in_client(ScreenPoint::new(-80, 10)), b);
+        assert!(on_screen.contains(ScreenPoint::new(39, 29)));
+        assert!(!on_screen.contains(ScreenPoint::new(40, 29)));
     }
 
     #[test]

@@ -16,7 +16,8 @@ use std::time::Instant;
 use image::RgbaImage;
 
 use super::{
-    CaptureError, Desktop, GameWindow, InputError, Pointer, Region, ScreenPoint, WindowInfo,
+    CaptureError, Desktop, GameWindow, InputError, Pointer, Region, ScreenPoint, ScreenRect,
+    WindowInfo,
 };
 
 /// What the fake game window shows and does.
@@ -62,7 +63,7 @@ struct State {
     window: WindowInfo,
     scale: Scale,
     /// The monitor the window is on, in desktop pixels.
-    monitor: Region,
+    monitor: ScreenRect,
     open: bool,
     /// Windows in front of the game, front-most first.
     in_front: Vec<WindowInfo>,
@@ -84,11 +85,8 @@ impl State {
     /// A press at `press` and a release at `release`: the game takes the
     /// click where the release is when both fall in its client area.
     fn deliver(&mut self, press: ScreenPoint, release: ScreenPoint) {
-        let w = &self.window;
-        let inside = |p: ScreenPoint| {
-            p.x >= w.x && p.y >= w.y && p.x < w.x + w.width as i32 && p.y < w.y + w.height as i32
-        };
-        if self.open && inside(press) && inside(release) {
+        let w = self.window.area();
+        if self.open && w.contains(press) && w.contains(release) {
             let client = (release.x - w.x, release.y - w.y);
             let point = self.scale.logical(client);
             self.scene.click(point, Instant::now());
@@ -118,7 +116,7 @@ impl FakeDesktop {
         at: (i32, i32),
         size: (u32, u32),
         scale: Scale,
-        monitor: Region,
+        monitor: ScreenRect,
         scene: Box<dyn Scene>,
     ) -> FakeDesktop {
         let window = WindowInfo {
@@ -169,7 +167,7 @@ impl FakeDesktop {
     }
 
     /// Another window comes to the front over `area` (desktop pixels).
-    pub fn cover(&self, title: &str, area: Region) {
+    pub fn cover(&self, title: &str, area: ScreenRect) {
         self.state.borrow_mut().in_front.insert(
             0,
             WindowInfo {
@@ -245,11 +243,7 @@ impl GameWindow for FakeWindow {
     }
 
     fn covering(&self, region: Region) -> Result<Vec<WindowInfo>, CaptureError> {
-        let on_desktop = Region {
-            x: region.x + self.info.x,
-            y: region.y + self.info.y,
-            ..region
-        };
+        let on_desktop = region.on_screen(self.info.area().origin());
         Ok(self
             .state
             .borrow()
@@ -270,11 +264,8 @@ impl GameWindow for FakeWindow {
             height,
         };
         // The monitor, in client coordinates: a region off it is cut there.
-        let monitor = Region {
-            x: state.monitor.x - self.info.x,
-            y: state.monitor.y - self.info.y,
-            ..state.monitor
-        };
+        let origin = self.info.area().origin();
+        let monitor = state.monitor.in_client(origin);
         let part = region
             .intersection(&client)
             .and_then(|r| r.intersection(&monitor))
@@ -292,11 +283,8 @@ impl GameWindow for FakeWindow {
         .to_image();
         // A window in front shows instead of the game where it overlaps.
         for other in state.in_front.clone() {
-            let area = Region {
-                x: other.x - self.info.x - part.x,
-                y: other.y - self.info.y - part.y,
-                ..other.area()
-            };
+            let corner = ScreenPoint::new(origin.x + part.x, origin.y + part.y);
+            let area = other.area().in_client(corner);
             if let Some(cover) = area.intersection(&Region {
                 x: 0,
                 y: 0,
@@ -313,7 +301,7 @@ impl GameWindow for FakeWindow {
         Ok((image, part))
     }
 
-    fn screen(&self) -> Option<Region> {
+    fn screen(&self) -> Option<ScreenRect> {
         Some(self.state.borrow().monitor)
     }
 }

@@ -21,7 +21,7 @@ mod win32;
 
 use image::RgbaImage;
 
-pub use capture::{CaptureError, Region, WindowInfo, names};
+pub use capture::{CaptureError, Region, ScreenRect, WindowInfo, names};
 pub use input::{InputError, Mouse, ScreenPoint};
 
 /// The game window, as live play and assist mode watch it.
@@ -45,7 +45,7 @@ pub trait GameWindow: std::fmt::Debug {
     fn capture_region(&mut self, region: Region) -> Result<(RgbaImage, Region), CaptureError>;
 
     /// The screen the last capture was on, in desktop coordinates.
-    fn screen(&self) -> Option<Region>;
+    fn screen(&self) -> Option<ScreenRect>;
 
     /// The whole client area as the screen shows it now (the geometry
     /// refreshed first), clipped to the screen it starts on.

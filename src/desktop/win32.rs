@@ -23,7 +23,7 @@ use windows_sys::Win32::UI::HiDpi::{
 use windows_sys::Win32::UI::Input::KeyboardAndMouse::{GetAsyncKeyState, VK_LBUTTON};
 use windows_sys::Win32::UI::WindowsAndMessaging::{GetClientRect, SetCursorPos};
 
-use super::{Region, ScreenPoint};
+use super::{ScreenPoint, ScreenRect};
 
 /// Declares the process per-monitor DPI aware (v2); `Ok` also when it
 /// already was (a manifest, an earlier call), an error naming the
@@ -49,7 +49,7 @@ fn handle(id: u32) -> HWND {
 
 /// The client area of window `id` on the desktop, in physical pixels
 /// (the process is DPI aware); `None` when the window is gone.
-pub(super) fn client_area(id: u32) -> Option<Region> {
+pub(super) fn client_area(id: u32) -> Option<ScreenRect> {
     let hwnd = handle(id);
     let mut rect = RECT {
         left: 0,
@@ -61,7 +61,7 @@ pub(super) fn client_area(id: u32) -> Option<Region> {
     // SAFETY: both write into locals; a stale handle makes them fail.
     let ok =
         unsafe { GetClientRect(hwnd, &mut rect) != 0 && ClientToScreen(hwnd, &mut corner) != 0 };
-    ok.then(|| Region {
+    ok.then(|| ScreenRect {
         x: corner.x,
         y: corner.y,
         width: (rect.right - rect.left).max(0) as u32,

@@ -6,16 +6,16 @@
 //! confidence. [`Reading::board`] turns a confident, well-shaped reading of
 //! a settled board into a [`Board`]. Loading files (`load.rs`), the
 //! calibration, learning one, the search (`locate/`), one cell's read
-//! (`classify.rs`) and the settled check (`settled.rs`) have files of
+//! (`classify.rs`) and the settled check (`doubt.rs`) have files of
 //! their own.
 
 mod calibration;
 mod classify;
+mod doubt;
 mod learn;
 mod load;
 mod locate;
 mod read;
-mod settled;
 
 use std::fmt;
 
@@ -26,10 +26,10 @@ pub use calibration::{
     BackgroundModel, BoardShape, Calibration, CalibrationError, ColourModel, EmptyModel, PileModel,
     StoredGeometry, Thresholds, VERSION,
 };
+pub use doubt::Doubt;
 pub use learn::{LearnError, cluster_colours, learn, learn_from};
 pub use load::{LoadError, MAX_PIXELS, load};
 pub use read::{read, read_at};
-pub use settled::Doubt;
 
 use crate::game::{Board, BoardError, Cell, Colour};
 

@@ -7,9 +7,7 @@
 use image::RgbaImage;
 
 use super::classify::{self, CellVerdict, Judge, Scratch};
-use super::{
-    Calibration, CellReading, Geometry, PixelPoint, Reading, VisionError, locate, settled,
-};
+use super::{Calibration, CellReading, Geometry, PixelPoint, Reading, VisionError, doubt, locate};
 use crate::colour::{self, Balance};
 use crate::game::Colour;
 
@@ -152,10 +150,10 @@ fn read_with(
 }
 
 /// Marks the cells of `reading` that a settled board would not show (see
-/// [`settled::check`]).
+/// [`doubt::check`]).
 fn settle(image: &RgbaImage, reading: &mut Reading, stats: &[classify::CellStats]) {
     let strength: Vec<f32> = reading.cells.iter().map(|c| c.strength).collect();
-    settled::check(
+    doubt::check(
         image,
         &reading.geometry,
         &mut reading.cells,
@@ -206,13 +204,13 @@ fn washed_out(
         .map(|(_, reading, stats, judge)| (reading, stats, judge))
 }
 
-/// How strongly a cell's pile stands out (see [`settled::pile_strength`]).
+/// How strongly a cell's pile stands out (see [`doubt::pile_strength`]).
 fn strength(stats: &classify::CellStats, calibration: &Calibration, colour: Colour) -> f32 {
     let Some(pile) = stats.colour else {
         return 0.0;
     };
     let model = &calibration.colours[colour.index() as usize];
-    settled::pile_strength(
+    doubt::pile_strength(
         pile,
         colour::oklab_from_linear(colour::linear_from_cielab(model.lab)),
         colour::oklab_from_linear(calibration.background.linear_rgb),
@@ -290,7 +288,7 @@ fn fits(image: &RgbaImage, calibration: &Calibration, reading: &Reading, judge: 
         return false;
     }
     // (A board is only given for piles centred in their cells: see
-    // `settled`.)
+    // `doubt`.)
     let g = &reading.geometry;
     let mut scratch = Scratch::default();
     let pitch = (g.pitch_x, g.pitch_y);

@@ -31,7 +31,7 @@ pub enum Progress {
 
 /// The reads since a click.
 #[derive(Debug)]
-pub struct Settle {
+pub struct Settling {
     /// The board before the click, if any.
     before: Option<Board>,
     /// The boards the rules in force predict (none and no board before:
@@ -44,9 +44,9 @@ pub struct Settle {
     run: Option<(Board, Instant, u32)>,
 }
 
-impl Settle {
-    pub fn new(before: Option<Board>, expected: Vec<Board>, hold: Duration) -> Settle {
-        Settle {
+impl Settling {
+    pub fn new(before: Option<Board>, expected: Vec<Board>, hold: Duration) -> Settling {
+        Settling {
             before,
             expected,
             hold,
@@ -157,7 +157,7 @@ mod tests {
     fn the_predicted_board_settles_on_the_second_agreeing_read() {
         let (before, after, _) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), vec![after], QUIET);
+        let mut settle = Settling::new(Some(before), vec![after], QUIET);
         assert_eq!(settle.see(Some(before), ms(t, 0)), Progress::Wait);
         assert_eq!(settle.see(None, ms(t, 50)), Progress::Wait);
         assert_eq!(settle.see(Some(after), ms(t, 100)), Progress::Wait);
@@ -174,7 +174,7 @@ mod tests {
         let (before, after, _) = boards();
         let t = Instant::now();
         let hold = Duration::from_millis(800);
-        let mut settle = Settle::new(Some(before), vec![after], hold);
+        let mut settle = Settling::new(Some(before), vec![after], hold);
         for i in 0..16 {
             assert_eq!(settle.see(Some(before), ms(t, 50 * i)), Progress::Wait);
         }
@@ -190,7 +190,7 @@ mod tests {
     fn an_unpredicted_board_must_hold_still() {
         let (before, after, other) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), vec![after], QUIET);
+        let mut settle = Settling::new(Some(before), vec![after], QUIET);
         assert_eq!(settle.see(Some(other), ms(t, 0)), Progress::Wait);
         assert_eq!(settle.see(Some(other), ms(t, 50)), Progress::Wait);
         assert_eq!(settle.see(Some(other), ms(t, 450)), Progress::Wait);
@@ -204,7 +204,7 @@ mod tests {
     fn an_unreadable_board_restarts_the_count() {
         let (before, after, _) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), vec![after], QUIET);
+        let mut settle = Settling::new(Some(before), vec![after], QUIET);
         settle.see(Some(after), ms(t, 0));
         settle.see(None, ms(t, 50));
         assert_eq!(settle.see(Some(after), ms(t, 100)), Progress::Wait);
@@ -215,7 +215,7 @@ mod tests {
     fn any_predicted_board_settles_at_once() {
         let (before, after, other) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(Some(before), vec![after, other], QUIET);
+        let mut settle = Settling::new(Some(before), vec![after, other], QUIET);
         assert_eq!(settle.see(Some(other), ms(t, 0)), Progress::Wait);
         assert_eq!(settle.see(Some(other), ms(t, 50)), Progress::Settled(other));
     }
@@ -224,7 +224,7 @@ mod tests {
     fn without_a_prediction_any_steady_board_settles() {
         let (before, _, _) = boards();
         let t = Instant::now();
-        let mut settle = Settle::new(None, Vec::new(), QUIET);
+        let mut settle = Settling::new(None, Vec::new(), QUIET);
         assert_eq!(settle.see(Some(before), ms(t, 0)), Progress::Wait);
         assert_eq!(
             settle.see(Some(before), ms(t, 50)),

@@ -1,9 +1,9 @@
-//! The settle and rule-learning logic against every animation the
+//! The settling and rule-learning logic against every animation the
 //! practice window plays, under every variant of the rules, without a
 //! screen: each frame the window would show at the live loop's capture
 //! times is drawn, cut to the board's region and read by the vision at the
 //! board's place, as the eye does, and fed with its time to the rules the
-//! live loop follows (settle, pace, learned rules, a lost click made
+//! live loop follows (settling, pace, learned rules, a lost click made
 //! again). Every click must settle on the board the window plays, never on
 //! an in-between board, and the rules learned must always keep the
 //! window's.
@@ -13,9 +13,10 @@ use std::time::{Duration, Instant};
 use image::imageops;
 
 use super::POLL;
-use super::learn::{Learned, RulesChoice, Seen};
-use super::place;
-use super::settle::{Pace, Progress, Settle};
+use super::rules::{Learned, RulesChoice, Seen};
+use super::screen::ScreenBoard;
+use super::settling::{Pace, Progress, Settling};
+use crate::desktop::ScreenRect;
 use crate::game::{Board, Cell, Rules};
 use crate::practice::{Look, Painter, Round, Scene, Style, layout};
 use crate::render::Canvas;
@@ -59,8 +60,16 @@ impl Screen<'_> {
             return *read;
         }
         self.painter.paint(&scene, &mut self.canvas);
-        let size = (self.size.0 as u32, self.size.1 as u32);
-        let region = place::board_region(&self.geometry, size).unwrap();
+        let board = ScreenBoard {
+            geometry: self.geometry,
+            client: ScreenRect {
+                x: 0,
+                y: 0,
+                width: self.size.0 as u32,
+                height: self.size.1 as u32,
+            },
+        };
+        let region = board.region().unwrap();
         let image = self.canvas.to_image();
         let part = imageops::crop_imm(
             &image,
@@ -137,7 +146,7 @@ fn play(style: Style, truth: Rules, calibration: &Calibration) -> Result<u32, St
                 .map(|(after, _)| after)
                 .into_iter()
                 .collect();
-            let mut settle = Settle::new(Some(current), expected, pace.hold());
+            let mut settle = Settling::new(Some(current), expected, pace.hold());
             let mut at = clicked + LAG;
             let read = loop {
                 if let Progress::Settled(read) = settle.see(screen.read(at), at) {

@@ -1,0 +1,289 @@
+//! The live floor: what live play ([`crate::play`], which clicks) and
+//! assist mode ([`crate::assist`], which hints) share on a game window that
+//! is on the screen now. [`eye`] captures and reads the board where the
+//! window is; [`settling`] says when a board read after a move is at rest
+//! and learns how long the game animates; [`rules`] learns which variant
+//! of the rules the game plays by; [`screen`] maps the board between the
+//! window's pixels and the desktop's (what to capture, where to click,
+//! where the mouse rests). This module holds the settings both drivers
+//! share, the one error type they stop with, the wait for a settled board
+//! and the plan.
+
+#[cfg(test)]
+mod animations;
+pub(crate) mod eye;
+pub mod rules;
+pub(crate) mod screen;
+pub(crate) mod settling;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use image::RgbaImage;
+use thiserror::Error;
+
+use crate::desktop::{CaptureError, GameWindow, InputError};
+use crate::game::{Board, Rules};
+use crate::solver::{self, Outcome, SolveOptions};
+use crate::vision::{Calibration, VisionError};
+use eye::{Eye, Frame};
+pub use rules::{Learned, RulesChoice, Seen};
+use settling::{Pace, Progress, Settling};
+
+/// How often the board is captured while it settles or while the player
+/// thinks.
+pub const POLL: Duration = Duration::from_millis(50);
+
+/// What both drivers were asked for.
+#[derive(Debug)]
+pub struct LiveSettings {
+    pub calibration: Calibration,
+    /// The solver's settings; its `rules` give way to the rules in force.
+    pub solve: SolveOptions,
+    /// The rules to play by, or `auto`.
+    pub rules: RulesChoice,
+    /// How long a board may take to settle after a move (and to be read
+    /// steadily at the start).
+    pub settle_limit: Duration,
+    /// How long the game animates a move, when the player knows it.
+    pub anim: Option<Duration>,
+    /// Where frames are saved when a board read is not what was expected
+    /// or cannot be read.
+    pub debug_dir: PathBuf,
+    /// The `--window` text: a window made anew by the game is found by it,
+    /// and the bot's own windows must not hold it.
+    pub query: String,
+}
+
+/// When in a game something happened, for the messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    Start,
+    BeforeClick(u32),
+    AfterClick(u32),
+    AfterPlayerClick(u32),
+    /// While the assistant watches the player think.
+    Watching,
+}
+
+impl fmt::Display for Moment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Moment::Start => write!(f, "at the start"),
+            Moment::BeforeClick(n) => write!(f, "before click {n}"),
+            Moment::AfterClick(n) => write!(f, "after click {n}"),
+            Moment::AfterPlayerClick(n) => write!(f, "after the player's click {n}"),
+            Moment::Watching => write!(f, "now"),
+        }
+    }
+}
+
+/// Why no steady board was read.
+#[derive(Debug, Error)]
+pub enum NoBoard {
+    #[error("the board kept changing")]
+    KeptChanging,
+    #[error("{}", brief(.0))]
+    Unread(VisionError),
+}
+
+/// Why live play or assist mode stopped (or never started).
+#[derive(Debug, Error)]
+pub enum LiveError {
+    #[error(transparent)]
+    Capture(#[from] CaptureError),
+    #[error(transparent)]
+    Input(#[from] InputError),
+    // Both causes look alike from here: a window with too little dust to
+    // place a board, and a calibration made for another screen.
+    #[error(
+        "no board read in the window ({0}): start a game if none is on, else calibrate for this window (bot calibrate --window TEXT)"
+    )]
+    Misfit(NoBoard),
+    #[error("the board is not inside the window any more")]
+    OffBoard,
+    #[error("the board is partly off the screen: move the window fully onto one screen")]
+    OffScreen,
+    #[error("the board is unreadable {when} (covered by another window?): {}", brief(.cause))]
+    Unreadable { when: Moment, cause: VisionError },
+    #[error("the board changed {when} without a click: expected {expected}, read {found}")]
+    Changed {
+        when: Moment,
+        expected: Box<Board>,
+        found: Box<Board>,
+    },
+    #[error("the board did not settle within {waited_ms} ms {when}: {cause}")]
+    Unsettled {
+        when: Moment,
+        waited_ms: u128,
+        cause: NoBoard,
+    },
+    #[error("another window covers the board {when}: {by}")]
+    Covered { when: Moment, by: String },
+    #[error("the window kept moving while aiming {when}")]
+    Unsteady { when: Moment },
+    #[error("the board read differed from the plan {count} times (at most {max} re-plans)")]
+    TooManyReplans { count: u32, max: u32 },
+    #[error(
+        "click {number} changed nothing, and neither did the same click again: the game did not take the bot's clicks (a game run as administrator ignores a normal process's input: run the bot as administrator too) or its window did not take the click (is another window or a dialog in front of it?)"
+    )]
+    NoEffect { number: u32 },
+    #[error("no dust on the board: start a game first")]
+    NoDust,
+    #[error("the solver found no way to clear {0}")]
+    NoPlan(Box<Board>),
+}
+
+/// A vision error in a few words: the list of every unsure cell is too
+/// long for a one-line message.
+fn brief(error: &VisionError) -> String {
+    match error {
+        VisionError::Unsure(cells) => format!("unsure of {} cell(s)", cells.len()),
+        other => other.to_string(),
+    }
+}
+
+/// A board settled: the board, its frame, and when it was first read so
+/// (where the animation that led to it ended).
+#[derive(Debug)]
+pub(crate) struct Settled {
+    pub board: Board,
+    pub frame: Frame,
+    pub since: Instant,
+}
+
+/// Finds the board in `window` and reads it once it holds still; `guard`
+/// runs before every capture (Ctrl-C). A board that never holds still
+/// does not fit.
+pub(crate) fn first_board<'w>(
+    window: &'w mut dyn GameWindow,
+    settings: &'w LiveSettings,
+    guard: &mut dyn FnMut() -> Result<(), LiveError>,
+) -> Result<(Eye<'w>, Settled), LiveError> {
+    let mut eye = Eye::open(window, &settings.calibration)?;
+    let rule = Settling::new(None, Vec::new(), Pace::new(settings.anim).hold());
+    let settled = wait_settled(&mut eye, guard, rule, settings, Moment::Start).map_err(
+        |error| match error {
+            LiveError::Unsettled { cause, .. } => LiveError::Misfit(cause),
+            other => other,
+        },
+    )?;
+    Ok((eye, settled))
+}
+
+/// Captures every [`POLL`] until the board settles by `rule` (see
+/// [`Settling`]), for at most the settings' limit. Runs `guard` before
+/// every capture (the user's mouse, Ctrl-C), so that a stop is seen at
+/// once. A window in front of the board is an error at once: its pixels
+/// could pass for an animation frame or even for a board.
+pub(crate) fn wait_settled(
+    eye: &mut Eye,
+    guard: &mut dyn FnMut() -> Result<(), LiveError>,
+    mut rule: Settling,
+    settings: &LiveSettings,
+    when: Moment,
+) -> Result<Settled, LiveError> {
+    let started = Instant::now();
+    let deadline = started + settings.settle_limit;
+    loop {
+        let tick = Instant::now();
+        guard()?;
+        let frame = eye.frame()?;
+        eye.uncovered(when)?;
+        let read = frame.board.as_ref().ok().copied();
+        let board = match rule.see(read, frame.taken) {
+            Progress::Settled(board) => Some(board),
+            Progress::Wait if tick >= deadline => rule.timed_out(),
+            Progress::Wait => {
+                sleep(POLL.saturating_sub(tick.elapsed()));
+                continue;
+            }
+        };
+        if let Some(board) = board {
+            log::debug!("settled {when} in {} ms", started.elapsed().as_millis());
+            let since = rule.steady_since().unwrap_or(frame.taken);
+            return Ok(Settled {
+                board,
+                frame,
+                since,
+            });
+        }
+        save_frames(&settings.debug_dir, "unsettled", &[("last", &frame.image)]);
+        return Err(LiveError::Unsettled {
+            when,
+            waited_ms: started.elapsed().as_millis(),
+            cause: match frame.board {
+                Ok(_) => NoBoard::KeptChanging,
+                Err(error) => NoBoard::Unread(error),
+            },
+        });
+    }
+}
+
+/// The best plan the solver finds from `board` under `rules` within its
+/// budget (proven or not); an error when it clears nothing.
+pub(crate) fn plan(
+    board: &Board,
+    options: &SolveOptions,
+    rules: Rules,
+) -> Result<Outcome, LiveError> {
+    let options = SolveOptions {
+        rules,
+        ..options.clone()
+    };
+    let outcome = solver::solve(board, &options, &mut |_| {});
+    let last = outcome.moves.last().map_or(*board, |step| step.board_after);
+    if !last.is_cleared() {
+        return Err(LiveError::NoPlan(Box::new(*board)));
+    }
+    Ok(outcome)
+}
+
+/// Saves frames as `DIR/NAME-LABEL.png` for a later look; a frame that
+/// cannot be saved is worth a warning, not a stop.
+pub(crate) fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)]) -> Vec<PathBuf> {
+    if let Err(error) = std::fs::create_dir_all(dir) {
+        log::warn!("{}: cannot create the debug folder: {error}", dir.display());
+        return Vec::new();
+    }
+    frames
+        .iter()
+        .filter_map(|(label, image)| {
+            let path = dir.join(format!("{name}-{label}.png"));
+            match crate::files::save_png(&path, *image, crate::files::Existing::Replace) {
+                Ok(()) => Some(path),
+                Err(error) => {
+                    log::warn!("{}: cannot save the frame: {error}", path.display());
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moments_read_as_the_messages_say_them() {
+        assert_eq!(Moment::Start.to_string(), "at the start");
+        assert_eq!(Moment::BeforeClick(4).to_string(), "before click 4");
+        assert_eq!(Moment::AfterClick(4).to_string(), "after click 4");
+        assert_eq!(
+            Moment::AfterPlayerClick(2).to_string(),
+            "after the player's click 2"
+        );
+        let error = LiveError::Unsettled {
+            when: Moment::AfterClick(3),
+            waited_ms: 2000,
+            cause: NoBoard::KeptChanging,
+        };
+        assert_eq!(
+            error.to_string(),
+            "the board did not settle within 2000 ms after click 3: the board kept changing"
+        );
+    }
+}
