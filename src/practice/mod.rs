@@ -125,7 +125,7 @@ pub struct NewBoardLog {
 }
 
 /// The keys that start the next board at once, the board in play given
-/// up: N, as the end of a game says, and Space or Enter.
+/// up: N, as the end of a game says, and Space or either Enter.
 pub const NEW_BOARD_KEYS: [Key; 4] = [Key::N, Key::Space, Key::Enter, Key::NumPadEnter];
 
 /// The window scales the practice window draws: from a quarter to four
@@ -691,6 +691,25 @@ mod tests {
         assert!(asked.take());
         keys.set_key_state(Key::M, true);
         assert!(!asked.take());
+    }
+
+    #[test]
+    fn a_next_board_the_window_cannot_show_is_an_error_naming_the_game() {
+        let real: Board = REAL.parse().unwrap();
+        let small: Board = "RGB,GBR".parse().unwrap();
+        let next = NextBoard(Arc::new(move |game| match game {
+            2 => Ok(small),
+            3 => Ok(real),
+            _ => Err("no more boards".to_owned()),
+        }));
+        let error = drawn(draw(&next, 2).unwrap(), &real).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "no board for game 2: 3x2, in a window for 8x6"
+        );
+        assert_eq!(drawn(draw(&next, 3).unwrap(), &real).unwrap(), real);
+        let error = drawn(draw(&next, 4).unwrap(), &real).unwrap_err();
+        assert_eq!(error.to_string(), "no board for game 4: no more boards");
     }
 
     #[test]
