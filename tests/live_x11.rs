@@ -2,14 +2,19 @@
 //! and openbox, opens the practice window on a fixed board, runs
 //! `bot --window "Dust Practice"` with the default calibration, and judges
 //! from the practice window's click log (what really landed) and the bot's
-//! output. "The user" is xdotool, moving windows and the mouse mid-game.
+//! output. "The user" is xdotool, moving windows and the mouse mid-game;
+//! it also plays the practice window itself (what it repaints, the next
+//! board it starts on a key or by itself).
 // X11: Xvfb, openbox and xdotool. On Windows, scripts/windows-test plays
 // the practice window under Wine instead.
 #![cfg(unix)]
 
 mod x11_support;
 
-use dustbot::game::{Board, Cell, Rules};
+use dustbot::game::{
+    Board, BoardRng, Cell, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH, Rules,
+};
+use dustbot::practice::layout;
 use serde_json::Value;
 use x11_support::*;
 
@@ -566,6 +571,78 @@ fn the_practice_window_repaints_what_another_window_covered() {
         String::from_utf8_lossy(&read.stderr)
     );
     assert!(text.contains(REAL_BOARD), "{text}");
+}
+
+/// A board one click clears: (0,0) G x48.
+const ONE_CLICK: &str = "GGGGGGGG,GGGGGGGG,GGGGGGGG,GGGGGGGG,GGGGGGGG,GGGGGGGG";
+
+/// The board the practice window starts after one given with `--board`:
+/// game 2's, drawn from seed 1.
+fn second_board() -> Board {
+    BoardRng::new(1)
+        .board(NODIATIS_WIDTH, NODIATIS_HEIGHT, NODIATIS_COLOURS)
+        .unwrap()
+}
+
+/// The screen point of `cell`'s centre in the practice window of `game`
+/// on `board` at scale 1.
+fn cell_point(desktop: &Desktop, game: &Practice, board: &Board, cell: Cell) -> (i64, i64) {
+    let (left, top) = desktop.window_place(&game.id);
+    let centre = layout(board, 1.0).0.cell_centre(cell);
+    (
+        i64::from(left) + centre.x as i64,
+        i64::from(top) + centre.y as i64,
+    )
+}
+
+#[test]
+fn the_n_key_gives_up_the_board_for_the_next_whose_clicks_are_game_2s() {
+    let desktop = Desktop::start();
+    let real: Board = REAL_BOARD.parse().unwrap();
+    let game = desktop.practice(REAL_BOARD, 100, GAME);
+    desktop.click(cell_point(&desktop, &game, &real, Cell::new(7, 0)));
+    game.wait_for_clicks(1);
+    let press = desktop.xdotool(&["key", "--window", &game.id, "n"]);
+    assert!(press.status.success(), "{press:?}");
+    let next = second_board();
+    let new = wait_for("the next board", || game.new_boards().pop());
+    assert_eq!(new["game"], 2, "{new}");
+    assert_eq!(new["new_board"], next.to_string(), "{new}");
+    let out = std::fs::read_to_string(desktop.path(&format!("{GAME}.out"))).unwrap();
+    assert!(out.contains(&format!("game 2: {next}")), "{out}");
+    // The click count starts again.
+    wait_for("the title's count back at 0", || {
+        let title = desktop.xdotool(&["getwindowname", &game.id]);
+        String::from_utf8_lossy(&title.stdout)
+            .trim()
+            .ends_with(" - 0 clicks")
+            .then_some(())
+    });
+    // A click after it plays the new board, in game 2.
+    let biggest = next.clusters().iter().max_by_key(|c| c.size).unwrap().cell;
+    desktop.click(cell_point(&desktop, &game, &next, biggest));
+    game.wait_for_clicks(2);
+    let clicks = game.clicks();
+    assert_eq!(
+        (&clicks[0]["game"], &clicks[1]["game"]),
+        (&1.into(), &2.into())
+    );
+    let after = next.play_under(biggest, Rules::CentreRows).unwrap().0;
+    assert_eq!(clicks[1]["board_after"], after.to_string(), "{clicks:?}");
+}
+
+#[test]
+fn a_cleared_board_gives_way_to_the_next_after_next_after_ms() {
+    let desktop = Desktop::start();
+    let board: Board = ONE_CLICK.parse().unwrap();
+    let game = desktop.practice_with(ONE_CLICK, 100, GAME, &["--next-after", "400"]);
+    desktop.click(cell_point(&desktop, &game, &board, Cell::new(0, 0)));
+    game.wait_for_clicks(1);
+    let new = wait_for("the next board", || game.new_boards().pop());
+    assert_eq!(new["new_board"], second_board().to_string(), "{new}");
+    // Shown cleared once the 100 ms animation ends, then 400 ms more.
+    let waited = new["t_ms"].as_u64().unwrap() - game.clicks()[0]["t_ms"].as_u64().unwrap();
+    assert!((500..2500).contains(&waited), "{waited} ms");
 }
 
 #[test]

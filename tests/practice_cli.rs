@@ -1,7 +1,8 @@
-//! `bot practice --optimum N` through the real binary: the board it opens
-//! has a proven optimum of exactly N clicks, and the seed repeats it. (The
-//! window itself is tested with live play, in `tests/live_x11.rs`; here
-//! there is no display, so the run ends after choosing the board.)
+//! `bot practice` through the real binary: the board `--optimum N` opens
+//! has a proven optimum of exactly N clicks, and the seed repeats it; an
+//! option out of its range is a one-line error. (The window itself is
+//! tested with live play, in `tests/live_x11.rs`; here there is no
+//! display, so the run ends after choosing the board.)
 // Without DISPLAY the window cannot open on Linux; on Windows it opens,
 // and the run would wait for it to be closed.
 #![cfg(unix)]
@@ -61,5 +62,23 @@ fn an_optimum_outside_the_levels_is_a_one_line_error() {
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(stderr.contains("--optimum"), "{stderr}");
+    }
+}
+
+#[test]
+fn a_next_after_out_of_its_range_is_a_one_line_error() {
+    for (bad, why) in [
+        ("60001", "must be 0 to 60000 ms"),
+        ("-1", "must be 0 to 60000 ms"),
+        ("soon", "not a whole number"),
+    ] {
+        let out = practice(&["--next-after", bad]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("--next-after") && stderr.contains(why),
+            "{stderr}"
+        );
     }
 }

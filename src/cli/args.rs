@@ -384,7 +384,8 @@ pub struct CalibrateArgs {
 
 #[derive(Debug, Args)]
 pub struct PracticeArgs {
-    /// Seed of a random board.
+    /// Seed of the random boards: game k's board is drawn from seed
+    /// N + k - 1.
     #[arg(
         long,
         value_name = "N",
@@ -392,11 +393,12 @@ pub struct PracticeArgs {
         allow_negative_numbers = true
     )]
     pub seed: Option<u64>,
-    /// A random board whose proven optimum is exactly N clicks (9 to 13):
-    /// boards are drawn from the seed and proven until one is.
+    /// Random boards whose proven optimum is exactly N clicks (9 to 13):
+    /// each game's boards are drawn from its seed and proven until one is.
     #[arg(long, value_name = "N", conflicts_with = "board", value_parser = clap::value_parser!(u8).range(9..=13), allow_negative_numbers = true)]
     pub optimum: Option<u8>,
-    /// The board to play, as a board string.
+    /// The first board to play, as a board string (the next ones are
+    /// random boards of its size, from seeds 1, 2, ...).
     #[arg(long, value_name = "STRING")]
     pub board: Option<String>,
     /// Window scale, 0.25 to 4: 1.0 is the real game's 80-pixel cells.
@@ -412,7 +414,12 @@ pub struct PracticeArgs {
     /// Window title.
     #[arg(long, value_name = "TEXT", default_value = "Dust Practice")]
     pub title: String,
-    /// Write every click received as a JSON line to FILE.
+    /// Start the next board by itself MS milliseconds after a board is
+    /// cleared (0 to 60000); without it only N, Space or Enter does.
+    #[arg(long = "next-after", value_name = "MS", value_parser = parse_next_after, allow_negative_numbers = true)]
+    pub next_after: Option<Duration>,
+    /// Write every click received, and every next board, as a JSON line to
+    /// FILE.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
     #[command(flatten)]
@@ -442,6 +449,11 @@ fn parse_settle(text: &str) -> Result<Duration, String> {
 /// Milliseconds up to ten seconds, 0 for no animation.
 fn parse_anim(text: &str) -> Result<Duration, String> {
     parse_millis(text, 0..=10_000)
+}
+
+/// Milliseconds up to a minute, 0 for at once.
+fn parse_next_after(text: &str) -> Result<Duration, String> {
+    parse_millis(text, 0..=60_000)
 }
 
 fn parse_millis(text: &str, range: std::ops::RangeInclusive<u64>) -> Result<Duration, String> {
@@ -536,6 +548,12 @@ mod tests {
                 .contains("not a whole number")
         );
         assert!(parse_settle("").unwrap_err().contains("not a whole number"));
+        assert_eq!(parse_next_after("0"), Ok(Duration::ZERO));
+        assert!(
+            parse_next_after("60001")
+                .unwrap_err()
+                .ends_with("must be 0 to 60000 ms")
+        );
     }
 
     #[test]
@@ -546,6 +564,7 @@ mod tests {
             &["bot", "--window", "W", "--settle-ms", "-4"],
             &["bot", "--window", "W", "--max-moves", "-1"],
             &["bot", "practice", "--anim-ms", "-5"],
+            &["bot", "practice", "--next-after", "-5"],
             &["bot", "practice", "--seed", "-1"],
             &["bot", "bench", "--boards", "-1"],
         ] {

@@ -1,9 +1,11 @@
 //! `bot practice`: the practice window on a given, seeded or random board,
 //! playing the rule variant of `--rules`, drawn by the renderer in the
-//! default calibration's colours.
+//! default calibration's colours; the boards after the first follow from
+//! the seed (game k's from seed + k - 1), so that a seed repeats a whole
+//! session.
 
 use std::process::ExitCode;
-
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -11,31 +13,42 @@ use anyhow::{Context, Result, bail};
 use super::args::PracticeArgs;
 use crate::files;
 use crate::game::{Board, BoardRng, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH, Rules};
-use crate::practice::{self, PracticeSettings};
+use crate::practice::{self, NextBoard, PracticeSettings};
 use crate::solver::{self, SolveOptions};
 use crate::text::excerpt;
 use crate::vision::Calibration;
 
 pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
-    let board: Board = match (&args.board, args.seed) {
-        (Some(text), _) => text
-            .parse()
-            .with_context(|| format!("--board {}", excerpt(text)))?,
-        (None, seed) => {
-            let seed = seed.unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos() as u64)
-            });
-            println!("seed {seed}");
-            let mut rng = BoardRng::new(seed);
-            let shape = (NODIATIS_WIDTH, NODIATIS_HEIGHT, NODIATIS_COLOURS);
-            match args.optimum {
-                None => rng.board(shape.0, shape.1, shape.2)?,
-                Some(optimum) => level(&mut rng, shape, optimum, seed, args.rules.rules)?,
-            }
-        }
+    let given: Option<Board> = args
+        .board
+        .as_ref()
+        .map(|text| {
+            text.parse()
+                .with_context(|| format!("--board {}", excerpt(text)))
+        })
+        .transpose()?;
+    let seed = match (given, args.seed) {
+        // The boards after a given one: seeds 1, 2, ...
+        (Some(_), _) => 0,
+        (None, Some(seed)) => seed,
+        (None, None) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
     };
+    if given.is_none() {
+        println!("seed {seed}");
+    }
+    let boards = Boards {
+        given,
+        seed,
+        // A window keeps its size: the boards after a given one take its.
+        shape: given.map_or((NODIATIS_WIDTH, NODIATIS_HEIGHT), |b| {
+            (b.width(), b.height())
+        }),
+        optimum: args.optimum,
+        rules: args.rules.rules,
+    };
+    let board = boards.board(1)?;
     let path = Calibration::default_path();
     let calibration = Calibration::load(&path)?;
     let log = match &args.log {
@@ -48,6 +61,10 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
     };
     let settings = PracticeSettings {
         board,
+        next_board: NextBoard(Arc::new(move |game| {
+            boards.board(game).map_err(|e| format!("{e:#}"))
+        })),
+        next_after: args.next_after,
         rules: args.rules.rules,
         scale: args.scale,
         anim: args.anim,
@@ -68,6 +85,40 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
         println!("closed after {} clicks", summary.clicks);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where a window's boards come from, game after game: each a pure
+/// function of the game's number, so that a seed repeats them all.
+#[derive(Clone, Copy, Debug)]
+struct Boards {
+    /// Game 1's board, when one is given (`--board`).
+    given: Option<Board>,
+    /// Game k's board is drawn from seed + (k - 1), wrapping.
+    seed: u64,
+    /// The width and height of the boards drawn.
+    shape: (u8, u8),
+    /// Draw until a board's proven optimum is this many clicks.
+    optimum: Option<u8>,
+    /// The rules the optimum is proven under.
+    rules: Rules,
+}
+
+impl Boards {
+    /// Game `game`'s board (from 1).
+    fn board(&self, game: u32) -> Result<Board> {
+        if game == 1
+            && let Some(board) = self.given
+        {
+            return Ok(board);
+        }
+        let seed = self.seed.wrapping_add(u64::from(game.saturating_sub(1)));
+        let mut rng = BoardRng::new(seed);
+        let shape = (self.shape.0, self.shape.1, NODIATIS_COLOURS);
+        match self.optimum {
+            None => Ok(rng.board(shape.0, shape.1, shape.2)?),
+            Some(optimum) => level(&mut rng, shape, optimum, seed, self.rules),
+        }
+    }
 }
 
 /// How many boards `--optimum` draws at most: the rarest, a 9-click
@@ -139,5 +190,55 @@ fn optima(seen: Option<(usize, usize)>) -> String {
         None => String::new(),
         Some((low, high)) if low == high => format!(" (the boards proven need {low})"),
         Some((low, high)) => format!(" (the boards proven need {low} to {high})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drawn(seed: u64, shape: (u8, u8)) -> Board {
+        BoardRng::new(seed)
+            .board(shape.0, shape.1, NODIATIS_COLOURS)
+            .unwrap()
+    }
+
+    #[test]
+    fn game_k_of_a_seed_is_drawn_from_the_seed_plus_k_minus_1() {
+        let shape = (NODIATIS_WIDTH, NODIATIS_HEIGHT);
+        let boards = Boards {
+            given: None,
+            seed: 40,
+            shape,
+            optimum: None,
+            rules: Rules::CentreRows,
+        };
+        for game in 1..=3 {
+            assert_eq!(
+                boards.board(game).unwrap(),
+                drawn(39 + u64::from(game), shape)
+            );
+        }
+        assert_ne!(boards.board(1).unwrap(), boards.board(2).unwrap());
+        let last = Boards {
+            seed: u64::MAX,
+            ..boards
+        };
+        assert_eq!(last.board(2).unwrap(), drawn(0, shape));
+    }
+
+    #[test]
+    fn after_a_given_board_come_random_ones_of_its_size_from_seed_1() {
+        let given: Board = "RGB,GBR".parse().unwrap();
+        let boards = Boards {
+            given: Some(given),
+            seed: 0,
+            shape: (3, 2),
+            optimum: None,
+            rules: Rules::CentreRows,
+        };
+        assert_eq!(boards.board(1).unwrap(), given);
+        assert_eq!(boards.board(2).unwrap(), drawn(1, (3, 2)));
+        assert_eq!(boards.board(3).unwrap(), drawn(2, (3, 2)));
     }
 }

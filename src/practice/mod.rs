@@ -11,12 +11,16 @@
 mod paint;
 mod style;
 
+use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
+use minifb::{InputCallback, Key, MouseButton, MouseMode, Window, WindowOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -31,7 +35,13 @@ pub use style::{Drawn, Move, Style};
 /// What `bot practice` was asked for.
 #[derive(Debug)]
 pub struct PracticeSettings {
+    /// The first game's board; every next one takes its width and height.
     pub board: Board,
+    /// Where the boards after the first come from.
+    pub next_board: NextBoard,
+    /// How long a cleared board stays before the next starts by itself;
+    /// `None`: only a key starts it.
+    pub next_after: Option<Duration>,
     /// The rules the window plays by.
     pub rules: Rules,
     /// 1.0 draws the real game's 80-pixel cells.
@@ -41,8 +51,9 @@ pub struct PracticeSettings {
     /// How a move is animated.
     pub style: Style,
     pub title: String,
-    /// Where every click received goes, one JSON line each: the file,
-    /// open to append to, and its name for errors.
+    /// Where every click received, and every board after the first, goes,
+    /// one JSON line each: the file, open to append to, and its name for
+    /// errors.
     pub log: Option<(PathBuf, File)>,
     pub look: Look,
 }
@@ -54,6 +65,8 @@ pub enum PracticeError {
     Scale(f32),
     #[error("cannot open the window: {0}")]
     Window(String),
+    #[error("no board for game {game}: {cause}")]
+    NextBoard { game: u32, cause: String },
     #[error("{path}: cannot write the click log: {cause}")]
     Log {
         path: PathBuf,
@@ -61,18 +74,34 @@ pub enum PracticeError {
     },
 }
 
-/// How a practice game ended.
+/// Game k's board, for k from 2 (the caller's sequence: a pure function
+/// of k, so tests know each board). It runs on a thread of its own, as a
+/// board of a given optimum may take a minute to find; the message of an
+/// error says why there is no board.
+#[derive(Clone)]
+pub struct NextBoard(pub Arc<dyn Fn(u32) -> Result<Board, String> + Send + Sync>);
+
+impl fmt::Debug for NextBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("NextBoard(..)")
+    }
+}
+
+/// How the last practice game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Summary {
     pub clicks: u32,
     pub cleared: bool,
 }
 
-/// One line of the click log, fields in this order.
+/// The click log's line for a click, fields in this order: `t_ms`,
+/// `game`, `px`, `cell`, `size`, `board_after`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClickLog {
     /// Since the window opened.
     pub t_ms: u64,
+    /// The game the click was in, from 1.
+    pub game: u32,
     /// In the window's client area.
     pub px: [i64; 2],
     /// `null` when off the board.
@@ -81,6 +110,23 @@ pub struct ClickLog {
     pub size: u8,
     pub board_after: String,
 }
+
+/// The click log's line for a board that starts after the first (the
+/// first is the one asked for), fields in this order: `t_ms`, `game`,
+/// `new_board`. It has no `board_after`, which tells it from a click's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewBoardLog {
+    /// Since the window opened.
+    pub t_ms: u64,
+    /// The game that starts, from 2.
+    pub game: u32,
+    /// Its board.
+    pub new_board: String,
+}
+
+/// The keys that start the next board at once, the board in play given
+/// up: N, as the end of a game says, and Space or either Enter.
+pub const NEW_BOARD_KEYS: [Key; 4] = [Key::N, Key::Space, Key::Enter, Key::NumPadEnter];
 
 /// The window scales the practice window draws: from a quarter to four
 /// times the real game's size.
@@ -164,9 +210,14 @@ impl Round {
 
     /// Whether the frame at `now` differs from the board at rest.
     pub fn animating(&self, now: Instant) -> bool {
-        self.animation.as_ref().is_some_and(|(_, started)| {
-            now.saturating_duration_since(*started) < self.style.length(self.anim)
-        })
+        self.at_rest_from().is_some_and(|end| now < end)
+    }
+
+    /// When the last move's animation ends, once there was a move.
+    fn at_rest_from(&self) -> Option<Instant> {
+        self.animation
+            .as_ref()
+            .map(|(_, started)| *started + self.style.length(self.anim))
     }
 
     /// What the window shows at `now`.
@@ -190,27 +241,179 @@ impl Round {
     }
 }
 
-/// Opens the window and plays until it is closed (or Escape).
+/// The window's games, one after another: the one in play, its number,
+/// and when the next board is due.
+#[derive(Debug)]
+struct Session {
+    round: Round,
+    /// The game in play, from 1.
+    game: u32,
+    /// When it began.
+    began: Instant,
+    /// Whether the player asked for the next board since it began.
+    asked: bool,
+    /// How long a cleared board stays before the next is due by itself.
+    next_after: Option<Duration>,
+}
+
+impl Session {
+    /// Game 1, `round`, begun at `now`.
+    fn new(round: Round, next_after: Option<Duration>, now: Instant) -> Session {
+        Session {
+            round,
+            game: 1,
+            began: now,
+            asked: false,
+            next_after,
+        }
+    }
+
+    /// The player asks for the next board, giving up this one if it is
+    /// not cleared.
+    fn ask(&mut self) {
+        self.asked = true;
+    }
+
+    /// Whether the next board is due at `now`: asked for, or the board
+    /// shown cleared for `next_after`.
+    fn next_due(&self, now: Instant) -> bool {
+        self.asked
+            || self
+                .next_after
+                .zip(self.cleared_from())
+                .and_then(|(after, from)| from.checked_add(after))
+                .is_some_and(|due| now >= due)
+    }
+
+    /// When the window shows the board cleared: once the last move's
+    /// animation ends, or from the start for a board given empty.
+    fn cleared_from(&self) -> Option<Instant> {
+        let round = &self.round;
+        round
+            .board
+            .is_cleared()
+            .then(|| round.at_rest_from().unwrap_or(self.began))
+    }
+
+    /// The next game, on `board` from `now`: the same rules and animation,
+    /// no click yet.
+    fn next(&mut self, board: Board, now: Instant) {
+        let old = &self.round;
+        self.round = Round::new(board, old.rules, old.style, old.anim);
+        self.game += 1;
+        self.began = now;
+        self.asked = false;
+    }
+}
+
+/// Hears every press of one of [`NEW_BOARD_KEYS`], however short:
+/// minifb's own key state misses a press released before the next poll
+/// (as `xdotool key` sends them). A key held down asks once.
+#[derive(Debug)]
+struct NewBoardKeys {
+    asked: Rc<std::cell::Cell<bool>>,
+    down: [bool; NEW_BOARD_KEYS.len()],
+}
+
+impl InputCallback for NewBoardKeys {
+    fn add_char(&mut self, _: u32) {}
+
+    fn set_key_state(&mut self, key: Key, down: bool) {
+        if let Some(k) = NEW_BOARD_KEYS.iter().position(|&new| new == key) {
+            if down && !self.down[k] {
+                self.asked.set(true);
+            }
+            self.down[k] = down;
+        }
+    }
+}
+
+/// The click log being written, and the file's name for errors.
+struct Log<'a> {
+    path: &'a Path,
+    out: BufWriter<&'a File>,
+}
+
+impl Log<'_> {
+    /// Writes `line` as a JSON line, at once: tests read the log while the
+    /// window runs.
+    fn write(&mut self, line: &impl Serialize) -> Result<(), PracticeError> {
+        let line = serde_json::to_string(line).expect("plain data serialises");
+        writeln!(self.out, "{line}")
+            .and_then(|()| self.out.flush())
+            .map_err(|cause| PracticeError::Log {
+                path: self.path.to_owned(),
+                cause,
+            })
+    }
+}
+
+/// A board being drawn on a thread of its own, and the game it is for.
+type Drawing = (u32, JoinHandle<Result<Board, String>>);
+
+/// Starts drawing game `game`'s board.
+fn draw(next: &NextBoard, game: u32) -> Result<Drawing, PracticeError> {
+    let next = Arc::clone(&next.0);
+    thread::Builder::new()
+        .name(format!("board {game}"))
+        .spawn(move || next(game))
+        .map(|thread| (game, thread))
+        .map_err(|e| PracticeError::NextBoard {
+            game,
+            cause: format!("cannot start drawing it: {e}"),
+        })
+}
+
+/// The board a finished drawing made, once it fits the window made for
+/// `first`.
+fn drawn((game, thread): Drawing, first: &Board) -> Result<Board, PracticeError> {
+    let fail = |cause| PracticeError::NextBoard { game, cause };
+    let board = thread
+        .join()
+        .map_err(|_| fail("its drawing failed".to_owned()))?
+        .map_err(fail)?;
+    let (size, window) = (
+        (board.width(), board.height()),
+        (first.width(), first.height()),
+    );
+    if size != window {
+        return Err(fail(format!(
+            "{}x{}, in a window for {}x{}",
+            size.0, size.1, window.0, window.1
+        )));
+    }
+    Ok(board)
+}
+
+/// Opens the window and plays game after game until it is closed (or
+/// Escape).
 pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
     if !SCALES.contains(&settings.scale) {
         return Err(PracticeError::Scale(settings.scale));
     }
-    let mut log = settings
-        .log
-        .as_ref()
-        .map(|(path, file)| (path, BufWriter::new(file)));
+    let mut log = settings.log.as_ref().map(|(path, file)| Log {
+        path,
+        out: BufWriter::new(file),
+    });
     let (geometry, (width, height)) = layout(&settings.board, settings.scale);
     let mut window = Window::new(&settings.title, width, height, WindowOptions::default())
         .map_err(|e| PracticeError::Window(e.to_string()))?;
     // Polling at 120 Hz sees every press of a 40 ms click.
     window.set_target_fps(120);
+    let asked = Rc::new(std::cell::Cell::new(false));
+    window.set_input_callback(Box::new(NewBoardKeys {
+        asked: Rc::clone(&asked),
+        down: [false; NEW_BOARD_KEYS.len()],
+    }));
     let started = Instant::now();
-    let mut game = Round::new(
+    let round = Round::new(
         settings.board,
         settings.rules,
         settings.style,
         settings.anim,
     );
+    let mut session = Session::new(round, settings.next_after, started);
+    let mut drawing = None;
     let painter = Painter::new(&geometry, (width, height), &settings.look);
     let mut frame = Canvas::new(width, height, [0, 0, 0]);
     // When the picture was last sent whole, if it shows the board at rest.
@@ -219,6 +422,7 @@ pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
     let mut shown_clicks = None;
     while window.is_open() && !window.is_key_down(Key::Escape) {
         let now = Instant::now();
+        let t_ms = now.duration_since(started).as_millis() as u64;
         let down = window.get_mouse_down(MouseButton::Left);
         if down && !was_down {
             // minifb asks where the pointer is before it takes the events
@@ -231,30 +435,46 @@ pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
             && let Some((px, py)) = window.get_mouse_pos(MouseMode::Discard)
         {
             let cell = geometry.cell_at(PixelPoint::new(px, py));
-            let size = game.click(cell, now);
-            if let Some((path, out)) = &mut log {
-                let line = ClickLog {
-                    t_ms: now.duration_since(started).as_millis() as u64,
+            let size = session.round.click(cell, now);
+            if let Some(log) = &mut log {
+                log.write(&ClickLog {
+                    t_ms,
+                    game: session.game,
                     px: [px.floor() as i64, py.floor() as i64],
                     cell: cell.map(|c| [c.x, c.y]),
                     size,
-                    board_after: game.board.to_string(),
-                };
-                let line = serde_json::to_string(&line).expect("plain data serialises");
-                writeln!(out, "{line}")
-                    .and_then(|()| out.flush())
-                    .map_err(|cause| PracticeError::Log {
-                        path: (*path).clone(),
-                        cause,
-                    })?;
+                    board_after: session.round.board.to_string(),
+                })?;
             }
             log::debug!("click at ({px}, {py}) on {cell:?}: removed {size}");
         }
         was_down = down;
+        if asked.take() {
+            session.ask();
+        }
+        // The board in play stays until the next is drawn: at once for a
+        // random board, seconds for one of a given optimum.
+        if drawing.is_none() && session.next_due(now) {
+            drawing = Some(draw(&settings.next_board, session.game + 1)?);
+        }
+        if let Some(done) = drawing.take_if(|(_, thread)| thread.is_finished()) {
+            let board = drawn(done, &settings.board)?;
+            session.next(board, now);
+            if let Some(log) = &mut log {
+                log.write(&NewBoardLog {
+                    t_ms,
+                    game: session.game,
+                    new_board: board.to_string(),
+                })?;
+            }
+            println!("game {}: {board}", session.game);
+            shown_clicks = None;
+        }
+        let game = &session.round;
         if shown_clicks != Some(game.clicks) {
             shown_clicks = Some(game.clicks);
             painted = None;
-            window.set_title(&status(&settings.title, &game));
+            window.set_title(&status(&settings.title, game));
             if game.board.is_cleared() {
                 println!("cleared in {} clicks", game.clicks);
             }
@@ -277,8 +497,8 @@ pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
         }
     }
     Ok(Summary {
-        clicks: game.clicks,
-        cleared: game.board.is_cleared(),
+        clicks: session.round.clicks,
+        cleared: session.round.board.is_cleared(),
     })
 }
 
@@ -383,6 +603,143 @@ mod tests {
             assert_ne!(first, frame.pixels, "{style}");
             assert_eq!(game.scene(rest).drawn.tiles, render::tiles(&game.board));
         }
+    }
+
+    /// A board one click clears: (0,0) G x2.
+    const ONE_CLICK: &str = "        ,        ,        ,        ,        ,GG      ";
+
+    #[test]
+    fn a_key_starts_the_next_board_at_once_the_clicks_counted_anew() {
+        let board: Board = REAL.parse().unwrap();
+        let start = Instant::now();
+        let round = Round::new(board, Rules::CentreColumns, Style::Pop, ms(200));
+        let mut session = Session::new(round, None, start);
+        session.round.click(Some(Cell::new(7, 0)), start);
+        assert!(!session.next_due(start + ms(100_000)));
+        session.ask();
+        assert!(session.next_due(start));
+        let next: Board = ONE_CLICK.parse().unwrap();
+        session.next(next, start + ms(10));
+        assert_eq!(session.game, 2);
+        assert!(!session.next_due(start + ms(100_000)));
+        let round = &session.round;
+        assert_eq!((round.board(), round.clicks), (next, 0));
+        // The same rules and animation carry on.
+        assert_eq!(
+            (round.rules, round.style, round.anim),
+            (Rules::CentreColumns, Style::Pop, ms(200))
+        );
+        assert!(!round.scene(start + ms(10)).cleared);
+    }
+
+    #[test]
+    fn a_cleared_board_gives_way_to_the_next_after_the_time_asked() {
+        let board: Board = ONE_CLICK.parse().unwrap();
+        for (style, at_rest) in [(Style::Smooth, 300), (Style::Slow, 1500)] {
+            let start = Instant::now();
+            let round = Round::new(board, Rules::CentreRows, style, ms(300));
+            let mut session = Session::new(round, Some(ms(1000)), start);
+            assert!(!session.next_due(start + ms(5000)), "{style}");
+            assert_eq!(session.round.click(Some(Cell::new(0, 0)), start), 2);
+            // From when the window shows the board cleared.
+            let shown = start + ms(at_rest);
+            assert!(session.round.scene(shown).cleared);
+            assert!(!session.round.scene(shown - ms(1)).cleared);
+            assert!(!session.next_due(shown + ms(999)), "{style}");
+            assert!(session.next_due(shown + ms(1000)), "{style}");
+        }
+    }
+
+    #[test]
+    fn only_a_cleared_board_gives_way_by_itself() {
+        let start = Instant::now();
+        let real: Board = REAL.parse().unwrap();
+        let round = Round::new(real, Rules::CentreRows, Style::Smooth, ms(300));
+        let mut playing = Session::new(round, Some(Duration::ZERO), start);
+        playing.round.click(Some(Cell::new(7, 0)), start);
+        assert!(!playing.next_due(start + ms(100_000)));
+        // Without --next-after, a cleared board stays.
+        let one: Board = ONE_CLICK.parse().unwrap();
+        let round = Round::new(one, Rules::CentreRows, Style::Smooth, ms(300));
+        let mut kept = Session::new(round, None, start);
+        kept.round.click(Some(Cell::new(0, 0)), start);
+        assert!(!kept.next_due(start + ms(100_000)));
+        // A board given empty is cleared from the start.
+        let empty = Board::empty(8, 6).unwrap();
+        let round = Round::new(empty, Rules::CentreRows, Style::Smooth, ms(300));
+        let given = Session::new(round, Some(ms(500)), start);
+        assert!(!given.next_due(start + ms(499)) && given.next_due(start + ms(500)));
+    }
+
+    #[test]
+    fn a_new_board_key_asks_once_per_press() {
+        let asked = Rc::new(std::cell::Cell::new(false));
+        let mut keys = NewBoardKeys {
+            asked: Rc::clone(&asked),
+            down: [false; NEW_BOARD_KEYS.len()],
+        };
+        // Pressed and released before a poll: still asked.
+        keys.set_key_state(Key::N, true);
+        keys.set_key_state(Key::N, false);
+        assert!(asked.take());
+        // Held down, the key repeats: one ask.
+        keys.set_key_state(Key::Enter, true);
+        assert!(asked.take());
+        keys.set_key_state(Key::Enter, true);
+        assert!(!asked.take());
+        keys.set_key_state(Key::Space, true);
+        assert!(asked.take());
+        keys.set_key_state(Key::M, true);
+        assert!(!asked.take());
+    }
+
+    #[test]
+    fn a_next_board_the_window_cannot_show_is_an_error_naming_the_game() {
+        let real: Board = REAL.parse().unwrap();
+        let small: Board = "RGB,GBR".parse().unwrap();
+        let next = NextBoard(Arc::new(move |game| match game {
+            2 => Ok(small),
+            3 => Ok(real),
+            _ => Err("no more boards".to_owned()),
+        }));
+        let error = drawn(draw(&next, 2).unwrap(), &real).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "no board for game 2: 3x2, in a window for 8x6"
+        );
+        assert_eq!(drawn(draw(&next, 3).unwrap(), &real).unwrap(), real);
+        let error = drawn(draw(&next, 4).unwrap(), &real).unwrap_err();
+        assert_eq!(error.to_string(), "no board for game 4: no more boards");
+    }
+
+    #[test]
+    fn log_lines_keep_their_fields_in_order() {
+        let click = ClickLog {
+            t_ms: 1200,
+            game: 2,
+            px: [10, 20],
+            cell: None,
+            size: 0,
+            board_after: ONE_CLICK.to_owned(),
+        };
+        assert_eq!(
+            serde_json::to_string(&click).unwrap(),
+            format!(
+                r#"{{"t_ms":1200,"game":2,"px":[10,20],"cell":null,"size":0,"board_after":"{ONE_CLICK}"}}"#
+            )
+        );
+        let new = NewBoardLog {
+            t_ms: 1300,
+            game: 3,
+            new_board: REAL.to_owned(),
+        };
+        let line = serde_json::to_string(&new).unwrap();
+        assert_eq!(
+            line,
+            format!(r#"{{"t_ms":1300,"game":3,"new_board":"{REAL}"}}"#)
+        );
+        // A reader of clicks does not take it for one.
+        assert!(serde_json::from_str::<ClickLog>(&line).is_err());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Draws practice frames with the game-look renderer: the swamp and the
 //! piles of the samples inside a small dark window with a wooden frame,
-//! the click count above the board and the result under it once cleared.
+//! the click count above the board and the result under it once cleared,
+//! with the key that starts the next board.
 //! The piles move between cells and fade for the animation, and a style
 //! may draw a score or specks of dust over the board. Text is drawn in
 //! grey only: nothing but the piles and the specks is colourful, so the
@@ -99,7 +100,10 @@ impl Painter {
         frame.text(left, above, "Dust practice", self.text, TEXT);
         frame.text(right, above, &clicks, self.text, TEXT);
         if scene.cleared {
-            let result = format!("Cleared in {} clicks", scene.clicks);
+            let result = format!(
+                "Cleared in {} clicks — press N for a new board",
+                scene.clicks
+            );
             let x = left + (w as i64 - self.width(&result)) / 2;
             frame.text(x, under, &result, self.text, TEXT);
         }
@@ -186,5 +190,19 @@ mod tests {
         assert!(differ(0, top), "the count is above the board");
         assert!(differ(bottom, three.height()), "the result is under it");
         assert!(!differ(top, bottom), "the board is untouched");
+    }
+
+    #[test]
+    fn the_result_and_its_key_fit_the_smallest_window() {
+        let board = Board::empty(8, 6).unwrap();
+        for scale in [*crate::practice::SCALES.start(), 1.0] {
+            let (image, _) = frame(&board, scale, 13);
+            // The text leaves the window's outer columns as the window.
+            let window = image::Rgba([WINDOW[0], WINDOW[1], WINDOW[2], 255]);
+            for x in [0, 1, image.width() - 2, image.width() - 1] {
+                let touched = (0..image.height()).filter(|&y| *image.get_pixel(x, y) != window);
+                assert_eq!(touched.count(), 0, "scale {scale}, column {x}");
+            }
+        }
     }
 }

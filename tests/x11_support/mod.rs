@@ -190,6 +190,11 @@ impl Desktop {
         self.open_practice(board, anim_ms, title, &["--scale", &scale], &[])
     }
 
+    /// [`Desktop::practice`] with `more` arguments (e.g. `--next-after`).
+    pub fn practice_with(&self, board: &str, anim_ms: u64, title: &str, more: &[&str]) -> Practice {
+        self.open_practice(board, anim_ms, title, more, &[])
+    }
+
     /// The practice window with `more` arguments, its board looked at with
     /// `probe` added to the bot's.
     fn open_practice(
@@ -442,10 +447,21 @@ pub struct Practice {
 impl Practice {
     /// The clicks the window received so far.
     pub fn clicks(&self) -> Vec<Value> {
+        self.lines("board_after")
+    }
+
+    /// The boards the window started after the first, so far.
+    pub fn new_boards(&self) -> Vec<Value> {
+        self.lines("new_board")
+    }
+
+    /// The log's lines that have the field `key`.
+    fn lines(&self, key: &str) -> Vec<Value> {
         std::fs::read_to_string(&self.log)
             .unwrap_or_default()
             .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|line| line.get(key).is_some())
             .collect()
     }
 
