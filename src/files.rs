@@ -318,6 +318,21 @@ fn kind_name(kind: &fs::FileType) -> &'static str {
 /// (a FIFO would hold the run until someone reads it), and any of
 /// `inputs`, the files the run reads (a log typed over a calibration).
 pub fn open_log(path: &Path, inputs: &[&Path]) -> Result<File, FileError> {
+    open_appending(path, inputs, OpenOptions::new().append(true))
+}
+
+/// As [`open_log`], and readable: for a log that looks at its own end
+/// before each line (the game log starts a line of its own after one cut
+/// short).
+pub fn open_log_readable(path: &Path, inputs: &[&Path]) -> Result<File, FileError> {
+    open_appending(path, inputs, OpenOptions::new().read(true).append(true))
+}
+
+fn open_appending(
+    path: &Path,
+    inputs: &[&Path],
+    options: &mut OpenOptions,
+) -> Result<File, FileError> {
     if let Ok(metadata) = fs::metadata(path) {
         regular(&metadata)?;
         if inputs.iter().any(|input| same_file(path, input)) {
@@ -328,7 +343,7 @@ pub fn open_log(path: &Path, inputs: &[&Path]) -> Result<File, FileError> {
             .into());
         }
     }
-    let file = OpenOptions::new().append(true).create(true).open(path)?;
+    let file = options.create(true).open(path)?;
     regular(&file.metadata()?)?;
     Ok(file)
 }
@@ -481,6 +496,15 @@ mod tests {
         assert!(open_log(&calibration, &[&calibration]).is_err());
         assert!(open_log(dir.path(), &[]).is_err());
         assert_eq!(fs::read_to_string(&calibration).unwrap(), "version = 1\n");
+        // A readable log reads what it holds and still only appends.
+        let mut readable = open_log_readable(&log, &[&calibration]).unwrap();
+        let mut held = String::new();
+        readable.read_to_string(&mut held).unwrap();
+        assert_eq!(held, "old\nnew\n");
+        writeln!(readable, "more").unwrap();
+        assert_eq!(fs::read_to_string(&log).unwrap(), "old\nnew\nmore\n");
+        assert!(open_log_readable(&calibration, &[&calibration]).is_err());
+        assert!(open_log_readable(dir.path(), &[]).is_err());
     }
 
     #[test]

@@ -18,7 +18,9 @@
 //! draws the test pictures and the vision that reads them share no code
 //! above these; [`files`] writes the files people keep, whole or not at
 //! all, and reads inputs within bounds; [`text`] shows other programs'
-//! and users' text on a terminal safely.
+//! and users' text on a terminal safely. [`record`] keeps the player's
+//! record: the game log, a JSON line per game, and its sums for `bot
+//! stats`.
 
 pub mod assist;
 pub mod cli;
@@ -30,6 +32,7 @@ pub mod geometry;
 pub mod live;
 pub mod play;
 pub mod practice;
+pub mod record;
 pub mod render;
 pub mod solver;
 pub mod text;
