@@ -10,7 +10,6 @@
 mod x11_support;
 
 use std::path::Path;
-use std::time::Instant;
 
 use dustbot::game::Board;
 use serde_json::Value;
@@ -23,58 +22,6 @@ const TWELVE: &str = "BBRRYROG,GRYRYOBY,BRORYYGO,GYGBROOO,GBYBYRBG,OOOYBRBR";
 
 /// Animation of the practice window in these tests, in milliseconds.
 const ANIM: u64 = 250;
-
-/// The hint log's lines so far.
-fn hints(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-/// Waits for hint line `n` (0-based) and returns it.
-fn hint(path: &Path, n: usize) -> Value {
-    wait_for(&format!("hint {n}"), || hints(path).get(n).cloned())
-}
-
-/// Where the hint says to click.
-fn hinted_point(line: &Value) -> (i64, i64) {
-    let screen = &line["next"]["screen"];
-    (screen[0].as_i64().unwrap(), screen[1].as_i64().unwrap())
-}
-
-/// The screen point of cell `(x, y)`'s centre from a hint's grid.
-fn cell_point(line: &Value, (x, y): (u8, u8), height: u8) -> (i64, i64) {
-    let g = &line["geometry"];
-    let f = |k: &str| g[k].as_f64().unwrap();
-    let row_from_top = f64::from(height - 1 - y);
-    (
-        (f("x") + (f64::from(x) + 0.5) * f("pitch_x")).round() as i64,
-        (f("y") + (row_from_top + 0.5) * f("pitch_y")).round() as i64,
-    )
-}
-
-/// Clicks every hint from line `n` on until a line says the board is
-/// cleared; returns the lines read, and the time from each click to the
-/// next hint.
-fn follow_hints(desktop: &Desktop, path: &Path, mut n: usize) -> (Vec<Value>, Vec<u128>) {
-    let mut lines = Vec::new();
-    let mut latencies = Vec::new();
-    loop {
-        let line = hint(path, n);
-        lines.push(line.clone());
-        if line["cleared"] == true {
-            return (lines, latencies);
-        }
-        assert!(n < 40, "too many hints: {lines:?}");
-        desktop.click(hinted_point(&line));
-        let clicked = Instant::now();
-        n += 1;
-        hint(path, n);
-        latencies.push(clicked.elapsed().as_millis());
-    }
-}
 
 /// The id of the visible window titled exactly `title`, if any.
 fn visible(desktop: &Desktop, title: &str) -> Option<String> {

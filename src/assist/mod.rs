@@ -44,6 +44,10 @@ pub const REWARD_CLICKS: usize = 12;
 #[derive(Debug)]
 pub struct AssistSettings {
     pub live: LiveSettings,
+    /// Whether a full board that no click explains is the next game (the
+    /// player gave up this one), which ends this game; else it is a board
+    /// to re-plan from, and the game goes on.
+    pub next_games: bool,
     /// The game's colours, for the hint window; `None` shows no window.
     pub look: Option<Look>,
 }
@@ -168,6 +172,8 @@ pub enum Event<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Finish {
     Cleared,
+    /// A new game's board took the place of this one.
+    NewBoard,
     WindowClosed,
     Interrupted,
 }
@@ -177,6 +183,9 @@ pub enum Finish {
 pub struct Report {
     pub finish: Finish,
     pub clicks: u32,
+    /// The board read at the start (none when the game window closed or
+    /// Ctrl-C came before it was read).
+    pub first: Option<Board>,
     /// The first board's plan length (under the rules at the end), and
     /// whether it was proven.
     pub optimum: usize,
@@ -204,6 +213,7 @@ pub fn assist(
                 Some(finish) => Ok(Report {
                     finish,
                     clicks: 0,
+                    first: None,
                     optimum: 0,
                     optimum_proven: false,
                     elapsed: started.elapsed(),
@@ -249,6 +259,7 @@ pub fn assist(
     Ok(Report {
         finish,
         clicks: game.clicks,
+        first: Some(game.first),
         optimum: game.optimum.0,
         optimum_proven: game.optimum.1,
         elapsed: started.elapsed(),
@@ -433,6 +444,7 @@ impl<'s, 'o> Game<'s, 'o> {
     /// no longer holds, and hints again.
     fn changed(&mut self, eye: &Eye, settled: Settled) -> Result<Option<Finish>, LiveError> {
         let settings = &self.settings.live;
+        let next_games = self.settings.next_games;
         let (read, image) = (settled.board, settled.frame.image);
         self.waiting = false;
         if read == self.board {
@@ -456,6 +468,10 @@ impl<'s, 'o> Game<'s, 'o> {
             });
         }
         match &player_move {
+            None if next_games && read.is_full() => {
+                log::info!("a new game's board: {read}");
+                return Ok(Some(Finish::NewBoard));
+            }
             Some(step) => {
                 self.clicks = number;
                 let verdict = if let Seen::Switched { .. } = seen {

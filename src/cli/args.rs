@@ -270,6 +270,28 @@ pub struct LiveArgs {
     /// Where live play saves frames when something goes wrong.
     #[arg(long, value_name = "DIR", default_value = "debug", requires = "window")]
     pub debug_dir: PathBuf,
+    /// How many games to play (or assist) one after another: after each,
+    /// wait for the next game's full board (you or the game start it; the
+    /// bot never clicks to start one). 0 goes on until Ctrl-C.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        requires = "window",
+        conflicts_with = "dry_run",
+        allow_negative_numbers = true
+    )]
+    pub games: u32,
+    /// Append one JSON line per game to FILE, your record for `bot stats`:
+    /// the first board, the rules, the optimum, every click, cleared or
+    /// not, the reward, the time (README, "Your record").
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "window",
+        conflicts_with = "dry_run"
+    )]
+    pub game_log: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -13,11 +13,13 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use super::args::PlayArgs;
+use super::games::{Games, Tally, end_of};
 use super::output::{board_read, frame_list, rules_learned, rules_switched};
 use super::{live_settings, look_of};
 use crate::assist::{self, AssistSettings, Event, Finish, Hint, Report, Verdict};
 use crate::desktop::Desktop as _;
 use crate::game::Step;
+use crate::record::{End, Mode};
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let Some(query) = args.window.as_deref() else {
@@ -29,38 +31,104 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         Some(path) => Some(HintLog::create(path, &calibration_path)?),
         None => None,
     };
+    let mut games = Games::new(args, &calibration_path)?;
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(query)?;
     println!("window {}", window.info());
-    let settings = AssistSettings {
+    let context = format!(
+        "window {}, calibration {}",
+        crate::text::excerpt(&window.info().title),
+        calibration_path.display()
+    );
+    let mut settings = AssistSettings {
         look: Some(look_of(&live.calibration)),
         live,
+        next_games: false,
     };
     let mut log_error = None;
-    let report = assist::assist(&mut desktop, &mut window, &settings, &mut |event| {
-        show(&event);
-        if let (Event::Hint(hint), Some(log)) = (&event, log.as_mut())
-            && let Err(error) = log.write(hint)
-        {
-            // Said at once, and again at the end: the hints go on.
-            eprintln!("error: {error:#}");
-            log_error.get_or_insert(error);
+    loop {
+        settings.next_games = games.more_after_this();
+        let mut tally = Tally::start(settings.live.rules.start());
+        let assisted = assist::assist(&mut desktop, &mut window, &settings, &mut |event| {
+            keep(&mut tally, &event);
+            show(&event);
+            if let (Event::Hint(hint), Some(log)) = (&event, log.as_mut())
+                && let Err(error) = log.write(hint)
+            {
+                // Said at once, and again at the end: the hints go on.
+                eprintln!("error: {error:#}");
+                log_error.get_or_insert(error);
+            }
+        });
+        let report = match assisted {
+            Ok(report) => report,
+            Err(error) => {
+                let why = Some(error.to_string());
+                if let Some(record) =
+                    tally.record(Mode::Assist, end_of(&error), why, &settings.live.solve)
+                {
+                    games.ended(record)?;
+                }
+                if let Some(line) = games.summary() {
+                    println!("{line}");
+                }
+                return Err(error).with_context(|| context.clone());
+            }
+        };
+        if let Some(line) = rules_learned(args.rules, &report.learned) {
+            println!("{line}");
         }
-    })
-    .with_context(|| {
-        format!(
-            "window {}, calibration {}",
-            crate::text::excerpt(&window.info().title),
-            calibration_path.display()
-        )
-    })?;
-    if let Some(line) = rules_learned(args.rules, &report.learned) {
+        println!("{}", summary(&report));
+        let end = match report.finish {
+            Finish::Cleared => End::Cleared,
+            Finish::NewBoard => End::NewBoard,
+            Finish::WindowClosed => End::WindowClosed,
+            Finish::Interrupted => End::Interrupted,
+        };
+        if let Some(record) = tally.record(Mode::Assist, end, None, &settings.live.solve) {
+            games.ended(record)?;
+        }
+        let next = match report.finish {
+            Finish::Cleared if games.want_more() => games
+                .wait_next(window.as_mut(), &settings.live)
+                .with_context(|| context.clone())?,
+            // The next game's board is on the screen already.
+            Finish::NewBoard => games.want_more(),
+            _ => false,
+        };
+        if !next {
+            break;
+        }
+    }
+    if let Some(line) = games.summary() {
         println!("{line}");
     }
-    println!("{}", summary(&report));
     match log_error {
         Some(error) => Err(error),
         None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Keeps what the game's record needs of an event.
+fn keep(tally: &mut Tally, event: &Event) {
+    match event {
+        Event::Board { board, .. } => tally.board(board),
+        Event::Hint(hint) => tally.optimum(hint.optimum, hint.optimum_proven),
+        Event::RulesSwitched { rules, .. } => tally.rules_switched(*rules),
+        Event::Move {
+            number,
+            step,
+            verdict,
+        } => {
+            let (followed, cost) = match *verdict {
+                Verdict::AsHinted => (Some(true), Some(0)),
+                Verdict::Cost { cost, .. } => (Some(false), Some(cost)),
+                // The hint was made under other rules: neither can be told.
+                Verdict::NewRules { .. } => (None, None),
+            };
+            tally.click(*number, step.cell, followed, cost);
+        }
+        _ => {}
     }
 }
 
@@ -154,6 +222,10 @@ fn summary(report: &Report) -> String {
     match report.finish {
         Finish::Cleared => format!(
             "cleared in {} clicks ({optimum}) in {secs:.1} s",
+            report.clicks
+        ),
+        Finish::NewBoard => format!(
+            "a new game's board after {} click(s) ({optimum})",
             report.clicks
         ),
         Finish::WindowClosed => format!(

@@ -10,17 +10,20 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
+use super::games::{Games, Tally, end_of};
 use super::live_settings;
 use super::output::{board_read, describe, frame_list, rules_learned, rules_switched};
 use crate::desktop::Desktop as _;
 use crate::live::LiveError;
 use crate::play::{self, Event, Finish, PlaySettings, Report};
+use crate::record::{End, Mode};
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let Some(query) = args.window.as_deref() else {
         bail!("live play needs --window TEXT");
     };
     let (live, calibration_path) = live_settings(args, query)?;
+    let mut games = Games::new(args, &calibration_path)?;
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(query)?;
     println!("window {}", window.info());
@@ -30,35 +33,103 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         max_moves: args.live.max_moves,
         dry_run: args.dry_run,
     };
-    let mut planned = 0;
-    let report = play::play(&mut desktop, window.as_mut(), &settings, &mut |event| {
-        show(&event, &mut planned)
-    })
-    .map_err(|stopped| {
-        // The library says what went wrong; the flag to change is ours.
-        let hint = match stopped.error {
-            LiveError::TooManyReplans { .. } => "; --max-replans allows more".to_owned(),
-            LiveError::Unsettled { .. } => "; --settle-ms waits longer".to_owned(),
-            LiveError::Unreadable { .. } => format!(
-                "; to teach the calibration this board: bot calibrate FULL.png --board FULL_BOARD {} --board THIS_BOARD",
-                args.live.debug_dir.join("unreadable-frame.png").display()
-            ),
-            _ => String::new(),
+    let context = format!(
+        "window {}, calibration {}",
+        crate::text::excerpt(&window.info().title),
+        calibration_path.display()
+    );
+    loop {
+        let mut tally = Tally::start(settings.live.rules.start());
+        let mut planned = 0;
+        let played = play::play(&mut desktop, window.as_mut(), &settings, &mut |event| {
+            keep(&mut tally, &event);
+            show(&event, &mut planned)
+        });
+        let report = match played {
+            Ok(report) => report,
+            Err(stopped) => {
+                let record = tally.record(
+                    Mode::Play,
+                    end_of(&stopped.error),
+                    Some(stopped.to_string()),
+                    &settings.live.solve,
+                );
+                return Err(stop_error(
+                    args,
+                    stopped,
+                    record.map(|r| games.ended(r)),
+                    &games,
+                ))
+                .with_context(|| context.clone());
+            }
         };
-        anyhow::anyhow!("{stopped}{hint}")
-    })
-    .with_context(|| {
-        format!(
-            "window {}, calibration {}",
-            crate::text::excerpt(&window.info().title),
-            calibration_path.display()
-        )
-    })?;
-    if let Some(line) = rules_learned(args.rules, &report.learned) {
+        if let Some(line) = rules_learned(args.rules, &report.learned) {
+            println!("{line}");
+        }
+        println!("{}", summary(&report, args.live.max_moves));
+        if settings.dry_run {
+            return Ok(ExitCode::SUCCESS);
+        }
+        let end = match report.finish {
+            Finish::MaxMoves => End::MaxMoves,
+            _ => End::Cleared,
+        };
+        if let Some(record) = tally.record(Mode::Play, end, None, &settings.live.solve) {
+            games.ended(record)?;
+        }
+        if !games.want_more()
+            || !games
+                .wait_next(window.as_mut(), &settings.live)
+                .with_context(|| context.clone())?
+        {
+            break;
+        }
+    }
+    if let Some(line) = games.summary() {
         println!("{line}");
     }
-    println!("{}", summary(&report, args.live.max_moves));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The error a stop ends the run with: what the library says, the flag
+/// to change when one would help, and the games so far (or why the
+/// stopped game's record could not be written).
+fn stop_error(
+    args: &PlayArgs,
+    stopped: play::Stopped,
+    logged: Option<Result<()>>,
+    games: &Games,
+) -> anyhow::Error {
+    let hint = match stopped.error {
+        LiveError::TooManyReplans { .. } => "; --max-replans allows more".to_owned(),
+        LiveError::Unsettled { .. } => "; --settle-ms waits longer".to_owned(),
+        LiveError::Unreadable { .. } => format!(
+            "; to teach the calibration this board: bot calibrate FULL.png --board FULL_BOARD {} --board THIS_BOARD",
+            args.live.debug_dir.join("unreadable-frame.png").display()
+        ),
+        _ => String::new(),
+    };
+    if let Some(Err(error)) = logged {
+        eprintln!("error: {error:#}");
+    }
+    if let Some(line) = games.summary() {
+        println!("{line}");
+    }
+    anyhow::anyhow!("{stopped}{hint}")
+}
+
+/// Keeps what the game's record needs of an event.
+fn keep(tally: &mut Tally, event: &Event) {
+    match event {
+        Event::Board { board, .. } => tally.board(board),
+        // The first plan is from the first board.
+        Event::Plan { outcome, .. } if !tally.knows_optimum() && tally.clicks() == 0 => {
+            tally.optimum(outcome.length(), outcome.proven_optimal)
+        }
+        Event::Click { number, step, .. } => tally.click(*number, step.cell, None, None),
+        Event::RulesSwitched { rules, .. } => tally.rules_switched(*rules),
+        _ => {}
+    }
 }
 
 /// Prints one event; `planned` keeps the current plan's length for the

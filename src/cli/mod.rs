@@ -7,6 +7,7 @@ mod assist;
 mod bench;
 mod calibrate;
 mod dry_run;
+mod games;
 mod live;
 mod output;
 mod practice;

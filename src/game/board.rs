@@ -223,6 +223,11 @@ impl Board {
         self.raw().iter().all(|&v| v == 0)
     }
 
+    /// True when every cell holds a tile: a game no click has touched.
+    pub fn is_full(&self) -> bool {
+        self.raw().iter().all(|&v| v != 0)
+    }
+
     pub fn tile_count(&self) -> usize {
         self.raw().iter().filter(|&&v| v != 0).count()
     }
@@ -767,6 +772,17 @@ mod tests {
             ],
         ),
     ];
+
+    #[test]
+    fn a_board_is_full_until_its_first_click() {
+        let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
+            .parse()
+            .unwrap();
+        assert!(board.is_full());
+        let (after, _) = board.play(Cell::new(7, 0)).unwrap();
+        assert!(!after.is_full());
+        assert!(!Board::empty(8, 6).unwrap().is_full());
+    }
 
     #[test]
     fn every_variant_plays_its_rules_md_vectors() {

@@ -36,6 +36,9 @@ use settling::{Pace, Progress, Settling};
 /// thinks.
 pub const POLL: Duration = Duration::from_millis(50);
 
+/// How often a window without a new game's board is looked at again.
+const REFIND: Duration = Duration::from_millis(200);
+
 /// What both drivers were asked for.
 #[derive(Debug)]
 pub struct LiveSettings {
@@ -171,6 +174,31 @@ pub(crate) fn first_board<'w>(
         },
     )?;
     Ok((eye, settled))
+}
+
+/// Waits until `window` shows the next game: a full board (no click has
+/// touched it) held still, read as at the start of a game. Anything else
+/// is waited out: no board (the game over, a menu, a result screen), a
+/// board part played, a window in front. `guard` runs before every look
+/// (Ctrl-C); the window closing ends the wait with an error. The bot never
+/// clicks to start a game: the player or the game does.
+pub(crate) fn wait_next_game(
+    window: &mut dyn GameWindow,
+    settings: &LiveSettings,
+    guard: &mut dyn FnMut() -> Result<(), LiveError>,
+) -> Result<Board, LiveError> {
+    loop {
+        let tick = Instant::now();
+        guard()?;
+        match first_board(window, settings, guard) {
+            Ok((_, settled)) if settled.board.is_full() => return Ok(settled.board),
+            Err(error @ (LiveError::Input(_) | LiveError::Capture(CaptureError::Gone { .. }))) => {
+                return Err(error);
+            }
+            Ok(_) | Err(_) => {}
+        }
+        sleep(REFIND.saturating_sub(tick.elapsed()));
+    }
 }
 
 /// Captures every [`POLL`] until the board settles by `rule` (see
