@@ -70,6 +70,9 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Open a practice window that plays like the real game.
     Practice(PracticeArgs),
+    /// Summarise game logs: games, cleared, reward rate, clicks over the
+    /// optimum, game time.
+    Stats(StatsArgs),
     /// List the visible windows (title, application, position, size).
     Windows,
 }
@@ -446,6 +449,21 @@ pub struct PracticeArgs {
     pub log: Option<PathBuf>,
     #[command(flatten)]
     pub rules: RulesArg,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Game logs, a JSON line per game (live play's and assist mode's
+    /// --game-log), read in the order given.
+    #[arg(required = true, value_name = "FILE")]
+    pub logs: Vec<PathBuf>,
+    /// Also draw the games into this PNG: the clicks over the optimum game
+    /// by game with their trend, and the share of games with the reward.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
+    /// The sums as one JSON object, the lines skipped with them.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A positive number of seconds that a clock can count.

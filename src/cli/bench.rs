@@ -13,11 +13,12 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use indicatif::MultiProgress;
 use log::info;
 
 use super::args::BenchArgs;
+use super::check_plot_path;
 use super::progress::Progress;
 use crate::files;
 use crate::game::{
@@ -182,28 +183,6 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
         println!("plot: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Refuses a `--plot` path that the end of the run could not write, before
-/// the run: a missing or unwritable folder, a folder for a file, a name
-/// that is no PNG's.
-fn check_plot_path(path: &Path) -> Result<()> {
-    let shown = path.display();
-    if !path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
-    {
-        bail!("--plot {shown}: the plot is a PNG: name the file FILE.png");
-    }
-    if path.is_dir() {
-        bail!("--plot {shown}: a folder, not a file");
-    }
-    let folder = files::folder_of(path);
-    if !folder.is_dir() {
-        bail!("--plot {shown}: no folder {}", folder.display());
-    }
-    files::probe_folder(&folder)
-        .with_context(|| format!("--plot {shown}: cannot write into {}", folder.display()))
 }
 
 /// Draws `plot` and writes it to `path` whole (an interrupted run leaves
@@ -499,25 +478,6 @@ mod tests {
             proven_so_far(&strategies, &runs),
             "proven: optimal 2, shortlook 1"
         );
-    }
-
-    #[test]
-    fn a_plot_path_that_cannot_be_written_is_refused_by_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        check_plot_path(&d.join("x.png")).unwrap();
-        check_plot_path(&d.join("X.PNG")).unwrap();
-        let refused = |path: &Path| format!("{:#}", check_plot_path(path).unwrap_err());
-        let missing = d.join("no-such").join("x.png");
-        let e = refused(&missing);
-        assert!(e.contains(&missing.display().to_string()), "{e}");
-        assert!(e.contains("no folder"), "{e}");
-        assert!(refused(&d.join("x.jpg")).contains("PNG"));
-        std::fs::create_dir(d.join("dir.png")).unwrap();
-        assert!(refused(&d.join("dir.png")).contains("a folder"));
-        std::fs::write(d.join("file"), "").unwrap();
-        assert!(refused(&d.join("file").join("x.png")).contains("no folder"));
-        assert_eq!(std::fs::read_dir(d).unwrap().count(), 2, "no probe left");
     }
 
     #[test]

@@ -13,17 +13,17 @@ mod output;
 mod practice;
 mod progress;
 mod solve;
+mod stats;
 mod windows;
 
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use std::io::Write as _;
-
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Parser;
 
-use std::path::PathBuf;
-
+use crate::files;
 use crate::live::LiveSettings;
 use crate::solver::{SolveOptions, Strategy};
 use crate::vision::Calibration;
@@ -133,6 +133,7 @@ fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
         Some(Command::Bench(args)) => bench::run(&args, bars),
         Some(Command::Calibrate(args)) => calibrate::run(&args),
         Some(Command::Practice(args)) => practice::run(&args),
+        Some(Command::Stats(args)) => stats::run(&args),
         Some(Command::Windows) => windows::run(),
         None => {
             let play = &cli.play;
@@ -198,6 +199,28 @@ fn live_settings(args: &args::PlayArgs, query: &str) -> Result<(LiveSettings, Pa
     Ok((settings, calibration_path))
 }
 
+/// Refuses a `--plot` path (`bot bench`, `bot stats`) that the end of the
+/// run could not write, before the run: a missing or unwritable folder, a
+/// folder for a file, a name that is no PNG's.
+fn check_plot_path(path: &Path) -> Result<()> {
+    let shown = path.display();
+    if !path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+    {
+        bail!("--plot {shown}: the plot is a PNG: name the file FILE.png");
+    }
+    if path.is_dir() {
+        bail!("--plot {shown}: a folder, not a file");
+    }
+    let folder = files::folder_of(path);
+    if !folder.is_dir() {
+        bail!("--plot {shown}: no folder {}", folder.display());
+    }
+    files::probe_folder(&folder)
+        .with_context(|| format!("--plot {shown}: cannot write into {}", folder.display()))
+}
+
 /// The colours a calibration was made from, to draw in: a board drawn in
 /// them reads with that calibration (the renderer knows no calibration).
 fn look_of(calibration: &Calibration) -> crate::render::Look {
@@ -248,5 +271,24 @@ mod tests {
     fn the_default_calibration_has_the_real_games_colours() {
         let calibration = Calibration::load(&Calibration::default_path()).unwrap();
         assert_eq!(look_of(&calibration), crate::render::Look::nodiatis());
+    }
+
+    #[test]
+    fn a_plot_path_that_cannot_be_written_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        check_plot_path(&d.join("x.png")).unwrap();
+        check_plot_path(&d.join("X.PNG")).unwrap();
+        let refused = |path: &Path| format!("{:#}", check_plot_path(path).unwrap_err());
+        let missing = d.join("no-such").join("x.png");
+        let e = refused(&missing);
+        assert!(e.contains(&missing.display().to_string()), "{e}");
+        assert!(e.contains("no folder"), "{e}");
+        assert!(refused(&d.join("x.jpg")).contains("PNG"));
+        std::fs::create_dir(d.join("dir.png")).unwrap();
+        assert!(refused(&d.join("dir.png")).contains("a folder"));
+        std::fs::write(d.join("file"), "").unwrap();
+        assert!(refused(&d.join("file").join("x.png")).contains("no folder"));
+        assert_eq!(std::fs::read_dir(d).unwrap().count(), 2, "no probe left");
     }
 }

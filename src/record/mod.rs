@@ -187,12 +187,12 @@ fn civil_from_days(days: u64) -> (u64, u64, u64) {
 /// A game log not opened, written or read: the path and the cause.
 #[derive(Debug, Error)]
 pub enum RecordError {
-    #[error("{}: cannot open the game log: {source}", .path.display())]
-    Open { path: PathBuf, source: FileError },
-    #[error("{}: cannot write the game log: {source}", .path.display())]
-    Write { path: PathBuf, source: io::Error },
-    #[error("{}: cannot read the game log: {source}", .path.display())]
-    Read { path: PathBuf, source: FileError },
+    #[error("{}: cannot open the game log: {cause}", .path.display())]
+    Open { path: PathBuf, cause: FileError },
+    #[error("{}: cannot write the game log: {cause}", .path.display())]
+    Write { path: PathBuf, cause: io::Error },
+    #[error("{}: cannot read the game log: {cause}", .path.display())]
+    Read { path: PathBuf, cause: FileError },
 }
 
 /// The game log, open to append records to. Opened before the first game,
@@ -208,9 +208,9 @@ impl GameLog {
     /// kept). Refused: anything but a regular file, and any of `inputs`,
     /// the files the run reads (a log typed over the calibration).
     pub fn open(path: &Path, inputs: &[&Path]) -> Result<GameLog, RecordError> {
-        let file = files::open_log_readable(path, inputs).map_err(|source| RecordError::Open {
+        let file = files::open_log_readable(path, inputs).map_err(|cause| RecordError::Open {
             path: path.to_owned(),
-            source,
+            cause,
         })?;
         Ok(GameLog {
             path: path.to_owned(),
@@ -228,9 +228,9 @@ impl GameLog {
     /// own, so that only the cut line is lost.
     pub fn append(&mut self, record: &GameRecord) -> Result<(), RecordError> {
         let json = serde_json::to_string(record).expect("plain data serialises");
-        self.write_line(&json).map_err(|source| RecordError::Write {
+        self.write_line(&json).map_err(|cause| RecordError::Write {
             path: self.path.clone(),
-            source,
+            cause,
         })
     }
 
@@ -271,6 +271,7 @@ pub struct Loaded {
 /// A line of a log that is no record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BadLine {
+    #[serde(serialize_with = "path_text")]
     pub path: PathBuf,
     /// From 1.
     pub line: usize,
@@ -290,14 +291,19 @@ impl fmt::Display for BadLine {
     }
 }
 
+/// A path as text, as it is shown (a name that is no UTF-8 is no error).
+fn path_text<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&path.display())
+}
+
 /// Reads the game log `path` (at most [`MAX_LOG_BYTES`]): a file that
 /// cannot be read is an error; a line that is no record is not, it is
 /// named in [`Loaded::bad`]. Blank lines are skipped.
 pub fn read(path: &Path) -> Result<Loaded, RecordError> {
-    let bytes = files::read_bounded(path, MAX_LOG_BYTES, "a game log").map_err(|source| {
+    let bytes = files::read_bounded(path, MAX_LOG_BYTES, "a game log").map_err(|cause| {
         RecordError::Read {
             path: path.to_owned(),
-            source,
+            cause,
         }
     })?;
     Ok(parse(path, &bytes))

@@ -71,7 +71,7 @@ impl Group {
         Group {
             rules,
             games: games.len(),
-            cleared: over.len(),
+            cleared: games.iter().filter(|g| g.cleared).count(),
             rewards,
             reward_rate: (!games.is_empty()).then(|| rewards as f64 / games.len() as f64),
             mean_clicks_over_optimum: mean(&over),

@@ -6,8 +6,8 @@
 //! for animation. [`screenshot`] makes a whole picture: the board alone or
 //! inside a game window. [`annotate`] and [`storyboard`] draw a reading and
 //! its plan for people, [`HintPainter`] the assistant's hint, and
-//! [`plot`] the benchmark's chart of proof times (in the bundled font, like
-//! every text here). Everything is procedural and follows a seed; the only
+//! [`plot`] the benchmark's chart of proof times and [`trend`] the player's
+//! record (in the bundled font, like every text here). Everything is procedural and follows a seed; the only
 //! things taken from the real game are colours measured on it.
 
 mod annotate;
@@ -19,6 +19,7 @@ mod overlay;
 mod pile;
 pub mod plot;
 mod swamp;
+pub mod trend;
 mod window;
 
 pub use annotate::{CellMark, annotate, storyboard};

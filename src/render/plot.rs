@@ -37,7 +37,7 @@ const UNPROVEN: [u8; 3] = [110, 110, 110];
 const RADIUS: u32 = 5;
 
 /// The size asked of every text: the em, in pixels.
-const TEXT_SIZE: f64 = 17.0;
+pub(super) const TEXT_SIZE: f64 = 17.0;
 
 /// The quickest time the axis shows: a proof may take no measurable time,
 /// and a log axis has no 0.
@@ -87,11 +87,20 @@ impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for PlotE
 
 /// The plot as a picture of [`SIZE`].
 pub fn plot(plot: &Plot) -> Result<RgbImage, PlotError> {
-    let (w, h) = SIZE;
+    picture(SIZE, |root| draw(root, plot))
+}
+
+/// A chart of `size` that `draw` draws, as a picture: what every chart
+/// of the renderer shares (`plotters` on a bitmap, the text in our font).
+pub(super) fn picture(
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<Lettered<'_>, Shift>) -> Result<(), PlotError>,
+) -> Result<RgbImage, PlotError> {
+    let (w, h) = size;
     let mut buffer = vec![255; w as usize * h as usize * 3];
     {
-        let root = Lettered(BitMapBackend::with_buffer(&mut buffer, SIZE)).into_drawing_area();
-        draw(&root, plot)?;
+        let root = Lettered(BitMapBackend::with_buffer(&mut buffer, size)).into_drawing_area();
+        draw(&root)?;
         root.present()?;
     }
     RgbImage::from_raw(w, h, buffer).ok_or_else(|| PlotError("the buffer's size".into()))
@@ -304,16 +313,16 @@ fn seconds(secs: f64) -> String {
     format!("{rounded} {unit}")
 }
 
-fn rgb([r, g, b]: [u8; 3]) -> RGBColor {
+pub(super) fn rgb([r, g, b]: [u8; 3]) -> RGBColor {
     RGBColor(r, g, b)
 }
 
-fn text<'a>(colour: RGBColor) -> TextStyle<'a> {
+pub(super) fn text<'a>(colour: RGBColor) -> TextStyle<'a> {
     ("sans-serif", TEXT_SIZE).into_font().color(&colour)
 }
 
 /// The bitmap backend, with its text in our font instead of a font file's.
-struct Lettered<'a>(BitMapBackend<'a>);
+pub(super) struct Lettered<'a>(BitMapBackend<'a>);
 
 impl DrawingBackend for Lettered<'_> {
     type ErrorType = <BitMapBackend<'static> as DrawingBackend>::ErrorType;

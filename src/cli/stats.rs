@@ -1,0 +1,263 @@
+//! `bot stats FILE...`: the player's record from game logs ([`record`]):
+//! a short table of the games, how many were cleared and earned the
+//! reward, the clicks over the optimum and the time of the cleared ones,
+//! for all the games and per rule variant when they were played under
+//! several; or with `--json` the same sums as one JSON object. A line
+//! that is no record is said on standard error and counted, never fatal;
+//! a log that cannot be read is an error naming it. With `--plot
+//! FILE.png`, the record as a picture ([`render::trend`]), its path
+//! checked before the logs are read.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::args::StatsArgs;
+use super::{check_plot_path, show};
+use crate::assist::REWARD_CLICKS;
+use crate::files;
+use crate::record::stats::{Group, Stats};
+use crate::record::{self, BadLine, GameRecord};
+use crate::render::trend::{self, Game, Trend};
+
+pub fn run(args: &StatsArgs) -> Result<ExitCode> {
+    if let Some(path) = &args.plot {
+        // Ctrl-C never leaves a temporary file behind.
+        files::exit_on_ctrl_c().context("cannot catch Ctrl-C")?;
+        check_plot_path(path)?;
+    }
+    let mut records = Vec::new();
+    let mut bad = Vec::new();
+    for path in &args.logs {
+        let loaded = record::read(path)?;
+        records.extend(loaded.records);
+        bad.extend(loaded.bad);
+    }
+    for line in &bad {
+        log::warn!("{line}");
+    }
+    let stats = Stats::of(&records);
+    let text = if args.json {
+        let report = Report {
+            logs: args.logs.iter().map(|p| p.display().to_string()).collect(),
+            stats: &stats,
+            bad_lines: &bad,
+        };
+        format!(
+            "{}\n",
+            serde_json::to_string(&report).expect("plain data serialises")
+        )
+    } else {
+        table(&stats, &args.logs, bad.len())
+    };
+    show(&text);
+    if let Some(path) = &args.plot {
+        let picture = trend::trend(&trend_of(&records, &stats))?;
+        files::save_png(path, &picture, files::Existing::Replace)
+            .with_context(|| format!("--plot {}: cannot write it", path.display()))?;
+        // Standard output holds the JSON object alone.
+        if args.json {
+            log::info!("plot: {}", path.display());
+        } else {
+            show(&format!("plot: {}\n", path.display()));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--json`'s object: the logs read, the sums, and the lines skipped.
+#[derive(Serialize)]
+struct Report<'a> {
+    logs: Vec<String>,
+    #[serde(flatten)]
+    stats: &'a Stats,
+    bad_lines: &'a [BadLine],
+}
+
+/// The headline, a row per group (all the games, then each rule variant
+/// when there are several; the one variant's alone when there is one)
+/// and what the columns count.
+fn table(stats: &Stats, logs: &[PathBuf], skipped: usize) -> String {
+    let mut text = headline(stats.overall.games, logs, skipped);
+    if stats.overall.games == 0 {
+        return text;
+    }
+    let rows: Vec<&Group> = match stats.by_rules.as_slice() {
+        [one] => vec![one],
+        several => std::iter::once(&stats.overall).chain(several).collect(),
+    };
+    let line = |cells: [&str; 7]| {
+        format!(
+            "{:<14} {:>5} {:>7} {:>6} {:>5} {:>12} {:>11}\n",
+            cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6]
+        )
+    };
+    text += &line([
+        "rules",
+        "games",
+        "cleared",
+        "reward",
+        "rate",
+        "over optimum",
+        "median time",
+    ]);
+    for group in rows {
+        text += &line([
+            group.rules.map_or("all", |r| r.name()),
+            &group.games.to_string(),
+            &group.cleared.to_string(),
+            &group.rewards.to_string(),
+            &group
+                .reward_rate
+                .map_or("-".into(), |r| format!("{:.0}%", r * 100.0)),
+            &group
+                .mean_clicks_over_optimum
+                .map_or("-".into(), |m| format!("{m:+.2}")),
+            &group
+                .median_cleared_ms
+                .map_or("-".into(), |ms| format!("{:.1} s", ms / 1e3)),
+        ]);
+    }
+    text += &format!(
+        "reward: cleared in {REWARD_CLICKS} clicks or fewer; over optimum (mean clicks) and median time: of the cleared games\n"
+    );
+    text
+}
+
+/// "12 games in a.jsonl, b.jsonl; 2 lines skipped", or "no games in ...".
+fn headline(games: usize, logs: &[PathBuf], skipped: usize) -> String {
+    let names: Vec<String> = logs.iter().map(|p| p.display().to_string()).collect();
+    let count = match games {
+        0 => "no games".to_owned(),
+        n => games_count(n),
+    };
+    let skipped = match skipped {
+        0 => String::new(),
+        1 => "; 1 line skipped".to_owned(),
+        n => format!("; {n} lines skipped"),
+    };
+    format!("{count} in {}{skipped}\n", names.join(", "))
+}
+
+/// "1 game", "12 games".
+fn games_count(games: usize) -> String {
+    match games {
+        1 => "1 game".to_owned(),
+        n => format!("{n} games"),
+    }
+}
+
+/// What the picture shows of `records`.
+fn trend_of(records: &[GameRecord], stats: &Stats) -> Trend {
+    let all = &stats.overall;
+    let title = match all.games {
+        0 => "Your record: no games yet".to_owned(),
+        games => format!(
+            "Your record: {}, {} cleared, {} with the reward ({:.0}%)",
+            games_count(games),
+            all.cleared,
+            all.rewards,
+            all.reward_rate.unwrap_or(0.0) * 100.0
+        ),
+    };
+    Trend {
+        title,
+        reward_clicks: REWARD_CLICKS,
+        games: records
+            .iter()
+            .map(|r| Game {
+                over_optimum: r.over_optimum(),
+                reward: r.reward,
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rules;
+
+    #[test]
+    fn the_headline_counts_games_logs_and_skipped_lines() {
+        let logs = [PathBuf::from("a.jsonl"), PathBuf::from("b.jsonl")];
+        assert_eq!(headline(0, &logs[..1], 0), "no games in a.jsonl\n");
+        assert_eq!(
+            headline(1, &logs, 1),
+            "1 game in a.jsonl, b.jsonl; 1 line skipped\n"
+        );
+        assert_eq!(
+            headline(12, &logs[..1], 3),
+            "12 games in a.jsonl; 3 lines skipped\n"
+        );
+    }
+
+    fn group(rules: Option<Rules>, games: usize, cleared: usize, rewards: usize) -> Group {
+        Group {
+            rules,
+            games,
+            cleared,
+            rewards,
+            reward_rate: Some(rewards as f64 / games as f64),
+            mean_clicks_over_optimum: (cleared > 0).then_some(1.0 / 3.0),
+            median_cleared_ms: (cleared > 0).then_some(41_250.0),
+        }
+    }
+
+    #[test]
+    fn the_table_has_a_row_per_rules_played_and_all_when_several() {
+        let logs = [PathBuf::from("games.jsonl")];
+        let several = Stats {
+            overall: group(None, 3, 2, 1),
+            by_rules: vec![
+                group(Some(Rules::CentreRows), 2, 2, 1),
+                group(Some(Rules::Gravity), 1, 0, 0),
+            ],
+        };
+        let text = table(&several, &logs, 0);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "3 games in games.jsonl");
+        let words = |line: &str| {
+            line.split_whitespace()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            words(lines[2]),
+            ["all", "3", "2", "1", "33%", "+0.33", "41.2", "s"]
+        );
+        assert_eq!(
+            words(lines[3]),
+            ["centre-rows", "2", "2", "1", "50%", "+0.33", "41.2", "s"]
+        );
+        assert_eq!(words(lines[4]), ["gravity", "1", "0", "0", "0%", "-", "-"]);
+        assert!(lines[5].starts_with("reward: cleared in 12 clicks"));
+        // Aligned: every row as long as the header, the numbers flush right.
+        assert!(
+            lines[1..5].iter().all(|l| l.len() == lines[1].len()),
+            "{text}"
+        );
+        let one = Stats {
+            overall: group(None, 2, 2, 1),
+            by_rules: vec![group(Some(Rules::Gravity), 2, 2, 1)],
+        };
+        let text = table(&one, &logs, 2);
+        assert!(text.starts_with(
+            "2 games in games.jsonl; 2 lines skipped
+"
+        ));
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("gravity ")).count(),
+            1
+        );
+        assert!(!text.contains("all "), "{text}");
+        let none = Stats::of(&[]);
+        assert_eq!(
+            table(&none, &logs, 1),
+            "no games in games.jsonl; 1 line skipped
+"
+        );
+    }
+}

@@ -1,0 +1,239 @@
+//! `bot stats` through the real binary, on game logs written as live play
+//! and assist mode write them (`record::GameLog`) and then damaged as a
+//! crash or an editor would: the table's numbers per rule variant, the
+//! `--json` object, the `--plot` picture, bad lines skipped and named,
+//! a missing log an error naming it.
+
+mod vision_support;
+
+use std::io::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+use dustbot::game::{Cell, EXAMPLE_BOARD, Rules};
+use dustbot::record::{ClickRecord, End, GameLog, GameRecord, Mode, earns_reward, now_rfc3339};
+use vision_support::{assert_one_line_error, bot};
+
+/// An assisted game of `clicks` clicks on a board of optimum `optimum`
+/// under `rules`, cleared or given up, lasting `seconds`.
+fn game(rules: Rules, optimum: u32, clicks: usize, cleared: bool, seconds: u64) -> GameRecord {
+    GameRecord {
+        version: env!("CARGO_PKG_VERSION").into(),
+        started: now_rfc3339(),
+        mode: Mode::Assist,
+        board: EXAMPLE_BOARD.parse().unwrap(),
+        rules,
+        optimum,
+        optimum_proven: true,
+        clicks: (0..clicks)
+            .map(|i| ClickRecord {
+                followed: Some(true),
+                cost: Some(0),
+                ..ClickRecord::new(Cell::new(3, 0), Duration::from_secs(i as u64 + 1))
+            })
+            .collect(),
+        cleared,
+        reward: earns_reward(clicks, cleared),
+        duration_ms: seconds * 1000,
+        end: if cleared { End::Cleared } else { End::NewBoard },
+        error: None,
+    }
+}
+
+/// `games.jsonl`: five games under two rule variants, a line of garbage,
+/// a record cut short (the last line), as lines 1 to 7.
+///
+/// centre-rows: 11 clicks for 11 in 30 s (reward), 14 for 12 in 50 s (no
+/// reward), one given up after 3 clicks; gravity: 13 for 13 in 40 s (no
+/// reward, 13 clicks), 12 for 10 in 20 s (reward).
+fn write_log(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("games.jsonl");
+    let mut log = GameLog::open(&path, &[]).unwrap();
+    for record in [
+        game(Rules::CentreRows, 11, 11, true, 30),
+        game(Rules::CentreRows, 12, 14, true, 50),
+        game(Rules::CentreRows, 12, 3, false, 8),
+        game(Rules::Gravity, 13, 13, true, 40),
+        game(Rules::Gravity, 10, 12, true, 20),
+    ] {
+        log.append(&record).unwrap();
+    }
+    let cut = serde_json::to_string(&game(Rules::Gravity, 9, 9, true, 9)).unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    write!(
+        file,
+        "{{\"this\": is not a record\n{}",
+        &cut[..cut.len() / 2]
+    )
+    .unwrap();
+    path
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A table row's words.
+fn row<'a>(text: &'a str, first: &str) -> Vec<&'a str> {
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(first))
+        .unwrap_or_else(|| panic!("no row {first}: {text}"));
+    line.split_whitespace().collect()
+}
+
+#[test]
+fn the_table_sums_all_games_and_each_rule_variant_and_names_the_lines_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    write_log(dir.path());
+    let out = bot(dir.path(), &["stats", "games.jsonl"]);
+    let (text, warnings) = (stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(0), "{text}\n{warnings}");
+    assert!(
+        text.starts_with("5 games in games.jsonl; 2 lines skipped\n"),
+        "{text}"
+    );
+    // Over the optimum: 0, +2 and 0, +2 (mean 1); times of the cleared
+    // games: 30 50 and 40 20 (the given-up game's 8 s is no game time).
+    assert_eq!(
+        row(&text, "all"),
+        ["all", "5", "4", "2", "40%", "+1.00", "35.0", "s"]
+    );
+    assert_eq!(
+        row(&text, "centre-rows"),
+        ["centre-rows", "3", "2", "1", "33%", "+1.00", "40.0", "s"]
+    );
+    assert_eq!(
+        row(&text, "gravity"),
+        ["gravity", "2", "2", "1", "50%", "+1.00", "30.0", "s"]
+    );
+    assert!(
+        warnings.contains("games.jsonl:6: skipped: not JSON"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("games.jsonl:7: skipped: truncated"),
+        "{warnings}"
+    );
+}
+
+#[test]
+fn a_record_appended_after_a_cut_line_is_read_and_logs_add_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_log(dir.path());
+    // The next game of the player, after the crash: a line of its own.
+    GameLog::open(&path, &[])
+        .unwrap()
+        .append(&game(Rules::Gravity, 11, 11, true, 60))
+        .unwrap();
+    let other = dir.path().join("older.jsonl");
+    GameLog::open(&other, &[])
+        .unwrap()
+        .append(&game(Rules::LeftColumns, 11, 12, true, 45))
+        .unwrap();
+    let out = bot(dir.path(), &["stats", "games.jsonl", "older.jsonl"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}\n{}", stderr(&out));
+    assert!(
+        text.starts_with("7 games in games.jsonl, older.jsonl; 2 lines skipped\n"),
+        "{text}"
+    );
+    assert_eq!(row(&text, "all")[..5], ["all", "7", "6", "4", "57%"]);
+    assert_eq!(
+        row(&text, "gravity"),
+        ["gravity", "3", "3", "2", "67%", "+0.67", "40.0", "s"]
+    );
+    assert_eq!(
+        row(&text, "left-columns")[..4],
+        ["left-columns", "1", "1", "1"]
+    );
+}
+
+#[test]
+fn json_has_the_sums_per_rules_and_the_lines_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    write_log(dir.path());
+    let out = bot(dir.path(), &["stats", "--json", "games.jsonl"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(text.lines().count(), 1, "one object: {text}");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["logs"], serde_json::json!(["games.jsonl"]));
+    let overall = &json["overall"];
+    assert_eq!(overall["games"], 5);
+    assert_eq!(overall["cleared"], 4);
+    assert_eq!(overall["rewards"], 2);
+    assert_eq!(overall["reward_rate"], 0.4);
+    assert_eq!(overall["mean_clicks_over_optimum"], 1.0);
+    assert_eq!(overall["median_cleared_ms"], 35_000.0);
+    let rules: Vec<&str> = json["by_rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["rules"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["centre-rows", "gravity"]);
+    assert_eq!(json["by_rules"][1]["median_cleared_ms"], 30_000.0);
+    assert_eq!(
+        json["bad_lines"][1],
+        serde_json::json!({"path": "games.jsonl", "line": 7, "why": "truncated"})
+    );
+    let why = json["bad_lines"][0]["why"].as_str().unwrap();
+    assert!(why.starts_with("not JSON"), "{why}");
+    assert_eq!(json["bad_lines"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn the_plot_is_a_png_of_its_size_written_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    write_log(dir.path());
+    let out = bot(
+        dir.path(),
+        &["stats", "games.jsonl", "--plot", "record.png"],
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}\n{}", stderr(&out));
+    assert!(text.ends_with("plot: record.png\n"), "{text}");
+    let picture = image::open(dir.path().join("record.png")).unwrap();
+    assert_eq!(
+        (picture.width(), picture.height()),
+        dustbot::render::trend::SIZE
+    );
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["games.jsonl", "record.png"], "nothing beside");
+    // With --json the object stays alone on standard output.
+    let out = bot(
+        dir.path(),
+        &["stats", "--json", "games.jsonl", "--plot", "again.png"],
+    );
+    assert_eq!(stdout(&out).lines().count(), 1);
+    assert!(dir.path().join("again.png").is_file());
+}
+
+#[test]
+fn a_missing_log_is_an_error_naming_it_and_an_empty_one_has_no_games() {
+    let dir = tempfile::tempdir().unwrap();
+    write_log(dir.path());
+    let out = bot(dir.path(), &["stats", "games.jsonl", "missing.jsonl"]);
+    assert_one_line_error(&out, "missing.jsonl: cannot read the game log");
+    assert_eq!(stdout(&out), "", "no half answer");
+    let out = bot(dir.path(), &["stats", "games.jsonl", "--plot", "no/x.png"]);
+    assert_one_line_error(&out, "--plot no/x.png: no folder no");
+    std::fs::write(dir.path().join("empty.jsonl"), "\n\n").unwrap();
+    let out = bot(dir.path(), &["stats", "empty.jsonl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "no games in empty.jsonl\n");
+    let out = bot(dir.path(), &["stats"]);
+    assert_eq!(out.status.code(), Some(2));
+}
