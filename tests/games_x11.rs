@@ -1,0 +1,297 @@
+//! Many games in a row on a real X server: the practice window starts the
+//! next board by itself after a clear (`--next-after`), the bot plays or
+//! assists `--games 3` of them and appends each to its `--game-log`, and
+//! `bot stats` sums the log up. Judged line by line against the practice
+//! window's click log (what the game really took).
+// X11: Xvfb, openbox and xdotool.
+#![cfg(unix)]
+
+mod x11_support;
+
+use std::path::Path;
+
+use dustbot::game::Board;
+use serde_json::Value;
+use x11_support::*;
+
+const GAME: &str = "Dust Practice";
+
+/// The practice window's animation in these tests, in milliseconds.
+const ANIM: u64 = 200;
+
+/// The practice window's boards in order: the first given, then each new
+/// one from its log.
+fn boards(game: &Practice, first: &str) -> Vec<String> {
+    let mut boards = vec![first.to_owned()];
+    boards.extend(
+        game.new_boards()
+            .iter()
+            .map(|line| line["new_board"].as_str().unwrap().to_owned()),
+    );
+    boards
+}
+
+/// The game log's lines.
+fn records(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// The practice window's clicks of game `k` (1-based), as cells.
+fn cells_of_game(game: &Practice, k: u64) -> Vec<Value> {
+    game.clicks()
+        .into_iter()
+        .filter(|click| click["game"] == k)
+        .map(|click| click["cell"].clone())
+        .collect()
+}
+
+/// What every record of a cleared game says, whoever clicked: its board
+/// is the window's, its clicks are those the window took, in order, the
+/// optimum is proven and the reward follows from the clicks.
+fn assert_cleared_game(record: &Value, game: &Practice, k: u64, board: &str, mode: &str) {
+    assert_eq!(record["version"], env!("CARGO_PKG_VERSION"), "{record}");
+    assert_eq!(record["mode"], mode, "{record}");
+    assert_eq!(record["board"], board, "{record}");
+    assert_eq!(record["rules"], "centre-rows", "{record}");
+    assert_eq!(record["optimum"], proven_optimum(board) as u64, "{record}");
+    assert_eq!(record["optimum_proven"], true, "{record}");
+    assert_eq!(record["cleared"], true, "{record}");
+    assert_eq!(record["end"], "cleared", "{record}");
+    assert!(record.get("error").is_none(), "{record}");
+    let clicks = record["clicks"].as_array().unwrap();
+    let cells: Vec<Value> = clicks.iter().map(|c| c["cell"].clone()).collect();
+    assert_eq!(cells, cells_of_game(game, k), "game {k}: {record}");
+    assert_eq!(record["reward"], clicks.len() <= 12, "{record}");
+    let times: Vec<u64> = clicks.iter().map(|c| c["t_ms"].as_u64().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "{record}");
+    assert!(
+        record["duration_ms"].as_u64().unwrap() >= *times.last().unwrap(),
+        "{record}"
+    );
+    let started = record["started"].as_str().unwrap();
+    assert!(
+        started.len() == 20 && started.ends_with('Z'),
+        "{started}: not RFC 3339 UTC"
+    );
+}
+
+/// `bot stats --json` on `log`.
+fn stats(desktop: &Desktop, log: &Path) -> Value {
+    let out = desktop.run_bot(&["stats", "--json", log.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn live_play_clears_three_games_in_a_row_and_logs_each() {
+    let desktop = Desktop::start();
+    let game = desktop.practice_with(QUICK_BOARD, ANIM, GAME, &["--next-after", "300"]);
+    let log = desktop.path("games.jsonl");
+    let run = desktop
+        .start_bot(GAME, &["--games", "3", "--game-log", log.to_str().unwrap()])
+        .finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    let said = |text: &str| run.stdout.matches(text).count();
+    assert_eq!(said("waiting for the next game"), 2, "{}", run.dump());
+    assert_eq!(said("cleared in "), 3, "{}", run.dump());
+    assert!(
+        run.stdout
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("3 game(s): 3 cleared"),
+        "{}",
+        run.dump()
+    );
+    // The window started a fourth board after the third clear: the bot
+    // played three, and not one click of the fourth.
+    let boards = boards(&game, QUICK_BOARD);
+    let lines = records(&log);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    let mut clicks = 0;
+    for (k, record) in lines.iter().enumerate() {
+        let k = k + 1;
+        assert_cleared_game(record, &game, k as u64, &boards[k - 1], "play");
+        assert_eq!(
+            record["clicks"].as_array().unwrap().len() as u64,
+            record["optimum"].as_u64().unwrap(),
+            "game {k} in the optimum: {record}"
+        );
+        assert!(record["clicks"][0].get("followed").is_none(), "{record}");
+        clicks += record["optimum"].as_u64().unwrap() as usize;
+    }
+    assert_eq!(game.clicks().len(), clicks);
+    let sums = stats(&desktop, &log);
+    assert_eq!(sums["overall"]["games"], 3, "{sums}");
+    assert_eq!(sums["overall"]["cleared"], 3, "{sums}");
+    assert_eq!(sums["overall"]["mean_clicks_over_optimum"], 0.0, "{sums}");
+    // Appending: a second run's game goes after the first run's.
+    let before = std::fs::read_to_string(&log).unwrap();
+    let again = desktop
+        .start_bot(
+            GAME,
+            &["--max-moves", "1", "--game-log", log.to_str().unwrap()],
+        )
+        .finish();
+    assert_eq!(again.code, Some(0), "{}", again.dump());
+    let after = std::fs::read_to_string(&log).unwrap();
+    assert!(after.starts_with(&before), "the log was rewritten");
+    let last = records(&log).pop().unwrap();
+    assert_eq!(last["end"], "max-moves", "{last}");
+    assert_eq!(last["cleared"], false, "{last}");
+    assert_eq!(last["clicks"].as_array().unwrap().len(), 1, "{last}");
+}
+
+#[test]
+fn assist_follows_three_games_one_click_off_the_hint_and_logs_its_cost() {
+    let desktop = Desktop::start();
+    let game = desktop.practice_with(QUICK_BOARD, ANIM, GAME, &["--next-after", "300"]);
+    desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
+    let log = desktop.path("games.jsonl");
+    let hint_log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(
+        GAME,
+        &[
+            "--assist",
+            "--games",
+            "3",
+            "--game-log",
+            log.to_str().unwrap(),
+            "--hint-log",
+            hint_log.to_str().unwrap(),
+        ],
+    );
+    // The player follows every hint but the first of game 2, where they
+    // click another cluster.
+    let mut n = 0;
+    for k in 1..=3 {
+        let first = hint(&hint_log, n);
+        assert_eq!(first["clicks"], 0, "game {k}: {first}");
+        if k == 2 {
+            let board: Board = first["board"].as_str().unwrap().parse().unwrap();
+            let hinted = (
+                first["next"]["x"].as_u64().unwrap() as u8,
+                first["next"]["y"].as_u64().unwrap() as u8,
+            );
+            let hinted = board
+                .cluster_at(dustbot::game::Cell::new(hinted.0, hinted.1))
+                .unwrap();
+            // A cluster is named by one of its cells, the same whichever
+            // of its cells is asked.
+            let other = board
+                .clusters()
+                .iter()
+                .find(|c| c.cell != hinted.cell)
+                .unwrap()
+                .cell;
+            desktop.click(cell_point(&first, (other.x, other.y), board.height()));
+            n += 1;
+        }
+        let (lines, _) = follow_hints(&desktop, &hint_log, n);
+        n += lines.len();
+    }
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert!(!run.stderr.contains("error:"), "{}", run.dump());
+    assert_eq!(
+        run.stdout.matches("waiting for the next game").count(),
+        2,
+        "{}",
+        run.dump()
+    );
+    let boards = boards(&game, QUICK_BOARD);
+    let lines = records(&log);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    for (k, record) in lines.iter().enumerate() {
+        let k = k + 1;
+        assert_cleared_game(record, &game, k as u64, &boards[k - 1], "assist");
+        let clicks = record["clicks"].as_array().unwrap();
+        let off: Vec<&Value> = clicks.iter().filter(|c| c["followed"] == false).collect();
+        let cost: i64 = clicks.iter().map(|c| c["cost"].as_i64().unwrap()).sum();
+        // Every click's cost, summed, is what the game took over its
+        // optimum.
+        let over = clicks.len() as i64 - record["optimum"].as_i64().unwrap();
+        assert_eq!(cost, over, "game {k}: {record}");
+        if k == 2 {
+            assert_eq!(off.len(), 1, "{record}");
+            assert_eq!(clicks[0]["followed"], false, "{record}");
+        } else {
+            assert!(off.is_empty(), "game {k}: {record}");
+            assert_eq!(over, 0, "game {k}: {record}");
+        }
+    }
+    let sums = stats(&desktop, &log);
+    assert_eq!(sums["overall"]["games"], 3, "{sums}");
+    let over =
+        lines[1]["clicks"].as_array().unwrap().len() as f64 - lines[1]["optimum"].as_f64().unwrap();
+    let mean = sums["overall"]["mean_clicks_over_optimum"]
+        .as_f64()
+        .unwrap();
+    assert!((mean - over / 3.0).abs() < 1e-9, "{sums}");
+}
+
+#[test]
+fn a_new_board_before_the_clear_ends_the_assisted_game_as_given_up() {
+    let desktop = Desktop::start();
+    let game = desktop.practice(QUICK_BOARD, ANIM, GAME);
+    desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
+    let log = desktop.path("games.jsonl");
+    let hint_log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(
+        GAME,
+        &[
+            "--assist",
+            "--games",
+            "2",
+            "--game-log",
+            log.to_str().unwrap(),
+            "--hint-log",
+            hint_log.to_str().unwrap(),
+        ],
+    );
+    desktop.click(hinted_point(&hint(&hint_log, 0)));
+    hint(&hint_log, 1);
+    // The player gives up: the window's key for a new board.
+    let press = desktop.xdotool(&["key", "--window", &game.id, "n"]);
+    assert!(press.status.success(), "{press:?}");
+    let next = wait_for("the next board", || game.new_boards().pop());
+    let first = hint(&hint_log, 2);
+    assert_eq!(first["board"], next["new_board"], "{first}");
+    assert_eq!(first["clicks"], 0, "{first}");
+    follow_hints(&desktop, &hint_log, 2);
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert!(
+        run.stdout.contains("a new game's board after 1 click(s)"),
+        "{}",
+        run.dump()
+    );
+    // No wait: the next game's board was on the screen already.
+    assert!(
+        !run.stdout.contains("waiting for the next game"),
+        "{}",
+        run.dump()
+    );
+    let lines = records(&log);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let given_up = &lines[0];
+    assert_eq!(given_up["end"], "new-board", "{given_up}");
+    assert_eq!(given_up["cleared"], false, "{given_up}");
+    assert_eq!(given_up["reward"], false, "{given_up}");
+    assert_eq!(given_up["board"], QUICK_BOARD, "{given_up}");
+    assert_eq!(
+        given_up["clicks"].as_array().unwrap().len(),
+        1,
+        "{given_up}"
+    );
+    assert_eq!(given_up["clicks"][0]["followed"], true, "{given_up}");
+    let board = next["new_board"].as_str().unwrap();
+    assert_cleared_game(&lines[1], &game, 2, board, "assist");
+    let sums = stats(&desktop, &log);
+    assert_eq!(sums["overall"]["games"], 2, "{sums}");
+    assert_eq!(sums["overall"]["cleared"], 1, "{sums}");
+}
