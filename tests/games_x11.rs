@@ -295,3 +295,38 @@ fn a_new_board_before_the_clear_ends_the_assisted_game_as_given_up() {
     assert_eq!(sums["overall"]["games"], 2, "{sums}");
     assert_eq!(sums["overall"]["cleared"], 1, "{sums}");
 }
+
+#[test]
+fn games_0_plays_until_ctrl_c_and_ends_well_with_the_summary() {
+    let desktop = Desktop::start();
+    let game = desktop.practice(QUICK_BOARD, ANIM, GAME);
+    let log = desktop.path("games.jsonl");
+    let bot = desktop.start_bot(GAME, &["--games", "0", "--game-log", log.to_str().unwrap()]);
+    // The first game cleared and logged, the bot waits for the next one
+    // (the window starts none by itself here).
+    wait_for("the first game's record", || {
+        std::fs::read_to_string(&log)
+            .is_ok_and(|text| text.lines().count() == 1)
+            .then_some(())
+    });
+    bot.interrupt();
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert!(
+        run.stdout.contains("waiting for the next game"),
+        "{}",
+        run.dump()
+    );
+    assert!(
+        run.stdout
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("1 game(s): 1 cleared"),
+        "{}",
+        run.dump()
+    );
+    let lines = records(&log);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_cleared_game(&lines[0], &game, 1, QUICK_BOARD, "play");
+}
