@@ -8,7 +8,7 @@
 
 mod x11_support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use dustbot::game::Board;
 use serde_json::Value;
@@ -146,25 +146,38 @@ fn live_play_clears_three_games_in_a_row_and_logs_each() {
     assert_eq!(last["clicks"].as_array().unwrap().len(), 1, "{last}");
 }
 
-#[test]
-fn assist_follows_three_games_one_click_off_the_hint_and_logs_its_cost() {
-    let desktop = Desktop::start();
-    let game = desktop.practice_with(QUICK_BOARD, ANIM, GAME, &["--next-after", "300"]);
+/// The practice window (with `practice` arguments) at the screen's corner
+/// and the assistant on it for `games` games, with a game log and a hint
+/// log: the window, the run, the game log's path and the hint log's.
+fn assisting(
+    desktop: &Desktop,
+    games: u32,
+    practice: &[&str],
+) -> (Practice, BotRun, PathBuf, PathBuf) {
+    let game = desktop.practice_with(QUICK_BOARD, ANIM, GAME, practice);
     desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
     let log = desktop.path("games.jsonl");
     let hint_log = desktop.path("hints.jsonl");
+    let games = games.to_string();
     let bot = desktop.start_bot(
         GAME,
         &[
             "--assist",
             "--games",
-            "3",
+            &games,
             "--game-log",
             log.to_str().unwrap(),
             "--hint-log",
             hint_log.to_str().unwrap(),
         ],
     );
+    (game, bot, log, hint_log)
+}
+
+#[test]
+fn assist_follows_three_games_one_click_off_the_hint_and_logs_its_cost() {
+    let desktop = Desktop::start();
+    let (game, bot, log, hint_log) = assisting(&desktop, 3, &["--next-after", "300"]);
     // The player follows every hint but the first of game 2, where they
     // click another cluster.
     let mut n = 0;
@@ -237,22 +250,7 @@ fn assist_follows_three_games_one_click_off_the_hint_and_logs_its_cost() {
 #[test]
 fn a_new_board_before_the_clear_ends_the_assisted_game_as_given_up() {
     let desktop = Desktop::start();
-    let game = desktop.practice(QUICK_BOARD, ANIM, GAME);
-    desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
-    let log = desktop.path("games.jsonl");
-    let hint_log = desktop.path("hints.jsonl");
-    let bot = desktop.start_bot(
-        GAME,
-        &[
-            "--assist",
-            "--games",
-            "2",
-            "--game-log",
-            log.to_str().unwrap(),
-            "--hint-log",
-            hint_log.to_str().unwrap(),
-        ],
-    );
+    let (game, bot, log, hint_log) = assisting(&desktop, 2, &[]);
     desktop.click(hinted_point(&hint(&hint_log, 0)));
     hint(&hint_log, 1);
     // The player gives up: the window's key for a new board.

@@ -24,6 +24,7 @@ use crate::files;
 use crate::game::{
     Board, BoardRng, EXAMPLE_BOARD, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH,
 };
+use crate::record::stats::median;
 use crate::render::{
     self,
     plot::{Plot, Point, Series},
@@ -264,19 +265,6 @@ fn percentile<T: Copy>(sorted: &[T], p: f64) -> Option<T> {
     sorted.get(rank.max(1) - 1).copied()
 }
 
-/// The median of `values`, unsorted; the mean of the middle two for an even
-/// count.
-fn median(values: &[f64]) -> Option<f64> {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let n = sorted.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(sorted[n / 2]),
-        _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) / 2.0),
-    }
-}
-
 fn mean(values: &[usize]) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<usize>() as f64 / values.len() as f64)
 }
@@ -488,13 +476,6 @@ mod tests {
         assert_eq!(percentile(&values, 1.0), Some(10));
         assert_eq!(percentile(&[7], 0.9), Some(7));
         assert_eq!(percentile::<u32>(&[], 0.5), None);
-    }
-
-    #[test]
-    fn median_of_odd_and_even_counts() {
-        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
-        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
-        assert_eq!(median(&[]), None);
     }
 
     #[test]

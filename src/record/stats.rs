@@ -85,8 +85,8 @@ fn mean(values: &[f64]) -> Option<f64> {
 }
 
 /// The median of `values`, unsorted; the mean of the middle two for an
-/// even count.
-fn median(values: &[f64]) -> Option<f64> {
+/// even count (the bench's medians too).
+pub fn median(values: &[f64]) -> Option<f64> {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
     let n = sorted.len();
