@@ -118,9 +118,18 @@ fn init_logging(verbose: u8, quiet: u8) -> indicatif::MultiProgress {
         1 => log::LevelFilter::Debug,
         _ => log::LevelFilter::Trace,
     };
+    // enigo warns of the keyboard's modifier map, which the bot never
+    // uses (it only moves and clicks the mouse): noise to a player, said
+    // at every game. Its errors still show, and all of it with -v.
+    let enigo = if level >= log::LevelFilter::Debug {
+        level
+    } else {
+        level.min(log::LevelFilter::Error)
+    };
     progress::install_logger(
         env_logger::Builder::new()
             .filter_level(level)
+            .filter_module("enigo", enigo)
             .parse_env("DUSTBOT_LOG")
             .format_target(false)
             .build(),
