@@ -550,13 +550,7 @@ fn the_practice_window_repaints_what_another_window_covered() {
     let desktop = Desktop::start();
     let game = desktop.practice(REAL_BOARD, 100, GAME);
     desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
-    let cover = desktop.plain_window("Cover");
-    let id = desktop.xdotool(&["search", "--onlyvisible", "--name", "Cover"]);
-    let id = String::from_utf8_lossy(&id.stdout)
-        .lines()
-        .next()
-        .unwrap()
-        .to_owned();
+    let (cover, id) = desktop.plain_window("Cover");
     desktop.xdotool(&["windowmove", "--sync", &id, "0", "0"]);
     desktop.xdotool(&["windowraise", &id]);
     assert!(desktop.overlap(&id, &game.id));

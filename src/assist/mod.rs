@@ -206,7 +206,7 @@ pub fn assist(
 ) -> Result<Report, LiveError> {
     stop::catch()?;
     let started = Instant::now();
-    let (mut eye, first) = match first_board(window.as_mut(), &settings.live) {
+    let (mut eye, first) = match live::first_board(window.as_mut(), &settings.live) {
         Ok(read) => read,
         Err(error) => {
             return match ending(&error, None) {
@@ -241,7 +241,7 @@ pub fn assist(
         };
         log::info!("the game window was replaced: following the new one");
         *window = found;
-        let (mut eye, settled) = match first_board(window.as_mut(), &settings.live) {
+        let (mut eye, settled) = match live::first_board(window.as_mut(), &settings.live) {
             Ok(read) => read,
             Err(error) => match ending(&error, None) {
                 Some(end) => {
@@ -265,15 +265,6 @@ pub fn assist(
         elapsed: started.elapsed(),
         learned: game.learned,
     })
-}
-
-/// Finds the board in `window` and reads it once it is steady; Ctrl-C
-/// stops the wait.
-fn first_board<'w>(
-    window: &'w mut dyn GameWindow,
-    settings: &'w LiveSettings,
-) -> Result<(Eye<'w>, Settled), LiveError> {
-    live::first_board(window, settings, &mut || Ok(stop::check()?))
 }
 
 /// A window `--window` names again, within the settle time of the old

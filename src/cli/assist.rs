@@ -63,15 +63,12 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         let report = match assisted {
             Ok(report) => report,
             Err(error) => {
-                let why = Some(error.to_string());
-                if let Some(record) =
-                    tally.record(Mode::Assist, end_of(&error), why, &settings.live.solve)
-                {
-                    games.ended(record)?;
-                }
-                if let Some(line) = games.summary() {
-                    println!("{line}");
-                }
+                games.stopped(tally.record(
+                    Mode::Assist,
+                    end_of(&error),
+                    Some(error.to_string()),
+                    &settings.live.solve,
+                ));
                 return Err(error).with_context(|| context.clone());
             }
         };
@@ -100,9 +97,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             break;
         }
     }
-    if let Some(line) = games.summary() {
-        println!("{line}");
-    }
+    games.finish();
     match log_error {
         Some(error) => Err(error),
         None => Ok(ExitCode::SUCCESS),

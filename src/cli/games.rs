@@ -42,8 +42,17 @@ impl Games {
     /// Whether a game may follow the one being played: a new game's board
     /// is then the next game, not a board of this one.
     pub fn more_after_this(&self) -> bool {
-        self.limit
-            .is_none_or(|limit| self.played.len() + 1 < limit as usize)
+        self.wanted(self.played.len() + 1)
+    }
+
+    /// Whether another game is wanted after those played.
+    pub fn want_more(&self) -> bool {
+        self.wanted(self.played.len())
+    }
+
+    /// Whether a game is wanted after `played` games.
+    fn wanted(&self, played: usize) -> bool {
+        self.limit.is_none_or(|limit| played < limit as usize)
     }
 
     /// Keeps the record of a game that ended and appends it to the log.
@@ -55,27 +64,35 @@ impl Games {
         Ok(())
     }
 
-    /// Whether another game is wanted after those played.
-    pub fn want_more(&self) -> bool {
-        self.limit
-            .is_none_or(|limit| self.played.len() < limit as usize)
-    }
-
     /// Waits for the next game's board in `window`, said once; `false`
     /// when Ctrl-C ended the wait (the run ends well).
     pub fn wait_next(&self, window: &mut dyn GameWindow, settings: &LiveSettings) -> Result<bool> {
         stop::catch()?;
         println!("waiting for the next game");
-        match live::wait_next_game(window, settings, &mut || Ok(stop::check()?)) {
+        match live::wait_next_game(window, settings) {
             Ok(_) => Ok(true),
             Err(LiveError::Input(InputError::Interrupted)) => Ok(false),
             Err(error) => Err(error).context("waiting for the next game"),
         }
     }
 
-    /// The run's last line, for more than one game.
-    pub fn summary(&self) -> Option<String> {
-        (self.played.len() > 1 || self.limit != Some(1)).then(|| summary(&self.played))
+    /// A game stopped the run (its record, when a board was read): the
+    /// record is kept and logged, a log that cannot take it said at once
+    /// (the run ends with the stop's error), then the run's summary.
+    pub fn stopped(&mut self, record: Option<GameRecord>) {
+        if let Some(record) = record
+            && let Err(error) = self.ended(record)
+        {
+            eprintln!("error: {error:#}");
+        }
+        self.finish();
+    }
+
+    /// Prints the run's last line, for more than one game.
+    pub fn finish(&self) {
+        if self.played.len() > 1 || self.limit != Some(1) {
+            println!("{}", summary(&self.played));
+        }
     }
 }
 

@@ -48,19 +48,13 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         let report = match played {
             Ok(report) => report,
             Err(stopped) => {
-                let record = tally.record(
+                games.stopped(tally.record(
                     Mode::Play,
                     end_of(&stopped.error),
                     Some(stopped.to_string()),
                     &settings.live.solve,
-                );
-                return Err(stop_error(
-                    args,
-                    stopped,
-                    record.map(|r| games.ended(r)),
-                    &games,
-                ))
-                .with_context(|| context.clone());
+                ));
+                return Err(stop_error(args, stopped)).with_context(|| context.clone());
             }
         };
         if let Some(line) = rules_learned(args.rules, &report.learned) {
@@ -85,21 +79,13 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             break;
         }
     }
-    if let Some(line) = games.summary() {
-        println!("{line}");
-    }
+    games.finish();
     Ok(ExitCode::SUCCESS)
 }
 
-/// The error a stop ends the run with: what the library says, the flag
-/// to change when one would help, and the games so far (or why the
-/// stopped game's record could not be written).
-fn stop_error(
-    args: &PlayArgs,
-    stopped: play::Stopped,
-    logged: Option<Result<()>>,
-    games: &Games,
-) -> anyhow::Error {
+/// The error a stop ends the run with: what the library says, and the
+/// flag to change when one would help.
+fn stop_error(args: &PlayArgs, stopped: play::Stopped) -> anyhow::Error {
     let hint = match stopped.error {
         LiveError::TooManyReplans { .. } => "; --max-replans allows more".to_owned(),
         LiveError::Unsettled { .. } => "; --settle-ms waits longer".to_owned(),
@@ -109,12 +95,6 @@ fn stop_error(
         ),
         _ => String::new(),
     };
-    if let Some(Err(error)) = logged {
-        eprintln!("error: {error:#}");
-    }
-    if let Some(line) = games.summary() {
-        println!("{line}");
-    }
     anyhow::anyhow!("{stopped}{hint}")
 }
 

@@ -130,6 +130,16 @@ fn overlap(a: (i32, i32, u32, u32), b: (i32, i32, u32, u32)) -> Option<(i32, i32
 }
 
 impl Region {
+    /// The whole of a client area `width` x `height` pixels big.
+    pub fn whole(width: u32, height: u32) -> Region {
+        Region {
+            x: 0,
+            y: 0,
+            width,
+            height,
+        }
+    }
+
     /// The part of `self` inside `other`, if any.
     pub fn intersection(&self, other: &Region) -> Option<Region> {
         overlap(self.parts(), other.parts()).map(|(x, y, width, height)| Region {

@@ -257,12 +257,7 @@ impl GameWindow for FakeWindow {
     fn capture_region(&mut self, region: Region) -> Result<(RgbaImage, Region), CaptureError> {
         let mut state = self.state.borrow_mut();
         let (width, height) = (state.window.width, state.window.height);
-        let client = Region {
-            x: 0,
-            y: 0,
-            width,
-            height,
-        };
+        let client = Region::whole(width, height);
         // The monitor, in client coordinates: a region off it is cut there.
         let origin = self.info.area().origin();
         let monitor = state.monitor.in_client(origin);
@@ -285,12 +280,7 @@ impl GameWindow for FakeWindow {
         for other in state.in_front.clone() {
             let corner = ScreenPoint::new(origin.x + part.x, origin.y + part.y);
             let area = other.area().in_client(corner);
-            if let Some(cover) = area.intersection(&Region {
-                x: 0,
-                y: 0,
-                width: part.width,
-                height: part.height,
-            }) {
+            if let Some(cover) = area.intersection(&Region::whole(part.width, part.height)) {
                 for y in cover.y..cover.y + cover.height as i32 {
                     for x in cover.x..cover.x + cover.width as i32 {
                         image.put_pixel(x as u32, y as u32, image::Rgba([200, 200, 200, 255]));

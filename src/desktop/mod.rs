@@ -51,12 +51,7 @@ pub trait GameWindow: std::fmt::Debug {
     /// refreshed first), clipped to the screen it starts on.
     fn capture_client(&mut self) -> Result<RgbaImage, CaptureError> {
         let info = self.refresh()?;
-        let client = Region {
-            x: 0,
-            y: 0,
-            width: info.width,
-            height: info.height,
-        };
+        let client = Region::whole(info.width, info.height);
         Ok(self.capture_region(client)?.0)
     }
 }

@@ -9,9 +9,9 @@ use std::time::Instant;
 
 use image::RgbaImage;
 
-use super::screen::{ScreenBoard, whole};
+use super::screen::ScreenBoard;
 use super::{LiveError, Moment, NoBoard};
-use crate::desktop::{GameWindow, ScreenRect, WindowInfo};
+use crate::desktop::{GameWindow, Region, ScreenRect, WindowInfo};
 use crate::game::Board;
 use crate::vision::{self, Calibration, Geometry, VisionError};
 
@@ -157,7 +157,7 @@ fn find(
     client: ScreenRect,
     hint: Option<&Geometry>,
 ) -> Result<(Geometry, Frame), LiveError> {
-    let (image, part) = window.capture_region(whole(client.width, client.height))?;
+    let (image, part) = window.capture_region(Region::whole(client.width, client.height))?;
     let started = Instant::now();
     let hint = hint.map(|g| g.translated(part.x as f32, part.y as f32));
     let reading = vision::read(&image, calibration, hint.as_ref())

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use image::RgbaImage;
 use thiserror::Error;
 
-use crate::desktop::{CaptureError, GameWindow, InputError};
+use crate::desktop::{CaptureError, GameWindow, InputError, stop};
 use crate::game::{Board, Rules};
 use crate::solver::{self, Outcome, SolveOptions};
 use crate::vision::{Calibration, VisionError};
@@ -157,16 +157,15 @@ pub(crate) struct Settled {
     pub since: Instant,
 }
 
-/// Finds the board in `window` and reads it once it holds still; `guard`
-/// runs before every capture (Ctrl-C). A board that never holds still
-/// does not fit.
+/// Finds the board in `window` and reads it once it holds still; Ctrl-C
+/// stops the wait. A board that never holds still does not fit.
 pub(crate) fn first_board<'w>(
     window: &'w mut dyn GameWindow,
     settings: &'w LiveSettings,
-    guard: &mut dyn FnMut() -> Result<(), LiveError>,
 ) -> Result<(Eye<'w>, Settled), LiveError> {
     let mut eye = Eye::open(window, &settings.calibration)?;
     let rule = Settling::new(None, Vec::new(), Pace::new(settings.anim).hold());
+    let guard = &mut || Ok(stop::check()?);
     let settled = wait_settled(&mut eye, guard, rule, settings, Moment::Start).map_err(
         |error| match error {
             LiveError::Unsettled { cause, .. } => LiveError::Misfit(cause),
@@ -179,19 +178,18 @@ pub(crate) fn first_board<'w>(
 /// Waits until `window` shows the next game: a full board (no click has
 /// touched it) held still, read as at the start of a game. Anything else
 /// is waited out: no board (the game over, a menu, a result screen), a
-/// board part played, a window in front. `guard` runs before every look
-/// (Ctrl-C); the window closing ends the wait with an error. The bot never
-/// clicks to start a game: the player or the game does.
+/// board part played, a window in front. Ctrl-C, or the window closing,
+/// ends the wait with an error. The bot never clicks to start a game: the
+/// player or the game does.
 pub(crate) fn wait_next_game(
     window: &mut dyn GameWindow,
     settings: &LiveSettings,
-    guard: &mut dyn FnMut() -> Result<(), LiveError>,
-) -> Result<Board, LiveError> {
+) -> Result<(), LiveError> {
     loop {
         let tick = Instant::now();
-        guard()?;
-        match first_board(window, settings, guard) {
-            Ok((_, settled)) if settled.board.is_full() => return Ok(settled.board),
+        stop::check()?;
+        match first_board(window, settings) {
+            Ok((_, settled)) if settled.board.is_full() => return Ok(()),
             Err(error @ (LiveError::Input(_) | LiveError::Capture(CaptureError::Gone { .. }))) => {
                 return Err(error);
             }

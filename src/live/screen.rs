@@ -28,16 +28,6 @@ pub struct ScreenBoard {
     pub client: ScreenRect,
 }
 
-/// The whole client area of a window `width` x `height` pixels big.
-pub fn whole(width: u32, height: u32) -> Region {
-    Region {
-        x: 0,
-        y: 0,
-        width,
-        height,
-    }
-}
-
 impl ScreenBoard {
     /// The board's rectangle (plus a small margin) in the client area,
     /// clipped to it; `None` when the board lies outside the window.
@@ -54,7 +44,7 @@ impl ScreenBoard {
             width: (right - left).max(0) as u32,
             height: (bottom - top).max(0) as u32,
         }
-        .intersection(&whole(self.client.width, self.client.height))
+        .intersection(&Region::whole(self.client.width, self.client.height))
     }
 
     /// The board's rectangle on the desktop; the whole client area when

@@ -154,8 +154,7 @@ impl Game<'_, '_> {
         window: &mut dyn GameWindow,
     ) -> Result<Report, LiveError> {
         let settings = self.settings;
-        let (mut eye, first) =
-            live::first_board(window, &settings.live, &mut || Ok(stop::check()?))?;
+        let (mut eye, first) = live::first_board(window, &settings.live)?;
         let mut board = first.board;
         (self.observe)(Event::Board {
             board: &board,

@@ -238,16 +238,15 @@ impl Desktop {
         panic!("the practice window {title:?} never showed its board");
     }
 
-    /// A window without a board (`xmessage`), titled `title`.
-    pub fn plain_window(&self, title: &str) -> Running {
-        let (process, _) = self.open_window(title, || {
+    /// A window without a board (`xmessage`), titled `title`, and its id.
+    pub fn plain_window(&self, title: &str) -> (Running, String) {
+        self.open_window(title, || {
             let mut command = Command::new("xmessage");
             command
                 .args(["-title", title, "-geometry", "640x480", "no dust here"])
                 .env("DISPLAY", &self.display);
             command
-        });
-        process
+        })
     }
 
     /// Runs `command` until it shows a visible window titled `title`, and
