@@ -216,9 +216,13 @@ fn outside(clear: ScreenRect, screen: ScreenRect, (w, h): (i32, i32)) -> Option<
         (clamp_x(clear.x), clear.y - h),
     ];
     let fits = |&(x, y): &(i32, i32)| {
-        let on_screen = x >= left && y >= top && x + w <= right && y + h <= bottom;
-        let apart = x >= clear_right || x + w <= clear.x || y >= clear_bottom || y + h <= clear.y;
-        on_screen && apart
+        let window = ScreenRect {
+            x,
+            y,
+            width: w as u32,
+            height: h as u32,
+        };
+        window.intersection(&screen) == Some(window) && window.intersection(&clear).is_none()
     };
     sides.into_iter().find(fits)
 }

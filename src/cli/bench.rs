@@ -9,7 +9,6 @@
 //! FILE.png`, also a picture of each strategy's time to proof against the
 //! solution's length (`render::plot`), its path checked before the run.
 
-use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -18,13 +17,12 @@ use indicatif::MultiProgress;
 use log::info;
 
 use super::args::BenchArgs;
-use super::check_plot_path;
 use super::progress::Progress;
-use crate::files;
+use super::{check_plot_path, save_plot};
 use crate::game::{
     Board, BoardRng, EXAMPLE_BOARD, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH,
 };
-use crate::record::stats::median;
+use crate::record::stats::{mean, median};
 use crate::render::{
     self,
     plot::{Plot, Point, Series},
@@ -158,7 +156,8 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
             proof_time(percentile(&proofs, 0.5), cap),
             proof_time(percentile(&proofs, 0.9), cap),
             proof_time(proofs.last().copied(), cap),
-            mean(&lengths).map_or("-".into(), |m| format!("{m:.2}")),
+            mean(&lengths.iter().map(|&l| l as f64).collect::<Vec<_>>())
+                .map_or("-".into(), |m| format!("{m:.2}")),
             lengths.iter().max().map_or("-".into(), usize::to_string),
             rate(nodes, elapsed),
         );
@@ -180,18 +179,10 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
             cap,
             series: plot_series(&strategies, &runs, cap),
         };
-        write_plot(path, &plot)?;
+        save_plot(path, &render::plot::plot(&plot)?)?;
         println!("plot: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Draws `plot` and writes it to `path` whole (an interrupted run leaves
-/// no half picture).
-fn write_plot(path: &Path, plot: &Plot) -> Result<()> {
-    let picture = render::plot::plot(plot)?;
-    files::save_png(path, &picture, files::Existing::Replace)
-        .with_context(|| format!("--plot {}: cannot write it", path.display()))
 }
 
 /// The plot's points, a series per strategy and a point per board: at the
@@ -263,10 +254,6 @@ fn time_to_proof(outcome: &Outcome) -> Option<Duration> {
 fn percentile<T: Copy>(sorted: &[T], p: f64) -> Option<T> {
     let rank = (p * sorted.len() as f64).ceil() as usize;
     sorted.get(rank.max(1) - 1).copied()
-}
-
-fn mean(values: &[usize]) -> Option<f64> {
-    (!values.is_empty()).then(|| values.iter().sum::<usize>() as f64 / values.len() as f64)
 }
 
 /// A time to proof; `None` is a board left unproven within the cap.

@@ -208,6 +208,13 @@ fn live_settings(args: &args::PlayArgs, query: &str) -> Result<(LiveSettings, Pa
     Ok((settings, calibration_path))
 }
 
+/// Writes a `--plot` picture to `path` whole (an interrupted run leaves no
+/// half picture).
+fn save_plot(path: &Path, picture: &image::RgbImage) -> Result<()> {
+    files::save_png(path, picture, files::Existing::Replace)
+        .with_context(|| format!("--plot {}: cannot write it", path.display()))
+}
+
 /// Refuses a `--plot` path (`bot bench`, `bot stats`) that the end of the
 /// run could not write, before the run: a missing or unwritable folder, a
 /// folder for a file, a name that is no PNG's.

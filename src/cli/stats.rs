@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use super::args::StatsArgs;
-use super::{check_plot_path, show};
+use super::{check_plot_path, save_plot, show};
 use crate::assist::REWARD_CLICKS;
 use crate::files;
 use crate::record::stats::{Group, Stats};
@@ -54,9 +54,7 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
     };
     show(&text);
     if let Some(path) = &args.plot {
-        let picture = trend::trend(&trend_of(&records, &stats))?;
-        files::save_png(path, &picture, files::Existing::Replace)
-            .with_context(|| format!("--plot {}: cannot write it", path.display()))?;
+        save_plot(path, &trend::trend(&trend_of(&records, &stats))?)?;
         // Standard output holds the JSON object alone.
         if args.json {
             log::info!("plot: {}", path.display());

@@ -315,36 +315,42 @@ fn list<'a>(windows: impl Iterator<Item = &'a WindowInfo>) -> String {
     }
 }
 
-/// What the window system says of `w`. On Windows `xcap` gives the frame
-/// (title bar and borders included): the place and size are the client
-/// area's, where the game draws and the bot reads and clicks.
+/// What the window system says of `w`.
 fn info(w: &xcap::Window) -> Result<WindowInfo, xcap::XCapError> {
-    let id = w.id()?;
-    #[cfg(windows)]
-    if let Some(client) = super::win32::client_area(id) {
-        return Ok(WindowInfo {
-            id,
-            pid: w.pid().ok(),
-            title: w.title().unwrap_or_default(),
-            app: w.app_name().unwrap_or_default(),
-            x: client.x,
-            y: client.y,
-            width: client.width,
-            height: client.height,
-            minimised: w.is_minimized().unwrap_or(false),
-        });
-    }
+    let (id, area, minimised) = geometry(w)?;
     Ok(WindowInfo {
         id,
         pid: w.pid().ok(),
         title: w.title().unwrap_or_default(),
         app: w.app_name().unwrap_or_default(),
+        x: area.x,
+        y: area.y,
+        width: area.width,
+        height: area.height,
+        minimised,
+    })
+}
+
+/// Where `w` is and whether it is minimised, with its id: what changes
+/// while a game is watched, and all that is read of it every capture (its
+/// title and application cost a round trip each, and on Windows a read of
+/// the program's file). On Windows `xcap` gives the frame (title bar and
+/// borders included): the place and size are the client area's, where the
+/// game draws and the bot reads and clicks.
+fn geometry(w: &xcap::Window) -> Result<(u32, ScreenRect, bool), xcap::XCapError> {
+    let id = w.id()?;
+    let minimised = w.is_minimized().unwrap_or(false);
+    #[cfg(windows)]
+    if let Some(client) = super::win32::client_area(id) {
+        return Ok((id, client, minimised));
+    }
+    let area = ScreenRect {
         x: w.x()?,
         y: w.y()?,
         width: w.width()?,
         height: w.height()?,
-        minimised: w.is_minimized().unwrap_or(false),
-    })
+    };
+    Ok((id, area, minimised))
 }
 
 /// This process and its ancestors (the shell and the terminal that run the
@@ -396,10 +402,19 @@ impl GameWindow for SystemWindow {
         &self.info
     }
 
+    // The title, process and application stay those found.
     fn refresh(&mut self) -> Result<&WindowInfo, CaptureError> {
-        let fresh = info(&self.window).map_err(|_| CaptureError::Gone {
+        let (_, area, minimised) = geometry(&self.window).map_err(|_| CaptureError::Gone {
             title: self.info.title.clone(),
         })?;
+        let fresh = WindowInfo {
+            x: area.x,
+            y: area.y,
+            width: area.width,
+            height: area.height,
+            minimised,
+            ..self.info.clone()
+        };
         if !fresh.is_visible() {
             return Err(unusable(&fresh));
         }
@@ -407,15 +422,20 @@ impl GameWindow for SystemWindow {
         Ok(&self.info)
     }
 
-    // All windows count, the bot's own terminal included.
+    // All windows count, the bot's own terminal included; only those over
+    // the region are read whole.
     fn covering(&self, region: Region) -> Result<Vec<WindowInfo>, CaptureError> {
         let on_desktop = region.on_screen(self.info.area().origin());
         let all = list_all()?;
         Ok(all
             .iter()
-            .filter_map(|w| info(w).ok())
-            .take_while(|w| w.id != self.info.id)
-            .filter(|w| w.is_visible() && w.area().intersection(&on_desktop).is_some())
+            .filter_map(|w| Some((w, geometry(w).ok()?)))
+            .take_while(|(_, (id, ..))| *id != self.info.id)
+            .filter(|(_, (_, area, minimised))| {
+                !minimised && area.intersection(&on_desktop).is_some()
+            })
+            .filter_map(|(w, _)| info(w).ok())
+            .filter(WindowInfo::is_visible)
             .collect())
     }
 

@@ -277,10 +277,10 @@ impl GameWindow for FakeWindow {
         )
         .to_image();
         // A window in front shows instead of the game where it overlaps.
-        for other in state.in_front.clone() {
-            let corner = ScreenPoint::new(origin.x + part.x, origin.y + part.y);
-            let area = other.area().in_client(corner);
-            if let Some(cover) = area.intersection(&Region::whole(part.width, part.height)) {
+        let shown = part.on_screen(origin);
+        for other in &state.in_front {
+            if let Some(cover) = other.area().intersection(&shown) {
+                let cover = cover.in_client(shown.origin());
                 for y in cover.y..cover.y + cover.height as i32 {
                     for x in cover.x..cover.x + cover.width as i32 {
                         image.put_pixel(x as u32, y as u32, image::Rgba([200, 200, 200, 255]));

@@ -82,7 +82,7 @@ impl Painter {
             let size = 2.0 * self.text;
             let at = p.point(score.x, score.y);
             let height = render::font::line_height(size).round() as i64;
-            let width = i64::from(render::font::text_size(&score.text, size).0);
+            let width = render::font::text_width(&score.text, size);
             let (x, y) = (
                 at.x.round() as i64 - width / 2,
                 at.y.round() as i64 - height / 2,
@@ -110,7 +110,7 @@ impl Painter {
     }
 
     fn width(&self, text: &str) -> i64 {
-        i64::from(render::font::text_size(text, self.text).0)
+        render::font::text_width(text, self.text)
     }
 }
 

@@ -318,13 +318,15 @@ fn parse(path: &Path, bytes: &[u8]) -> Loaded {
         why: why.to_owned(),
     };
     for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let mut line = line.strip_suffix(b"\r").unwrap_or(line);
-        if index == 0 {
-            line = line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line);
-        }
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
         let Ok(text) = std::str::from_utf8(line) else {
             loaded.bad.push(bad(index + 1, "not UTF-8 text"));
             continue;
+        };
+        let text = if index == 0 {
+            files::without_bom(text)
+        } else {
+            text
         };
         if text.trim().is_empty() {
             continue;

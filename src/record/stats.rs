@@ -71,7 +71,7 @@ impl Group {
         Group {
             rules,
             games: games.len(),
-            cleared: games.iter().filter(|g| g.cleared).count(),
+            cleared: times.len(),
             rewards,
             reward_rate: (!games.is_empty()).then(|| rewards as f64 / games.len() as f64),
             mean_clicks_over_optimum: mean(&over),
@@ -80,7 +80,8 @@ impl Group {
     }
 }
 
-fn mean(values: &[f64]) -> Option<f64> {
+/// The mean of `values` (the bench's means too).
+pub fn mean(values: &[f64]) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 

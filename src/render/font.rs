@@ -39,6 +39,12 @@ pub fn text_size(text: &str, size: f32) -> (u32, u32) {
     (width.ceil() as u32, line_height(size).ceil() as u32)
 }
 
+/// The width of `text` at `size`, in pixels, for the arithmetic of
+/// placing it.
+pub fn text_width(text: &str, size: f32) -> i64 {
+    i64::from(text_size(text, size).0)
+}
+
 /// Each character's glyph, pen position and advance across, kerned.
 fn layout(text: &str, size: f32) -> Vec<(ab_glyph::GlyphId, f32, f32)> {
     let scaled = font().as_scaled(scale(size));

@@ -88,7 +88,7 @@ pub fn tooltip(canvas: &mut Canvas, (x, y): (i64, i64), lines: &[&str], size: f3
     let line_height = super::font::line_height(size).round() as i64;
     let width = lines
         .iter()
-        .map(|l| i64::from(super::font::text_size(l, size).0))
+        .map(|l| super::font::text_width(l, size))
         .max()
         .unwrap_or(0)
         + 2 * pad;

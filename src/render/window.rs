@@ -173,7 +173,7 @@ pub(crate) fn window(board: (usize, usize), look: &Look, seed: u64) -> (Canvas, 
 
 /// The width of `text` in the interface's font, in pixels.
 fn text_width(text: &str) -> i64 {
-    i64::from(super::font::text_size(text, TEXT_SIZE).0)
+    super::font::text_width(text, TEXT_SIZE)
 }
 
 /// A wooden frame `width` pixels wide around the board at `at` of `size`
