@@ -5,7 +5,7 @@
 //!
 //!     cargo bench --bench vision
 
-#[path = "../tests/vision_support/mod.rs"]
+#[path = "../tests/suite/vision_support/mod.rs"]
 mod vision_support;
 
 use std::time::{Duration, Instant};

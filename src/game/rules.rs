@@ -68,7 +68,7 @@ impl Rules {
     /// always stand side by side once a move has closed them up), and a
     /// mirror reverses that order. Under `gravity` at any width: nothing
     /// moves sideways. (Checked against breadth-first search in
-    /// `tests/solver_correctness.rs`.)
+    /// `tests/suite/solver_correctness.rs`.)
     pub fn mirror_symmetric(self, width: u8) -> bool {
         match self {
             Rules::CentreRows => width.is_multiple_of(2),

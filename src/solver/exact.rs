@@ -55,7 +55,7 @@ pub(super) fn solve(board: &Board, search: &mut Search, threads: usize, table_mb
 /// moves under the one as under the other. And under `centre-columns` no
 /// tile crosses the middle, so the halves bound holds there. A solution
 /// found on its boards is played back as the same tiles' clicks (see
-/// [`scan_order`]); `tests/solver_correctness.rs` checks the optima
+/// [`scan_order`]); `tests/suite/solver_correctness.rs` checks the optima
 /// against a breadth-first search under `left-columns` itself.
 fn searched(rules: Rules) -> Rules {
     match rules {

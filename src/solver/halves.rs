@@ -9,7 +9,7 @@
 //! middle into the left half, and the bound does not hold: [`Halves::new`]
 //! gives none there (the exact search plays `left-columns` as
 //! `centre-columns`, the same game, see `exact`; both are tested against
-//! breadth-first search in `tests/solver_correctness.rs`).
+//! breadth-first search in `tests/suite/solver_correctness.rs`).
 //!
 //! Seen from one half, a move of the whole game removes either one cluster
 //! of that half, or (a move whose cluster spans the middle) a set of its

@@ -8,11 +8,10 @@
 //! and every settled board must read exactly. A second run draws images
 //! from other seeds, which the reader was never worked on: as safe, and at
 //! least 94% exact.
-//! `cargo test --test vision_stress -- --nocapture` prints the table (in
+//! `cargo test --test suite vision_stress:: -- --nocapture` prints the table (in
 //! BENCHMARKS.md) with each group's margins: the lowest confidence of a
 //! right read and the highest lowest-confidence of a wrong or refused one.
 
-mod vision_support;
 
 use std::collections::BTreeMap;
 
@@ -21,7 +20,7 @@ use dustbot::geometry::Geometry;
 use dustbot::render::{self, Canvas, Look, Pointer, Stage, Tile};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
-use vision_support::*;
+use crate::vision_support::*;
 
 /// Images per group: 22 groups of 24 make 528.
 const PER_GROUP: u64 = 24;

@@ -6,13 +6,12 @@
 // X11: Xvfb, openbox and xdotool.
 #![cfg(unix)]
 
-mod x11_support;
 
 use std::path::{Path, PathBuf};
 
 use dustbot::game::Board;
 use serde_json::Value;
-use x11_support::*;
+use crate::x11_support::*;
 
 const GAME: &str = "Dust Practice";
 

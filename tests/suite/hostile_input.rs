@@ -7,7 +7,6 @@
 //! that names the real cause: never a panic, an abort or a hang, and no
 //! file changed that it should not touch.
 
-mod vision_support;
 
 use std::io::{Read, Write as _};
 use std::path::Path;
@@ -15,7 +14,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use vision_support::{as_posix, bot, repo};
+use crate::vision_support::{as_posix, bot, repo};
 
 /// The longest one-line error the bot may print for hostile input.
 const MAX_ERROR: usize = 300;

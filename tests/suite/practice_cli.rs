@@ -1,7 +1,7 @@
 //! `bot practice` through the real binary: the board `--optimum N` opens
 //! has a proven optimum of exactly N clicks, and the seed repeats it; an
 //! option out of its range is a one-line error. (The window itself is
-//! tested with live play, in `tests/live_x11.rs`; here there is no
+//! tested with live play, in `tests/suite/live_x11.rs`; here there is no
 //! display, so the run ends after choosing the board.)
 // Without DISPLAY the window cannot open on Linux; on Windows it opens,
 // and the run would wait for it to be closed.

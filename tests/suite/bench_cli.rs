@@ -3,10 +3,9 @@
 //! `--plot` picture written whole; a `--plot` that could not be written
 //! refused before any board is solved.
 
-mod vision_support;
 
 use dustbot::render::plot::SIZE;
-use vision_support::{assert_one_line_error, bot};
+use crate::vision_support::{assert_one_line_error, bot};
 
 #[test]
 fn a_piped_run_logs_plain_progress_and_writes_the_plot() {

@@ -2,9 +2,8 @@
 //! never overwrites without `--force`, and rejects bad input with a
 //! one-line error, exit 2, and nothing written.
 
-mod vision_support;
 
-use vision_support::*;
+use crate::vision_support::*;
 
 fn truth() -> String {
     real_board().to_string()

@@ -6,11 +6,10 @@
 // X11: Xvfb, openbox and xdotool.
 #![cfg(unix)]
 
-mod x11_support;
 
 use std::process::Command;
 
-use x11_support::*;
+use crate::x11_support::*;
 
 const GAME: &str = "Dust Practice";
 

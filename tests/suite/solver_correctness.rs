@@ -8,7 +8,6 @@
 //! the real example board's optimum of 11 (and of boards a few moves into
 //! a game) is proven here by an exhaustive search of its own.
 
-mod vision_support;
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
@@ -279,7 +278,7 @@ fn optimal_equals_an_exhaustive_search_mid_game() {
 
 #[test]
 fn real_board_optimum_is_11_proven() {
-    let board = vision_support::real_board();
+    let board = crate::vision_support::real_board();
     let outcome = optimal(&board, 2, Rules::CentreRows);
     assert_replays(&board, &outcome, Rules::CentreRows, "optimal");
     assert_eq!(outcome.moves.len(), 11);
@@ -293,7 +292,7 @@ fn real_board_has_no_10_move_solution() {
     // The solver's proof, checked without the solver (the article says the
     // same): the one check of a proof at the real size and depth, where the
     // transposition table fills and replaces. 2 million boards, seconds.
-    let board = vision_support::real_board();
+    let board = crate::vision_support::real_board();
     assert!(!clears_within(&board, 10, &mut HashMap::new()));
 }
 

@@ -1,12 +1,11 @@
 //! The bundled sample screenshots (`samples/`): each is read exactly by the
 //! default calibration, and each is still what the renderer draws from its
 //! recipe below. `DUSTBOT_REGENERATE_SAMPLES=1 cargo test --release --test
-//! samples` draws them again (boards, pictures and truths) instead of
+//! suite samples::` draws them again (boards, pictures and truths) instead of
 //! comparing; `DUSTBOT_SAMPLES=DIR` points both at another folder. The
 //! README's picture of the hint window (`docs/hint-window.png`) is made
 //! and checked the same way.
 
-mod vision_support;
 
 use std::path::PathBuf;
 
@@ -19,7 +18,7 @@ use dustbot::render::{self, Canvas, Look, Pointer, Shot, Surround};
 use dustbot::solver::{self, SolveOptions};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
-use vision_support::*;
+use crate::vision_support::*;
 
 /// How a sample is made: a random board from `seed`, with `moves` random
 /// clicks played on it, drawn at `scale` with the `surround`, in the
@@ -35,7 +34,7 @@ struct Recipe {
 }
 
 /// What a capture may show beyond the plain board: the hardest cases of
-/// the stress suite (`tests/vision_stress.rs`), kept as files.
+/// the stress suite (`tests/suite/vision_stress.rs`), kept as files.
 #[derive(Clone, Copy)]
 enum Condition {
     Plain,

@@ -5,11 +5,10 @@
 // always a desktop.
 #![cfg(unix)]
 
-mod vision_support;
 
 use std::process::{Command, Output, Stdio};
 
-use vision_support::assert_one_line_error;
+use crate::vision_support::assert_one_line_error;
 
 /// Runs `bot` with `DISPLAY` unset and `WAYLAND_DISPLAY` as given.
 fn without_x11(args: &[&str], wayland: Option<&str>) -> Output {

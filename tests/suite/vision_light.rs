@@ -1,14 +1,13 @@
 //! Darkened, warm-tinted, washed-out and gamma-changed captures: the real
 //! screenshot (and every sample, when present) still reads exactly under
-//! the lighting changes a capture can bring. `cargo test --test vision_light -- --nocapture`
+//! the lighting changes a capture can bring. `cargo test --test suite vision_light:: -- --nocapture`
 //! prints the margins: how far each change can go before the read fails.
 
-mod vision_support;
 
 use dustbot::game::Board;
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
-use vision_support::*;
+use crate::vision_support::*;
 
 fn calibration() -> Calibration {
     Calibration::load(&repo("calibration/nodiatis.toml")).unwrap()

@@ -2,10 +2,9 @@
 //! committed default calibration, with one learned from it, at other
 //! scales inside a busy window, and as JPEG.
 
-mod vision_support;
 
 use dustbot::vision::{self, Calibration};
-use vision_support::*;
+use crate::vision_support::*;
 
 fn default_calibration() -> Calibration {
     Calibration::load(&repo("calibration/nodiatis.toml")).unwrap()

@@ -4,12 +4,11 @@
 //! storyboard, speaks JSON with `bot solve --json`'s object inside, and
 //! turns every kind of bad input into a one-line error and exit 2.
 
-mod vision_support;
 
 use std::collections::BTreeSet;
 
 use dustbot::game::{Board, Cell, replay};
-use vision_support::*;
+use crate::vision_support::*;
 
 /// The clicks of a `bot solve --json` object.
 fn clicks(solution: &serde_json::Value) -> Vec<Cell> {

@@ -4,7 +4,6 @@
 //! `--json` object, the `--plot` picture, bad lines skipped and named,
 //! a missing log an error naming it.
 
-mod vision_support;
 
 use std::io::Write as _;
 use std::path::Path;
@@ -12,7 +11,7 @@ use std::time::Duration;
 
 use dustbot::game::{Cell, EXAMPLE_BOARD, Rules};
 use dustbot::record::{ClickRecord, End, GameLog, GameRecord, Mode, earns_reward, now_rfc3339};
-use vision_support::{assert_one_line_error, bot};
+use crate::vision_support::{assert_one_line_error, bot};
 
 /// An assisted game of `clicks` clicks on a board of optimum `optimum`
 /// under `rules`, cleared or given up, lasting `seconds`.

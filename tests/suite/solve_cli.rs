@@ -2,12 +2,11 @@
 //! error naming the problem and exit code 2, never a panic or clap's
 //! multi-line usage text.
 
-mod vision_support;
 
 use std::io::Read as _;
 
 use dustbot::game::{Board, BoardRng, Cell, Rules, replay, replay_under};
-use vision_support::{assert_one_line_error, bot};
+use crate::vision_support::{assert_one_line_error, bot};
 
 const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
 
@@ -306,7 +305,7 @@ fn improvement_lengths(stdout: &str) -> Vec<usize> {
 
 #[test]
 fn text_shows_the_board_the_improvements_and_the_proven_moves() {
-    let board = vision_support::real_board();
+    let board = crate::vision_support::real_board();
     let out = run(&["solve", &board.to_string()]);
     let stdout = stdout_of(&out);
     // The board as a grid, once: no boards after moves unless asked.
@@ -324,7 +323,7 @@ fn text_shows_the_board_the_improvements_and_the_proven_moves() {
 #[test]
 fn a_search_out_of_time_says_it_is_not_proven() {
     // The article's standard solver needs minutes to prove this board.
-    let board = vision_support::real_board();
+    let board = crate::vision_support::real_board();
     let out = run(&[
         "solve",
         "--strategy",

@@ -7,13 +7,12 @@
 // the player under Wine instead.
 #![cfg(unix)]
 
-mod x11_support;
 
 use std::path::Path;
 
 use dustbot::game::Board;
 use serde_json::Value;
-use x11_support::*;
+use crate::x11_support::*;
 
 const GAME: &str = "Dust Practice";
 

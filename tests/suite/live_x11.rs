@@ -9,14 +9,13 @@
 // the practice window under Wine instead.
 #![cfg(unix)]
 
-mod x11_support;
 
 use dustbot::game::{
     Board, BoardRng, Cell, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH, Rules,
 };
 use dustbot::practice::layout;
 use serde_json::Value;
-use x11_support::*;
+use crate::x11_support::*;
 
 const GAME: &str = "Dust Practice";
 
