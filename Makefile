@@ -21,17 +21,17 @@ demo: deps
 	$(CARGO) build
 	./target/debug/bot --dry-run $(DEMO_SAMPLE) --out dry-run
 
-test: test-native test-windows
+# The native half and the Windows half (bot.exe and its tests under Wine,
+# scripts/windows-test says what it checks), the Windows build beside the
+# native run (scripts/test says why).
+test:
+	scripts/test
 
-test-native: deps
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) test
+test-native:
+	scripts/test --native
 
-# Builds bot.exe and the test suite for Windows, and runs them under Wine
-# (scripts/windows-test says what it checks).
 test-windows:
-	scripts/windows-test
+	scripts/test --windows
 
 windows:
 	scripts/windows-build

@@ -131,8 +131,23 @@ fn init_logging(verbose: u8, quiet: u8) -> indicatif::MultiProgress {
             .filter_level(level)
             .filter_module("enigo", enigo)
             .parse_env("DUSTBOT_LOG")
-            .format_target(false)
+            .format(log_line)
             .build(),
+    )
+}
+
+/// A log line as `[2026-11-26T06:30:56Z INFO ] message`: the time in UTC
+/// to the second, by the game log's clock (`record::now_rfc3339`) rather
+/// than env_logger's, whose time zone crate would be compiled for this
+/// one line, and the level in its colour where the terminal has colour.
+fn log_line(out: &mut env_logger::fmt::Formatter, record: &log::Record<'_>) -> std::io::Result<()> {
+    let level = out.default_level_style(record.level());
+    writeln!(
+        out,
+        "[{} {level}{:<5}{level:#}] {}",
+        crate::record::now_rfc3339(),
+        record.level(),
+        record.args()
     )
 }
 

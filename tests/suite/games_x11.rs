@@ -6,11 +6,11 @@
 // X11: Xvfb, openbox and xdotool.
 #![cfg(unix)]
 
-
 use std::path::{Path, PathBuf};
 
 use dustbot::game::Board;
 use serde_json::Value;
+
 use crate::x11_support::*;
 
 const GAME: &str = "Dust Practice";

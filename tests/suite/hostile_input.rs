@@ -7,13 +7,13 @@
 //! that names the real cause: never a panic, an abort or a hang, and no
 //! file changed that it should not touch.
 
-
 use std::io::{Read, Write as _};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
+
 use crate::vision_support::{as_posix, bot, repo};
 
 /// The longest one-line error the bot may print for hostile input.

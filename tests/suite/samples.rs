@@ -6,9 +6,7 @@
 //! README's picture of the hint window (`docs/hint-window.png`) is made
 //! and checked the same way.
 
-
 use std::path::PathBuf;
-
 use std::time::Duration;
 
 use dustbot::assist::{self, Hint};
@@ -18,6 +16,7 @@ use dustbot::render::{self, Canvas, Look, Pointer, Shot, Surround};
 use dustbot::solver::{self, SolveOptions};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
+
 use crate::vision_support::*;
 
 /// How a sample is made: a random board from `seed`, with `moves` random

@@ -8,13 +8,13 @@
 //! the real example board's optimum of 11 (and of boards a few moves into
 //! a game) is proven here by an exhaustive search of its own.
 
-
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use dustbot::game::{Board, BoardRng, Cell, Colour, MAX_COLOURS, Rules, replay_under};
 use dustbot::solver::{Outcome, SolveOptions, Strategy, lower_bound, solve};
 use proptest::prelude::*;
+
 // The solver's `Strategy` takes the name; proptest's trait is still needed.
 use proptest::strategy::Strategy as _;
 

@@ -219,20 +219,25 @@ impl Desktop {
             log.to_str().unwrap(),
         ];
         args.extend_from_slice(more);
+        let mut look = vec!["--window", title, "--dry-run", "--time", "0.05"];
+        look.extend_from_slice(probe);
         for _ in 0..3 {
             let (process, id) = self.open_window(title, || self.command(&args));
             // The board must show before the test goes on (the window
-            // sends its picture again every 250 ms once mapped).
-            let mut look = vec!["--window", title, "--dry-run", "--time", "0.05"];
-            look.extend_from_slice(probe);
-            let probe = self.run_bot(&look);
-            let empty = String::from_utf8_lossy(&probe.stderr).contains("no dust on the board");
-            if probe.status.success() || empty {
-                return Practice {
-                    id,
-                    log,
-                    _process: process,
-                };
+            // sends its picture again every 250 ms once mapped): looked at
+            // until it does, as a machine busy with other tests paints late.
+            let started = Instant::now();
+            while started.elapsed() < PATIENCE / 3 {
+                let probe = self.run_bot(&look);
+                let empty = String::from_utf8_lossy(&probe.stderr).contains("no dust on the board");
+                if probe.status.success() || empty {
+                    return Practice {
+                        id,
+                        log,
+                        _process: process,
+                    };
+                }
+                sleep(Duration::from_millis(100));
             }
         }
         panic!("the practice window {title:?} never showed its board");

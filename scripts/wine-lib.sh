@@ -1,0 +1,82 @@
+# Sourced by scripts/windows-test and scripts/dist: a Wine prefix that can
+# run bot.exe here, and the checks every bot.exe must pass under it.
+#
+# Wine 8 (Debian 12's) lacks two things a real Windows has (WINDOWS.md):
+# ProcessPrng, without which no Rust program starts, and the DWM frame
+# bounds, without which xcap lists no window. Stand-ins built here from
+# scripts/wine/*.c go into the Wine prefix's system folder, never next to
+# bot.exe: the players' archive holds only what a real Windows needs.
+#
+# The caller sets `root` (the repository) and defines `say` and `die`.
+
+wine=/usr/lib/wine/wine64
+export WINEARCH=win64 WINEDEBUG=-all
+export WINEDLLOVERRIDES="dwmapi,bcryptprimitives=n,b"
+
+# wine_prefix DIR: makes DIR a 64-bit prefix with the two stand-ins, or
+# keeps it as it is when it was made by this Wine from these stand-ins.
+wine_prefix() {
+  local prefix=$1 stamp system
+  stamp="$("$wine" --version) $(cat "$root"/scripts/wine/* | sha256sum | cut -c1-16)"
+  if [[ -f $prefix/.dustbot-stand-ins && $(cat "$prefix/.dustbot-stand-ins") == "$stamp" ]]; then
+    return 0
+  fi
+  rm -rf "$prefix"
+  # wineboot can stall (a dialog, a server that never answers): bounded.
+  WINEPREFIX=$prefix timeout 300 "$wine" wineboot --init >/dev/null 2>&1 \
+    || die "wineboot did not make a prefix in $prefix within 300 s (exit $?)"
+  WINEPREFIX=$prefix timeout 60 /usr/lib/wine/wineserver -w 2>/dev/null \
+    || die "the Wine server of $prefix did not end within 60 s"
+  system=$prefix/drive_c/windows/system32
+  [[ -d $system ]] || die "wineboot made no prefix in $prefix"
+  x86_64-w64-mingw32-gcc -O2 -shared -o "$system/bcryptprimitives.dll" \
+    "$root/scripts/wine/bcryptprimitives.c" -lbcrypt
+  x86_64-w64-mingw32-gcc -O2 -shared -o "$system/dwmapi.dll" \
+    "$root/scripts/wine/dwmapi.c" "$root/scripts/wine/dwmapi.def"
+  printf '%s\n' "$stamp" >"$prefix/.dustbot-stand-ins"
+}
+
+# wine_bot EXE ARGS...: the bot as a Windows program, its output with
+# Windows' line ends taken off; at most 120 s.
+wine_bot() {
+  local exe=$1
+  shift
+  timeout 120 "$wine" "$exe" "$@" | tr -d '\r'
+}
+
+# check_exe EXE WORK: what every bot.exe must do, run from the folder WORK
+# (its samples/ a copy of the repository's): its name, no X11, a proof,
+# every sample read exactly. One line a check; the first failure dies.
+check_exe() {
+  local exe=$1 work=$2 help usage listing example solved json count truth name line t0=$SECONDS
+  cp -r "$root/samples" "$work/"
+  # The output whole, then searched: a grep that stops at its match would
+  # cut the pipe, and pipefail take SIGPIPE for a failure.
+  help=$(cd "$work" && wine_bot "$exe" --help) || die "bot.exe --help: $help"
+  usage=$(grep -m1 '^Usage:' <<<"$help")
+  [[ $usage == "Usage: bot [OPTIONS]"* ]] || die "bot.exe --help: $usage"
+  listing=$(cd "$work" && env -u DISPLAY -u WAYLAND_DISPLAY timeout 120 "$wine" "$exe" windows 2>&1 | tr -d '\r') \
+    || die "bot.exe windows without DISPLAY: $listing"
+  if grep -qiE 'x11|display|wayland' <<<"$listing"; then die "bot.exe windows speaks of X11: $listing"; fi
+  say "help reads '$usage'; 'bot windows' needs no DISPLAY: $((SECONDS - t0)) s"
+
+  t0=$SECONDS
+  example=GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG
+  solved=$(cd "$work" && wine_bot "$exe" solve "$example") || die "bot.exe solve: $solved"
+  grep -q '^11 moves, proven optimal' <<<"$solved" || die "bot.exe solve: $solved"
+  say "solve: $(grep 'moves, proven' <<<"$solved"): $((SECONDS - t0)) s"
+
+  t0=$SECONDS
+  json=$(cd "$work" && wine_bot "$exe" --dry-run --json --time 1 --out dry-run samples) \
+    || die "bot.exe --dry-run samples: $json"
+  count=0
+  for truth in "$root"/samples/*.board; do
+    name=$(basename "$truth" .board)
+    # The image's path ends in NAME.png or NAME.jpg, after a / or a \.
+    line=$(grep -F "$name." <<<"$json") || die "no answer for $name: $json"
+    [[ $(wc -l <<<"$line") == 1 ]] || die "several answers for $name: $line"
+    grep -qF "\"board\":\"$(cat "$truth")\"" <<<"$line" || die "$name read wrong: $line"
+    count=$((count + 1))
+  done
+  say "dry run: $count of $count samples read exactly: $((SECONDS - t0)) s"
+}
