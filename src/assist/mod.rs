@@ -351,8 +351,10 @@ impl<'s, 'o> Game<'s, 'o> {
     fn watch(&mut self, eye: &mut Eye) -> Result<Finish, LiveError> {
         loop {
             let tick = Instant::now();
-            if stop::check().is_err() {
-                return Ok(Finish::Interrupted);
+            // Ctrl-C ends the game well; standard output failed stops it.
+            if let Err(stop) = stop::check() {
+                let error = LiveError::from(stop);
+                return ending(&error, None).ok_or(error);
             }
             self.pump();
             if self.hints_over_board(eye) {

@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::args::PlayArgs;
 use super::games::{Games, Tally, end_of};
 use super::output::{board_read, frame_list, rules_learned, rules_switched};
-use super::{live_settings, look_of};
+use super::{live_settings, look_of, say};
 use crate::assist::{self, AssistSettings, Event, Finish, Hint, Report, Verdict};
 use crate::desktop::Desktop as _;
 use crate::game::Step;
@@ -34,7 +34,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let mut games = Games::new(args, &calibration_path)?;
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(query)?;
-    println!("window {}", window.info());
+    say!("window {}", window.info());
     let context = format!(
         "window {}, calibration {}",
         crate::text::excerpt(&window.info().title),
@@ -73,9 +73,9 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             }
         };
         if let Some(line) = rules_learned(args.rules, &report.learned) {
-            println!("{line}");
+            say!("{line}");
         }
-        println!("{}", summary(&report));
+        say!("{}", summary(&report));
         let end = match report.finish {
             Finish::Cleared => End::Cleared,
             Finish::NewBoard => End::NewBoard,
@@ -130,21 +130,21 @@ fn keep(tally: &mut Tally, event: &Event) {
 /// Prints one event.
 fn show(event: &Event) {
     match event {
-        Event::Board { board, confidence } => println!("{}", board_read(board, *confidence)),
+        Event::Board { board, confidence } => say!("{}", board_read(board, *confidence)),
         Event::HintWindow(Ok((title, placement))) => {
-            println!("hint window {title:?} {placement}")
+            say!("hint window {title:?} {placement}")
         }
         Event::HintWindow(Err(cause)) => {
-            println!("no hint window ({cause}): hints on the terminal only")
+            say!("no hint window ({cause}): hints on the terminal only")
         }
         Event::HintWindowClosed(why) => {
-            println!("hint window closed {why}: hints on the terminal only")
+            say!("hint window closed {why}: hints on the terminal only")
         }
         Event::Move {
             number,
             step,
             verdict,
-        } => println!(
+        } => say!(
             "click {number}: you clicked {}: {}",
             move_name(step),
             verdict_text(verdict)
@@ -153,17 +153,17 @@ fn show(event: &Event) {
             number,
             rules,
             candidates,
-        } => println!("{}", rules_switched(*number, *rules, candidates)),
+        } => say!("{}", rules_switched(*number, *rules, candidates)),
         Event::Unexplained {
             before,
             after,
             frames,
-        } => println!(
+        } => say!(
             "the board changed in a way no single click explains: re-planning from the board read\n  before {before}\n  after  {after}\n  frames {}",
             frame_list(frames)
         ),
-        Event::Waiting(text) => println!("{text}"),
-        Event::Hint(hint) => println!("{}", hint_line(hint)),
+        Event::Waiting(text) => say!("{text}"),
+        Event::Hint(hint) => say!("{}", hint_line(hint)),
     }
 }
 

@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use super::args::PlayArgs;
+use super::say;
 use crate::desktop::{CaptureError, GameWindow, InputError, stop};
 use crate::game::{Board, Cell, Rules};
 use crate::live::{self, LiveError, LiveSettings};
@@ -68,7 +69,7 @@ impl Games {
     /// when Ctrl-C ended the wait (the run ends well).
     pub fn wait_next(&self, window: &mut dyn GameWindow, settings: &LiveSettings) -> Result<bool> {
         stop::catch()?;
-        println!("waiting for the next game");
+        say!("waiting for the next game");
         match live::wait_next_game(window, settings) {
             Ok(_) => Ok(true),
             Err(LiveError::Input(InputError::Interrupted)) => Ok(false),
@@ -91,7 +92,7 @@ impl Games {
     /// Prints the run's last line, for more than one game.
     pub fn finish(&self) {
         if self.played.len() > 1 || self.limit != Some(1) {
-            println!("{}", summary(&self.played));
+            say!("{}", summary(&self.played));
         }
     }
 }

@@ -11,8 +11,8 @@ use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
 use super::games::{Games, Tally, end_of};
-use super::live_settings;
 use super::output::{board_read, describe, frame_list, rules_learned, rules_switched};
+use super::{live_settings, say};
 use crate::desktop::Desktop as _;
 use crate::live::LiveError;
 use crate::play::{self, Event, Finish, PlaySettings, Report};
@@ -26,7 +26,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let mut games = Games::new(args, &calibration_path)?;
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(query)?;
-    println!("window {}", window.info());
+    say!("window {}", window.info());
     let settings = PlaySettings {
         live,
         max_replans: args.live.max_replans,
@@ -58,9 +58,9 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             }
         };
         if let Some(line) = rules_learned(args.rules, &report.learned) {
-            println!("{line}");
+            say!("{line}");
         }
-        println!("{}", summary(&report, args.live.max_moves));
+        say!("{}", summary(&report, args.live.max_moves));
         if settings.dry_run {
             return Ok(ExitCode::SUCCESS);
         }
@@ -116,21 +116,21 @@ fn keep(tally: &mut Tally, event: &Event) {
 /// click lines.
 fn show(event: &Event, planned: &mut usize) {
     match event {
-        Event::Board { board, confidence } => println!("{}", board_read(board, *confidence)),
+        Event::Board { board, confidence } => say!("{}", board_read(board, *confidence)),
         Event::Plan { outcome, replans } => {
             *planned = outcome.length();
             if *replans > 0 {
-                print!("re-plan {replans}: ");
+                super::show(&format!("re-plan {replans}: "));
             }
-            print!("plan: {}", describe(outcome, false));
+            super::show(&format!("plan: {}", describe(outcome, false)));
         }
-        Event::Click { number, step, at } => println!(
+        Event::Click { number, step, at } => say!(
             "click {number}: {} {} x{} at {at} (plan {planned})",
             step.cell,
             step.colour.letter(),
             step.size
         ),
-        Event::Lost { number, wait } => println!(
+        Event::Lost { number, wait } => say!(
             "click {number}: the board did not change (the game did not take the click?): clicking again in {} ms",
             wait.as_millis()
         ),
@@ -138,13 +138,13 @@ fn show(event: &Event, planned: &mut usize) {
             number,
             rules,
             candidates,
-        } => println!("{}", rules_switched(*number, *rules, candidates)),
+        } => say!("{}", rules_switched(*number, *rules, candidates)),
         Event::Mismatch {
             number,
             expected,
             found,
             frames,
-        } => println!(
+        } => say!(
             "click {number}: the board read differs from the plan\n  expected {expected}\n  read     {found}\n  frames   {}",
             frame_list(frames)
         ),

@@ -58,6 +58,8 @@ pub enum InputError {
     },
     #[error("stopped by Ctrl-C (or a request to end)")]
     Interrupted,
+    #[error("standard output cannot be written (a closed pipe, a full disk): stopped")]
+    OutputFailed,
     #[error(
         "the window system has not taken the click's release at {at} after {waited_ms} ms (a frozen window manager?): stopped with the pointer on the cell"
     )]

@@ -7,12 +7,11 @@
 // the player under Wine instead.
 #![cfg(unix)]
 
-
 use std::path::Path;
 
+use crate::x11_support::*;
 use dustbot::game::Board;
 use serde_json::Value;
-use crate::x11_support::*;
 
 const GAME: &str = "Dust Practice";
 

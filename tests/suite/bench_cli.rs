@@ -3,9 +3,8 @@
 //! `--plot` picture written whole; a `--plot` that could not be written
 //! refused before any board is solved.
 
-
-use dustbot::render::plot::SIZE;
 use crate::vision_support::{assert_one_line_error, bot};
+use dustbot::render::plot::SIZE;
 
 #[test]
 fn a_piped_run_logs_plain_progress_and_writes_the_plot() {

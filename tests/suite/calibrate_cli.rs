@@ -2,7 +2,6 @@
 //! never overwrites without `--force`, and rejects bad input with a
 //! one-line error, exit 2, and nothing written.
 
-
 use crate::vision_support::*;
 
 fn truth() -> String {

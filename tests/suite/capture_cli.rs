@@ -5,7 +5,6 @@
 // always a desktop.
 #![cfg(unix)]
 
-
 use std::process::{Command, Output, Stdio};
 
 use crate::vision_support::assert_one_line_error;

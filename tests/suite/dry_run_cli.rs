@@ -4,11 +4,10 @@
 //! storyboard, speaks JSON with `bot solve --json`'s object inside, and
 //! turns every kind of bad input into a one-line error and exit 2.
 
-
 use std::collections::BTreeSet;
 
-use dustbot::game::{Board, Cell, replay};
 use crate::vision_support::*;
+use dustbot::game::{Board, Cell, replay};
 
 /// The clicks of a `bot solve --json` object.
 fn clicks(solution: &serde_json::Value) -> Vec<Cell> {

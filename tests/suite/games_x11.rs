@@ -6,12 +6,11 @@
 // X11: Xvfb, openbox and xdotool.
 #![cfg(unix)]
 
-
 use std::path::{Path, PathBuf};
 
+use crate::x11_support::*;
 use dustbot::game::Board;
 use serde_json::Value;
-use crate::x11_support::*;
 
 const GAME: &str = "Dust Practice";
 
@@ -326,4 +325,82 @@ fn games_0_plays_until_ctrl_c_and_ends_well_with_the_summary() {
     let lines = records(&log);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert_cleared_game(&lines[0], &game, 1, QUICK_BOARD, "play");
+}
+
+#[test]
+fn an_output_closed_mid_game_stops_the_run_and_records_the_game() {
+    use std::io::BufRead as _;
+    let desktop = Desktop::start();
+    let game = desktop.practice(QUICK_BOARD, ANIM, GAME);
+    let log = desktop.path("games.jsonl");
+    let mut child = Running(
+        desktop
+            .command(&[
+                "--window",
+                GAME,
+                "--games",
+                "3",
+                "--game-log",
+                log.to_str().unwrap(),
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::fs::File::create(desktop.path("bot.err")).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    // `| head`: the reader goes once the first click is said.
+    let mut lines = std::io::BufReader::new(child.0.stdout.take().unwrap()).lines();
+    let seen = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.starts_with("click 1:"));
+    assert!(seen.is_some(), "no first click said");
+    drop(lines);
+    let status = wait_for("the bot to end", || child.0.try_wait().unwrap());
+    let stderr = std::fs::read_to_string(desktop.path("bot.err")).unwrap();
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("standard output cannot be written"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        !left_button_down(&desktop.display),
+        "the button was left down"
+    );
+    // The game in progress is recorded as stopped, with every click the
+    // window took.
+    let lines = records(&log);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let record = &lines[0];
+    assert_eq!(record["end"], "stopped", "{record}");
+    assert!(
+        record["error"]
+            .as_str()
+            .unwrap()
+            .contains("standard output"),
+        "{record}"
+    );
+    let cells: Vec<Value> = record["clicks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["cell"].clone())
+        .collect();
+    assert!(!cells.is_empty(), "{record}");
+    assert_eq!(cells, cells_of_game(&game, 1), "{record}");
+}
+
+#[test]
+fn an_output_that_cannot_be_written_ends_the_window_commands_with_exit_2() {
+    let desktop = Desktop::start();
+    let _game = desktop.practice(QUICK_BOARD, ANIM, GAME);
+    for args in [
+        &["windows"][..],
+        &["--window", GAME, "--dry-run"],
+        &["--window", GAME, "--assist"],
+        &["--window", GAME, "--max-moves", "1"],
+    ] {
+        crate::vision_support::assert_full_output_fails(&mut desktop.command(args));
+    }
 }

@@ -7,14 +7,13 @@
 //! that names the real cause: never a panic, an abort or a hang, and no
 //! file changed that it should not touch.
 
-
 use std::io::{Read, Write as _};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use proptest::prelude::*;
 use crate::vision_support::{as_posix, bot, repo};
+use proptest::prelude::*;
 
 /// The longest one-line error the bot may print for hostile input.
 const MAX_ERROR: usize = 300;
@@ -748,4 +747,38 @@ fn an_endless_answer_is_no_answer() {
     let out = wait_within(child, &args, DEADLINE);
     refused(&out, "not confirmed");
     assert!(!dir.path().join("calibration/asked.toml").exists());
+}
+
+/// `> /dev/full` (a full disk): every command that writes to standard
+/// output says that it could not and exits 2, never 0 having written
+/// nothing, never a panic.
+#[cfg(unix)]
+#[test]
+fn an_output_that_cannot_be_written_is_exit_2_for_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g.jsonl"), "").unwrap();
+    let image = crate::vision_support::real_png();
+    let board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    let cases: [&[&str]; 8] = [
+        &["solve", board],
+        &["solve", board, "--json"],
+        &["--dry-run", &image, "--out", "o"],
+        &["--dry-run", &image, "--out", "o", "--json"],
+        &["stats", "g.jsonl"],
+        &["stats", "g.jsonl", "--json"],
+        &[
+            "bench",
+            "--boards",
+            "1",
+            "--cap",
+            "1",
+            "--strategies",
+            "optimal",
+        ],
+        &["--help"],
+    ];
+    for args in cases {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_bot"));
+        crate::vision_support::assert_full_output_fails(command.current_dir(dir.path()).args(args));
+    }
 }

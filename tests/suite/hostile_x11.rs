@@ -6,7 +6,6 @@
 // X11: Xvfb, openbox and xdotool.
 #![cfg(unix)]
 
-
 use std::process::Command;
 
 use crate::x11_support::*;

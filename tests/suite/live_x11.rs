@@ -9,13 +9,12 @@
 // the practice window under Wine instead.
 #![cfg(unix)]
 
-
+use crate::x11_support::*;
 use dustbot::game::{
     Board, BoardRng, Cell, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH, Rules,
 };
 use dustbot::practice::layout;
 use serde_json::Value;
-use crate::x11_support::*;
 
 const GAME: &str = "Dust Practice";
 

@@ -6,11 +6,11 @@
 //! README's picture of the hint window (`docs/hint-window.png`) is made
 //! and checked the same way.
 
-
 use std::path::PathBuf;
 
 use std::time::Duration;
 
+use crate::vision_support::*;
 use dustbot::assist::{self, Hint};
 use dustbot::game::{Board, BoardRng, Cell, Rules, replay};
 use dustbot::geometry::Geometry;
@@ -18,7 +18,6 @@ use dustbot::render::{self, Canvas, Look, Pointer, Shot, Surround};
 use dustbot::solver::{self, SolveOptions};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
-use crate::vision_support::*;
 
 /// How a sample is made: a random board from `seed`, with `moves` random
 /// clicks played on it, drawn at `scale` with the `surround`, in the

@@ -2,11 +2,10 @@
 //! error naming the problem and exit code 2, never a panic or clap's
 //! multi-line usage text.
 
-
 use std::io::Read as _;
 
-use dustbot::game::{Board, BoardRng, Cell, Rules, replay, replay_under};
 use crate::vision_support::{assert_one_line_error, bot};
+use dustbot::game::{Board, BoardRng, Cell, Rules, replay, replay_under};
 
 const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
 

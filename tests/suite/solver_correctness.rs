@@ -8,7 +8,6 @@
 //! the real example board's optimum of 11 (and of boards a few moves into
 //! a game) is proven here by an exhaustive search of its own.
 
-
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 

@@ -4,14 +4,13 @@
 //! `--json` object, the `--plot` picture, bad lines skipped and named,
 //! a missing log an error naming it.
 
-
 use std::io::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::vision_support::{assert_one_line_error, bot};
 use dustbot::game::{Cell, EXAMPLE_BOARD, Rules};
 use dustbot::record::{ClickRecord, End, GameLog, GameRecord, Mode, earns_reward, now_rfc3339};
-use crate::vision_support::{assert_one_line_error, bot};
 
 /// An assisted game of `clicks` clicks on a board of optimum `optimum`
 /// under `rules`, cleared or given up, lasting `seconds`.

@@ -3,11 +3,10 @@
 //! the lighting changes a capture can bring. `cargo test --test suite vision_light:: -- --nocapture`
 //! prints the margins: how far each change can go before the read fails.
 
-
+use crate::vision_support::*;
 use dustbot::game::Board;
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
-use crate::vision_support::*;
 
 fn calibration() -> Calibration {
     Calibration::load(&repo("calibration/nodiatis.toml")).unwrap()

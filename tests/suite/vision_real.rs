@@ -2,9 +2,8 @@
 //! committed default calibration, with one learned from it, at other
 //! scales inside a busy window, and as JPEG.
 
-
-use dustbot::vision::{self, Calibration};
 use crate::vision_support::*;
+use dustbot::vision::{self, Calibration};
 
 fn default_calibration() -> Calibration {
     Calibration::load(&repo("calibration/nodiatis.toml")).unwrap()

@@ -12,15 +12,14 @@
 //! BENCHMARKS.md) with each group's margins: the lowest confidence of a
 //! right read and the highest lowest-confidence of a wrong or refused one.
 
-
 use std::collections::BTreeMap;
 
+use crate::vision_support::*;
 use dustbot::game::{Board, BoardRng, Cell, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use dustbot::geometry::Geometry;
 use dustbot::render::{self, Canvas, Look, Pointer, Stage, Tile};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
-use crate::vision_support::*;
 
 /// Images per group: 22 groups of 24 make 528.
 const PER_GROUP: u64 = 24;

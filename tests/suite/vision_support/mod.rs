@@ -180,6 +180,25 @@ pub fn bot(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Runs `command` with standard output on a full disk (`> /dev/full`)
+/// and checks that it says so and exits 2: never 0 having written
+/// nothing, never a panic.
+#[cfg(unix)]
+pub fn assert_full_output_fails(command: &mut Command) {
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = command.stdin(Stdio::null()).stdout(full).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{command:?}: {stderr}");
+    assert!(
+        stderr.contains("standard output cannot be written"),
+        "{command:?}: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{command:?}: {stderr}");
+}
+
 pub fn real_png() -> String {
     shared("real/dust-game.png").display().to_string()
 }
