@@ -44,10 +44,6 @@ pub const REWARD_CLICKS: usize = 12;
 #[derive(Debug)]
 pub struct AssistSettings {
     pub live: LiveSettings,
-    /// Whether a full board that no click explains is the next game (the
-    /// player gave up this one), which ends this game; else it is a board
-    /// to re-plan from, and the game goes on.
-    pub next_games: bool,
     /// The game's colours, for the hint window; `None` shows no window.
     pub look: Option<Look>,
 }
@@ -437,7 +433,6 @@ impl<'s, 'o> Game<'s, 'o> {
     /// no longer holds, and hints again.
     fn changed(&mut self, eye: &Eye, settled: Settled) -> Result<Option<Finish>, LiveError> {
         let settings = &self.settings.live;
-        let next_games = self.settings.next_games;
         let (read, image) = (settled.board, settled.frame.image);
         self.waiting = false;
         if read == self.board {
@@ -461,7 +456,10 @@ impl<'s, 'o> Game<'s, 'o> {
             });
         }
         match &player_move {
-            None if next_games && read.is_full() => {
+            // No click leaves a board full: the next game's (the player
+            // gave this one up), whose clicks never go against this
+            // one's optimum.
+            None if read.is_full() => {
                 log::info!("a new game's board: {read}");
                 return Ok(Some(Finish::NewBoard));
             }

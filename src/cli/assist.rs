@@ -40,14 +40,12 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         crate::text::excerpt(&window.info().title),
         calibration_path.display()
     );
-    let mut settings = AssistSettings {
+    let settings = AssistSettings {
         look: Some(look_of(&live.calibration)),
         live,
-        next_games: false,
     };
     let mut log_error = None;
     loop {
-        settings.next_games = games.more_after_this();
         let mut tally = Tally::start(settings.live.rules.start());
         let assisted = assist::assist(&mut desktop, &mut window, &settings, &mut |event| {
             keep(&mut tally, &event);

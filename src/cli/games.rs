@@ -40,20 +40,10 @@ impl Games {
         })
     }
 
-    /// Whether a game may follow the one being played: a new game's board
-    /// is then the next game, not a board of this one.
-    pub fn more_after_this(&self) -> bool {
-        self.wanted(self.played.len() + 1)
-    }
-
     /// Whether another game is wanted after those played.
     pub fn want_more(&self) -> bool {
-        self.wanted(self.played.len())
-    }
-
-    /// Whether a game is wanted after `played` games.
-    fn wanted(&self, played: usize) -> bool {
-        self.limit.is_none_or(|limit| played < limit as usize)
+        self.limit
+            .is_none_or(|limit| self.played.len() < limit as usize)
     }
 
     /// Keeps the record of a game that ended and appends it to the log.

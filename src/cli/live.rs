@@ -66,16 +66,23 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         }
         let end = match report.finish {
             Finish::MaxMoves => End::MaxMoves,
+            Finish::NewBoard => End::NewBoard,
             _ => End::Cleared,
         };
         if let Some(record) = tally.record(Mode::Play, end, None, &settings.live.solve) {
             games.ended(record)?;
         }
-        if !games.want_more()
-            || !games
-                .wait_next(window.as_mut(), &settings.live)
-                .with_context(|| context.clone())?
-        {
+        let next = match report.finish {
+            // The next game's board is on the screen already.
+            Finish::NewBoard => games.want_more(),
+            _ => {
+                games.want_more()
+                    && games
+                        .wait_next(window.as_mut(), &settings.live)
+                        .with_context(|| context.clone())?
+            }
+        };
+        if !next {
             break;
         }
     }
@@ -175,6 +182,10 @@ fn summary(report: &Report, max_moves: Option<u32>) -> String {
             report.clicks
         ),
         Finish::DryRun => format!("dry run, no click ({plan}) in {secs:.2} s"),
+        Finish::NewBoard => format!(
+            "a new game's board after {} click(s) ({plan}) in {secs:.2} s",
+            report.clicks
+        ),
     }
 }
 

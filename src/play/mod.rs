@@ -52,6 +52,9 @@ pub enum Finish {
     Cleared,
     MaxMoves,
     DryRun,
+    /// A full board that no click explains took the place of this one:
+    /// the next game (the player or the game gave this one up).
+    NewBoard,
 }
 
 /// A game played (or planned).
@@ -182,9 +185,16 @@ impl Game<'_, '_> {
         let mut mouse = Mouse::new(desktop.pointer()?)?;
         let mut plan = first;
         loop {
-            match self.follow(&mut eye, &mut mouse, &board, &plan.moves)? {
+            let followed = match self.follow(&mut eye, &mut mouse, &board, &plan.moves) {
+                // A full board before a click, where the plan's was: a
+                // new game, not this one's board changed.
+                Err(LiveError::Changed { found, .. }) if found.is_full() => Followed::NewBoard,
+                followed => followed?,
+            };
+            match followed {
                 Followed::Cleared => return Ok(report(self, Finish::Cleared)),
                 Followed::MaxMoves => return Ok(report(self, Finish::MaxMoves)),
+                Followed::NewBoard => return Ok(report(self, Finish::NewBoard)),
                 Followed::Differs(read) => {
                     self.replans += 1;
                     if self.replans > settings.max_replans {
@@ -263,6 +273,12 @@ impl Game<'_, '_> {
                     candidates,
                 });
                 return Ok(Followed::RulesSwitched(read));
+            }
+            // No click leaves a board full: a new game's board, whose
+            // clicks never go against this one's optimum.
+            if seen == Seen::Unexplained && read.is_full() {
+                log::info!("click {number}: a new game's board: {read}");
+                return Ok(Followed::NewBoard);
             }
             if seen == Seen::Unexplained {
                 let frames = live::save_frames(
@@ -363,6 +379,8 @@ enum Followed {
     Differs(Board),
     /// The board read showed other rules: re-plan from it under them.
     RulesSwitched(Board),
+    /// A new game's board: this game ends.
+    NewBoard,
 }
 
 /// Checks the board is still where and what the plan assumes and returns

@@ -399,7 +399,9 @@ fn with_no_room_away_from_the_board_the_hints_stay_on_the_terminal() {
 
 #[test]
 fn a_board_no_click_explains_is_reported_and_the_assistant_replans_from_it() {
-    const OTHER: &str = "OOBYRGGR,YROBRYRR,GOGOYORO,YBBGYRGG,YOYOYRGY,YYGOOOGO";
+    // Part played (a full board would be the next game): RULES.md's
+    // board after its first move.
+    const OTHER: &str = "GGGGBO  ,RORGYGY ,RRBGOOB ,BRBOBYR ,BRYBBRRO,OYGGRORY";
     let desktop = Desktop::start();
     let game = game_at_corner(&desktop, TWELVE);
     let log = desktop.path("hints.jsonl");
