@@ -110,7 +110,7 @@ fn keep(tally: &mut Tally, event: &Event) {
         Event::RulesSwitched { rules, .. } => tally.rules_switched(*rules),
         Event::Move {
             number,
-            step,
+            steps,
             verdict,
         } => {
             let (followed, cost) = match *verdict {
@@ -119,8 +119,20 @@ fn keep(tally: &mut Tally, event: &Event) {
                 // The hint was made under other rules: neither can be told.
                 Verdict::NewRules { .. } => (None, None),
             };
-            tally.click(*number, step.cell, followed, cost);
+            let first = number + 1 - steps.len() as u32;
+            for (n, step) in (first..).zip(steps.iter()) {
+                // Clicks within one animation: the verdict is of them all,
+                // said on the last; the ones before it followed the hints
+                // when all did.
+                let (followed, cost) = if n == *number || followed == Some(true) {
+                    (followed, cost)
+                } else {
+                    (None, None)
+                };
+                tally.click(n, step.cell, followed, cost);
+            }
         }
+        Event::Unexplained { .. } => tally.clicks_unseen(),
         _ => {}
     }
 }
@@ -140,13 +152,23 @@ fn show(event: &Event) {
         }
         Event::Move {
             number,
-            step,
+            steps,
             verdict,
-        } => say!(
-            "click {number}: you clicked {}: {}",
-            move_name(step),
-            verdict_text(verdict)
-        ),
+        } => {
+            let names: Vec<String> = steps.iter().map(move_name).collect();
+            match names.as_slice() {
+                [one] => say!(
+                    "click {number}: you clicked {one}: {}",
+                    verdict_text(verdict)
+                ),
+                several => say!(
+                    "clicks {}-{number}: you clicked {} within one animation: {}",
+                    number + 1 - several.len() as u32,
+                    several.join(", then "),
+                    verdict_text(verdict)
+                ),
+            }
+        }
         Event::RulesSwitched {
             number,
             rules,
@@ -157,7 +179,7 @@ fn show(event: &Event) {
             after,
             frames,
         } => say!(
-            "the board changed in a way no single click explains: re-planning from the board read\n  before {before}\n  after  {after}\n  frames {}",
+            "the board changed in a way no clicks explain: re-planning from the board read; the clicks counted are at least those made, no reward claimed\n  before {before}\n  after  {after}\n  frames {}",
             frame_list(frames)
         ),
         Event::Waiting(text) => say!("{text}"),
@@ -350,6 +372,7 @@ mod tests {
             proven_optimal: true,
             optimum: 11,
             optimum_proven: true,
+            clicks_unseen: false,
             on_screen: crate::geometry::Geometry::square(140.0, 90.0, 80.0, 8, 6),
             next_at: Some(ScreenPoint::new(740, 530)),
         }

@@ -115,6 +115,8 @@ pub(super) struct Tally {
     /// Click numbers with their record: a click made again (the game did
     /// not take it) replaces the one before.
     clicks: Vec<(u32, ClickRecord)>,
+    /// Some clicks were not seen: the count is a lower bound.
+    unseen: bool,
 }
 
 impl Tally {
@@ -126,7 +128,14 @@ impl Tally {
             rules,
             optimum: None,
             clicks: Vec::new(),
+            unseen: false,
         }
+    }
+
+    /// The board changed in a way no clicks explain: from now on the count
+    /// is only a lower bound.
+    pub fn clicks_unseen(&mut self) {
+        self.unseen = true;
     }
 
     /// The first board read.
@@ -194,7 +203,9 @@ impl Tally {
             rules: self.rules,
             optimum: optimum as u32,
             optimum_proven,
-            reward: record::earns_reward(clicks.len(), cleared),
+            // A count that is only a lower bound claims no reward.
+            reward: record::earns_reward(clicks.len(), cleared) && !self.unseen,
+            clicks_unseen: self.unseen,
             clicks,
             cleared,
             duration_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),

@@ -55,6 +55,11 @@ pub struct GameRecord {
     pub optimum_proven: bool,
     /// Every click of the game, in order.
     pub clicks: Vec<ClickRecord>,
+    /// Assist mode: some clicks were not seen (the board changed in a way
+    /// no clicks explain), so `clicks` is a lower bound and no reward is
+    /// claimed. Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clicks_unseen: bool,
     /// Whether the board was cleared.
     pub cleared: bool,
     /// Whether the game earned the reward ([`earns_reward`]).
@@ -70,9 +75,10 @@ pub struct GameRecord {
 impl GameRecord {
     /// How many clicks more than the optimum the game took, for a cleared
     /// game (below 0 when the player beat an optimum that was not proven);
-    /// `None` for a game left uncleared, whose clicks cleared nothing.
+    /// `None` for a game left uncleared, whose clicks cleared nothing, and
+    /// for one whose clicks were not all seen.
     pub fn over_optimum(&self) -> Option<i64> {
-        self.cleared
+        (self.cleared && !self.clicks_unseen)
             .then(|| self.clicks.len() as i64 - i64::from(self.optimum))
     }
 }
@@ -419,6 +425,7 @@ mod tests {
             optimum: 11,
             optimum_proven: true,
             clicks,
+            clicks_unseen: false,
             cleared: true,
             reward: earns_reward(12, true),
             duration_ms: 17_250,
@@ -525,6 +532,7 @@ mod tests {
         assert_eq!(stopped().over_optimum(), None);
         let beaten = GameRecord {
             clicks: record().clicks[..10].to_vec(),
+            clicks_unseen: false,
             optimum_proven: false,
             ..record()
         };

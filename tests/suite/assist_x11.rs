@@ -442,7 +442,7 @@ fn a_board_no_click_explains_is_reported_and_the_assistant_replans_from_it() {
     let run = bot.finish();
     assert_ended_well(&run);
     let said = format!(
-        "the board changed in a way no single click explains: re-planning from the board read\n  before {TWELVE}\n  after  {OTHER}\n  frames "
+        "the board changed in a way no clicks explain: re-planning from the board read; the clicks counted are at least those made, no reward claimed\n  before {TWELVE}\n  after  {OTHER}\n  frames "
     );
     assert!(run.stdout.contains(&said), "{}", run.dump());
     for frame in ["before", "after"] {

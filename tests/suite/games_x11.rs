@@ -469,3 +469,53 @@ fn a_new_board_ends_the_only_assisted_game_and_the_run() {
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert_given_up(&lines[0], &game);
 }
+
+#[test]
+fn clicks_within_one_animation_are_all_counted_in_the_record() {
+    let desktop = Desktop::start();
+    let (game, bot, log, hint_log) = assisting(&desktop, 1, &[]);
+    let first = hint(&hint_log, 0);
+    let board: Board = first["board"].as_str().unwrap().parse().unwrap();
+    let hinted = dustbot::game::Cell::new(
+        first["next"]["x"].as_u64().unwrap() as u8,
+        first["next"]["y"].as_u64().unwrap() as u8,
+    );
+    let (after, _) = board.play(hinted).unwrap();
+    let second = after.clusters().as_slice()[0].cell;
+    // The hint, then another cluster at once: both within the first
+    // click's animation, one change to the assistant.
+    let points = [
+        hinted_point(&first),
+        cell_point(&first, (second.x, second.y), board.height()),
+    ];
+    let mut script = Vec::new();
+    for (x, y) in points {
+        script.extend([
+            "mousemove".to_owned(),
+            x.to_string(),
+            y.to_string(),
+            "mousedown".into(),
+            "1".into(),
+            "sleep".into(),
+            "0.06".into(),
+            "mouseup".into(),
+            "1".into(),
+            // Long enough for the window to see the button up.
+            "sleep".into(),
+            "0.05".into(),
+        ]);
+    }
+    let script: Vec<&str> = script.iter().map(String::as_str).collect();
+    assert!(desktop.xdotool(&script).status.success());
+    game.wait_for_clicks(2);
+    follow_hints(&desktop, &hint_log, 1);
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    let lines = records(&log);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    // Every click the window took, and the reward only for them all.
+    assert_cleared_game(&lines[0], &game, 1, QUICK_BOARD, "assist");
+    assert!(lines[0].get("clicks_unseen").is_none(), "{}", lines[0]);
+    let said = run.stdout.contains("clicks 1-2: you clicked");
+    assert!(said, "{}", run.dump());
+}

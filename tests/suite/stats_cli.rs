@@ -30,6 +30,7 @@ fn game(rules: Rules, optimum: u32, clicks: usize, cleared: bool, seconds: u64) 
                 ..ClickRecord::new(Cell::new(3, 0), Duration::from_secs(i as u64 + 1))
             })
             .collect(),
+        clicks_unseen: false,
         cleared,
         reward: earns_reward(clicks, cleared),
         duration_ms: seconds * 1000,
