@@ -123,6 +123,21 @@ pub fn prepare() -> Result<(), String> {
     Ok(())
 }
 
+/// The identity of the file at `path`, the same under every name it has
+/// (a hard link, a symbolic link, another spelling of the path): its
+/// device and inode, on Windows its volume and file index. `None` when
+/// the file cannot be looked at.
+pub fn file_identity(path: &std::path::Path) -> Option<(u64, u64)> {
+    #[cfg(windows)]
+    return win32::file_identity(&std::fs::File::open(path).ok()?);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let metadata = std::fs::metadata(path).ok()?;
+        Some((metadata.dev(), metadata.ino()))
+    }
+}
+
 /// Whether the bot was started on its own console (a double-click in
 /// Explorer on Windows), which closes when the bot exits: then a bare
 /// `bot` says what to do and waits for Enter instead of flashing past.

@@ -782,3 +782,31 @@ fn an_output_that_cannot_be_written_is_exit_2_for_every_command() {
         crate::vision_support::assert_full_output_fails(command.current_dir(dir.path()).args(args));
     }
 }
+
+#[test]
+fn a_hard_link_to_the_calibration_is_no_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let calibration = repo("calibration/nodiatis.toml");
+    std::fs::copy(calibration, d.join("c.toml")).unwrap();
+    let kept = std::fs::read(d.join("c.toml")).unwrap();
+    std::fs::hard_link(d.join("c.toml"), d.join("link.jsonl")).unwrap();
+    for log in ["--game-log", "--hint-log"] {
+        let out = bot(
+            d,
+            &[
+                "--window",
+                "Nodiatis",
+                "--assist",
+                "--calibration",
+                "c.toml",
+                log,
+                "link.jsonl",
+            ],
+        );
+        crate::vision_support::assert_one_line_error(&out, "link.jsonl");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("one of the run's inputs"), "{stderr}");
+    }
+    assert_eq!(std::fs::read(d.join("c.toml")).unwrap(), kept);
+}
