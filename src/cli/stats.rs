@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use super::args::StatsArgs;
@@ -27,6 +27,14 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
         // Ctrl-C never leaves a temporary file behind.
         files::exit_on_ctrl_c().context("cannot catch Ctrl-C")?;
         check_plot_path(path)?;
+        // Before any read: the plot would replace the log.
+        if let Some(log) = args.logs.iter().find(|log| files::same_file(path, log)) {
+            bail!(
+                "--plot {}: it is the log {} read: name another file for the plot",
+                path.display(),
+                log.display()
+            );
+        }
     }
     let mut records = Vec::new();
     let mut bad = Vec::new();

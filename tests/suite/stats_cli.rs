@@ -236,3 +236,28 @@ fn a_missing_log_is_an_error_naming_it_and_an_empty_one_has_no_games() {
     let out = bot(dir.path(), &["stats"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_plot_over_one_of_the_logs_is_refused_before_any_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write_log(dir.path());
+    let kept = std::fs::read(&log).unwrap();
+    // The log named as the plot, under its own name, another spelling and
+    // a hard link.
+    std::fs::copy(&log, dir.path().join("rec.png")).unwrap();
+    std::fs::hard_link(&log, dir.path().join("link.png")).unwrap();
+    for (logs, plot) in [
+        (&["rec.png"][..], "rec.png"),
+        (&["games.jsonl", "rec.png"], "./rec.png"),
+        (&["games.jsonl"], "link.png"),
+    ] {
+        let mut args = vec!["stats"];
+        args.extend_from_slice(logs);
+        args.extend(["--plot", plot]);
+        let out = bot(dir.path(), &args);
+        assert_one_line_error(&out, &format!("--plot {plot}: it is the log"));
+        assert_eq!(stdout(&out), "", "{args:?}");
+    }
+    assert_eq!(std::fs::read(&log).unwrap(), kept);
+    assert_eq!(std::fs::read(dir.path().join("rec.png")).unwrap(), kept);
+}
