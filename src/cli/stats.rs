@@ -19,7 +19,7 @@ use super::{check_plot_path, save_plot, show};
 use crate::assist::REWARD_CLICKS;
 use crate::files;
 use crate::record::stats::{Group, Stats};
-use crate::record::{self, BadLine, GameRecord};
+use crate::record::{self, BadLine, GameRecord, KEPT_BAD_LINES};
 use crate::render::trend::{self, Game, Trend};
 
 pub fn run(args: &StatsArgs) -> Result<ExitCode> {
@@ -38,13 +38,21 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
     }
     let mut records = Vec::new();
     let mut bad = Vec::new();
+    let mut skipped = 0;
     for path in &args.logs {
-        let loaded = record::read(path)?;
+        let loaded = record::read(path, KEPT_BAD_LINES - bad.len())?;
         records.extend(loaded.records);
         bad.extend(loaded.bad);
+        skipped += loaded.bad_count;
     }
     for line in &bad {
         log::warn!("{line}");
+    }
+    if skipped > bad.len() {
+        log::warn!(
+            "and {} more lines skipped (the first {KEPT_BAD_LINES} are named)",
+            skipped - bad.len()
+        );
     }
     let stats = Stats::of(&records);
     let text = if args.json {
@@ -52,13 +60,14 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
             logs: args.logs.iter().map(|p| p.display().to_string()).collect(),
             stats: &stats,
             bad_lines: &bad,
+            skipped_lines: skipped,
         };
         format!(
             "{}\n",
             serde_json::to_string(&report).expect("plain data serialises")
         )
     } else {
-        table(&stats, &args.logs, bad.len())
+        table(&stats, &args.logs, skipped)
     };
     show(&text);
     if let Some(path) = &args.plot {
@@ -73,13 +82,15 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--json`'s object: the logs read, the sums, and the lines skipped.
+/// `--json`'s object: the logs read, the sums, the first lines skipped
+/// and how many were.
 #[derive(Serialize)]
 struct Report<'a> {
     logs: Vec<String>,
     #[serde(flatten)]
     stats: &'a Stats,
     bad_lines: &'a [BadLine],
+    skipped_lines: usize,
 }
 
 /// The headline, a row per group (all the games, then each rule variant

@@ -28,6 +28,11 @@ use crate::game::{Board, Cell, Rules};
 /// games, years of play, and still a read that fits in memory.
 pub const MAX_LOG_BYTES: u64 = 128 << 20;
 
+/// How many lines that are no record a read keeps, with why: the first
+/// ones tell what went wrong; the rest are only counted (a log garbled
+/// whole would otherwise take many times its size to hold, and to say).
+pub const KEPT_BAD_LINES: usize = 20;
+
 /// How much of why a line was skipped is said: the start of the JSON
 /// reader's message is the part that tells.
 const MAX_WHY: usize = 100;
@@ -271,7 +276,25 @@ impl GameLog {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Loaded {
     pub records: Vec<GameRecord>,
+    /// The first lines that were no record (as many as the read kept).
     pub bad: Vec<BadLine>,
+    /// How many lines were no record, those kept included.
+    pub bad_count: usize,
+}
+
+impl Loaded {
+    /// Line `line` of `path` is no record: counted, and kept with `why`
+    /// while fewer than `keep` are (`why` is worked out only then).
+    fn skip(&mut self, path: &Path, line: usize, keep: usize, why: impl FnOnce() -> String) {
+        self.bad_count += 1;
+        if self.bad.len() < keep {
+            self.bad.push(BadLine {
+                path: path.to_owned(),
+                line,
+                why: why(),
+            });
+        }
+    }
 }
 
 /// A line of a log that is no record.
@@ -304,29 +327,27 @@ fn path_text<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
 
 /// Reads the game log `path` (at most [`MAX_LOG_BYTES`]): a file that
 /// cannot be read is an error; a line that is no record is not, it is
-/// named in [`Loaded::bad`]. Blank lines are skipped.
-pub fn read(path: &Path) -> Result<Loaded, RecordError> {
+/// counted, and the first `keep` are named in [`Loaded::bad`]. Blank
+/// lines are skipped.
+pub fn read(path: &Path, keep: usize) -> Result<Loaded, RecordError> {
     let bytes = files::read_bounded(path, MAX_LOG_BYTES, "a game log").map_err(|cause| {
         RecordError::Read {
             path: path.to_owned(),
             cause,
         }
     })?;
-    Ok(parse(path, &bytes))
+    Ok(parse(path, &bytes, keep))
 }
 
-/// The records and bad lines of a log's bytes.
-fn parse(path: &Path, bytes: &[u8]) -> Loaded {
+/// The records and bad lines of a log's bytes, the first `keep` bad
+/// lines kept.
+fn parse(path: &Path, bytes: &[u8], keep: usize) -> Loaded {
     let mut loaded = Loaded::default();
-    let bad = |line, why: &str| BadLine {
-        path: path.to_owned(),
-        line,
-        why: why.to_owned(),
-    };
     for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let number = index + 1;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let Ok(text) = std::str::from_utf8(line) else {
-            loaded.bad.push(bad(index + 1, "not UTF-8 text"));
+            loaded.skip(path, number, keep, || "not UTF-8 text".to_owned());
             continue;
         };
         let text = if index == 0 {
@@ -341,8 +362,8 @@ fn parse(path: &Path, bytes: &[u8]) -> Loaded {
             Ok(record) => loaded.records.push(record),
             // The text ends before the record does: a write cut short,
             // whether a later record started its own line after it or not.
-            Err(e) if e.is_eof() => loaded.bad.push(bad(index + 1, "truncated")),
-            Err(e) => loaded.bad.push(bad(index + 1, &why(&e))),
+            Err(e) if e.is_eof() => loaded.skip(path, number, keep, || "truncated".to_owned()),
+            Err(e) => loaded.skip(path, number, keep, || why(&e)),
         }
     }
     loaded
@@ -626,7 +647,7 @@ mod tests {
             text,
             format!("{good}\n{cut}\n{}\n{cut}\n{good}\n", line(&stopped()))
         );
-        let loaded = read(&path).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
         assert_eq!(loaded.records, [record(), stopped(), record()]);
         let bad: Vec<(usize, &str)> = loaded
             .bad
@@ -677,7 +698,7 @@ mod tests {
         bytes.extend(b"\xff\xfe\n");
         bytes.extend(format!("{good}\n{bad_rules}\n{}", &good[..20]).as_bytes());
         std::fs::write(&path, bytes).unwrap();
-        let loaded = read(&path).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
         assert_eq!(loaded.records, [record(), record()]);
         let bad: Vec<String> = loaded.bad.iter().map(ToString::to_string).collect();
         let at = |line: usize, why: &str| format!("{}:{line}: skipped: {why}", path.display());
@@ -711,14 +732,14 @@ mod tests {
         assert!(bad.iter().all(|b| !b.contains(" at line ")), "{bad:#?}");
         // A last line whole but for its line end is a record.
         std::fs::write(&path, &good).unwrap();
-        assert_eq!(read(&path).unwrap().records, [record()]);
+        assert_eq!(read(&path, KEPT_BAD_LINES).unwrap().records, [record()]);
     }
 
     #[test]
     fn a_log_that_cannot_be_read_is_an_error_naming_it() {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("games.jsonl");
-        let error = read(&missing).unwrap_err().to_string();
+        let error = read(&missing, KEPT_BAD_LINES).unwrap_err().to_string();
         assert!(
             error.starts_with(&format!(
                 "{}: cannot read the game log: ",
@@ -727,7 +748,7 @@ mod tests {
             "{error}"
         );
         std::fs::write(&missing, "").unwrap();
-        assert_eq!(read(&missing).unwrap(), Loaded::default());
+        assert_eq!(read(&missing, KEPT_BAD_LINES).unwrap(), Loaded::default());
     }
 
     #[test]

@@ -261,3 +261,47 @@ fn a_plot_over_one_of_the_logs_is_refused_before_any_read() {
     assert_eq!(std::fs::read(&log).unwrap(), kept);
     assert_eq!(std::fs::read(dir.path().join("rec.png")).unwrap(), kept);
 }
+
+/// A log garbled whole (20 MB of lines that are no record) is read in
+/// little more than its size: the first lines skipped are named with why,
+/// the rest counted.
+// ulimit is Unix's.
+#[cfg(unix)]
+#[test]
+fn a_garbled_log_names_its_first_bad_lines_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = 10_000_000;
+    std::fs::write(dir.path().join("x.jsonl"), "x\n".repeat(lines)).unwrap();
+    write_log(dir.path());
+    // 200 MiB of address space: the log's bytes and the program, not a
+    // record of every line.
+    let script = "ulimit -v 204800; exec \"$0\" stats x.jsonl games.jsonl --json";
+    let out = std::process::Command::new("sh")
+        .args(["-c", script, env!("CARGO_BIN_EXE_bot")])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // The garbled log's lines, and the two of the good log.
+    assert_eq!(
+        json["skipped_lines"],
+        lines as u64 + 2,
+        "{}",
+        json["skipped_lines"]
+    );
+    let named = json["bad_lines"].as_array().unwrap();
+    assert_eq!(named.len(), 20);
+    assert_eq!(named[19]["line"], 20);
+    assert_eq!(json["overall"]["games"], 5);
+    let said = stderr(&out);
+    assert_eq!(said.lines().count(), 21, "{said}");
+    assert!(
+        said.lines()
+            .last()
+            .unwrap()
+            .ends_with("and 9999982 more lines skipped (the first 20 are named)"),
+        "{said}"
+    );
+}
