@@ -39,7 +39,16 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
     let mut records = Vec::new();
     let mut bad = Vec::new();
     let mut skipped = 0;
-    for path in &args.logs {
+    for (n, path) in args.logs.iter().enumerate() {
+        // A log given twice (or a link to it) holds the same games once.
+        if let Some(first) = args.logs[..n].iter().find(|l| files::same_file(path, l)) {
+            log::warn!(
+                "{}: the same file as {}: counted once",
+                path.display(),
+                first.display()
+            );
+            continue;
+        }
         let loaded = record::read(path, KEPT_BAD_LINES - bad.len())?;
         records.extend(loaded.records);
         bad.extend(loaded.bad);

@@ -78,6 +78,62 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// What makes the record one no game can have left, if anything: a
+    /// click off the board, a reward without a clear or for more clicks
+    /// than the reward allows, an end that contradicts `cleared`, an
+    /// optimum the board cannot have (fewer clicks than it has colours,
+    /// more than it has tiles), a clear in fewer clicks than a proven
+    /// optimum (unless the clicks were not all seen).
+    pub fn fault(&self) -> Option<String> {
+        let (width, height) = (self.board.width(), self.board.height());
+        if let Some((n, click)) = self
+            .clicks
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.cell[0] >= width || c.cell[1] >= height)
+        {
+            let [x, y] = click.cell;
+            return Some(format!(
+                "click {}: cell ({x},{y}) off the {width}x{height} board",
+                n + 1
+            ));
+        }
+        let clicks = self.clicks.len();
+        if self.reward && !self.cleared {
+            return Some("a reward without a clear".to_owned());
+        }
+        if self.reward && clicks > REWARD_CLICKS {
+            return Some(format!(
+                "a reward for {clicks} clicks ({REWARD_CLICKS} at most)"
+            ));
+        }
+        if self.cleared != (self.end == End::Cleared) {
+            return Some(format!(
+                "cleared {} but the end is {}",
+                self.cleared,
+                serde_json::to_string(&self.end).expect("plain data serialises")
+            ));
+        }
+        let (least, most) = (self.board.colours_left(), self.board.tile_count());
+        if !(least..=most as u32).contains(&self.optimum) {
+            return Some(format!(
+                "optimum {}: this board needs {least} to {most} clicks",
+                self.optimum
+            ));
+        }
+        if self.cleared
+            && !self.clicks_unseen
+            && self.optimum_proven
+            && clicks < self.optimum as usize
+        {
+            return Some(format!(
+                "cleared in {clicks} clicks, fewer than its proven optimum {}",
+                self.optimum
+            ));
+        }
+        None
+    }
+
     /// How many clicks more than the optimum the game took, for a cleared
     /// game (below 0 when the player beat an optimum that was not proven);
     /// `None` for a game left uncleared, whose clicks cleared nothing, and
@@ -343,6 +399,13 @@ pub fn read(path: &Path, keep: usize) -> Result<Loaded, RecordError> {
 /// lines kept.
 fn parse(path: &Path, bytes: &[u8], keep: usize) -> Loaded {
     let mut loaded = Loaded::default();
+    // An editor's "Unicode" save: no line of it is UTF-8 text.
+    if bytes.starts_with(b"\xff\xfe") || bytes.starts_with(b"\xfe\xff") {
+        loaded.skip(path, 1, keep, || {
+            "the log is UTF-16 text: save it as UTF-8".to_owned()
+        });
+        return loaded;
+    }
     for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
         let number = index + 1;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -355,11 +418,27 @@ fn parse(path: &Path, bytes: &[u8], keep: usize) -> Loaded {
         } else {
             text
         };
+        let garbled = if text.contains('\0') {
+            Some("NUL bytes (UTF-16 text?): the log is UTF-8 text")
+        } else if text.contains('\r') {
+            Some("lines ended by CR alone: the log's lines end with LF")
+        } else if text.starts_with('\u{feff}') {
+            Some("a byte-order mark inside the log (two logs joined?)")
+        } else {
+            None
+        };
+        if let Some(garbled) = garbled {
+            loaded.skip(path, number, keep, || garbled.to_owned());
+            continue;
+        }
         if text.trim().is_empty() {
             continue;
         }
         match serde_json::from_str::<GameRecord>(text) {
-            Ok(record) => loaded.records.push(record),
+            Ok(record) => match record.fault() {
+                None => loaded.records.push(record),
+                Some(fault) => loaded.skip(path, number, keep, || fault),
+            },
             // The text ends before the record does: a write cut short,
             // whether a later record started its own line after it or not.
             Err(e) if e.is_eof() => loaded.skip(path, number, keep, || "truncated".to_owned()),
@@ -733,6 +812,94 @@ mod tests {
         // A last line whole but for its line end is a record.
         std::fs::write(&path, &good).unwrap();
         assert_eq!(read(&path, KEPT_BAD_LINES).unwrap().records, [record()]);
+    }
+
+    #[test]
+    fn a_record_no_game_can_leave_is_a_bad_line() {
+        assert_eq!(record().fault(), None);
+        assert_eq!(stopped().fault(), None);
+        let fault = |edit: fn(&mut GameRecord)| {
+            let mut record = record();
+            edit(&mut record);
+            record.fault().unwrap()
+        };
+        assert_eq!(
+            fault(|r| r.clicks[2].cell = [8, 0]),
+            "click 3: cell (8,0) off the 8x6 board"
+        );
+        assert_eq!(
+            fault(|r| {
+                r.cleared = false;
+                r.end = End::Stopped;
+            }),
+            "a reward without a clear"
+        );
+        assert_eq!(
+            fault(|r| r.clicks.push(r.clicks[0])),
+            "a reward for 13 clicks (12 at most)"
+        );
+        assert_eq!(
+            fault(|r| r.end = End::NewBoard),
+            r#"cleared true but the end is "new-board""#
+        );
+        assert_eq!(
+            fault(|r| r.optimum = 4),
+            "optimum 4: this board needs 5 to 48 clicks"
+        );
+        assert_eq!(
+            fault(|r| r.optimum = 13),
+            "cleared in 12 clicks, fewer than its proven optimum 13"
+        );
+        // A count that is only a lower bound may fall below it.
+        let mut unseen = record();
+        (unseen.optimum, unseen.clicks_unseen, unseen.reward) = (13, true, false);
+        assert_eq!(unseen.fault(), None);
+    }
+
+    #[test]
+    fn text_that_is_no_log_line_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.jsonl");
+        let good = line(&record());
+        let utf16: Vec<u8> = "\u{feff}x\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        std::fs::write(&path, &utf16).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
+        assert_eq!(
+            loaded.bad[0].why,
+            "the log is UTF-16 text: save it as UTF-8"
+        );
+        assert_eq!(loaded.bad_count, 1);
+        let without_bom = &utf16[2..];
+        std::fs::write(&path, without_bom).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
+        assert!(
+            loaded.bad[0].why.starts_with("NUL bytes"),
+            "{:?}",
+            loaded.bad
+        );
+        std::fs::write(&path, format!("{good}\r{good}\r")).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
+        assert_eq!(
+            loaded.bad[0].why,
+            "lines ended by CR alone: the log's lines end with LF"
+        );
+        std::fs::write(&path, format!("{good}\n\u{feff}{good}\n")).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
+        assert_eq!(loaded.records, [record()]);
+        assert_eq!(loaded.bad[0].line, 2);
+        assert!(loaded.bad[0].why.starts_with("a byte-order mark inside"));
+        // A record no game can leave is named, not counted.
+        let impossible = good.replace(r#""optimum":11"#, r#""optimum":99"#);
+        std::fs::write(&path, format!("{impossible}\n{good}\n")).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
+        assert_eq!(loaded.records, [record()]);
+        assert_eq!(
+            loaded.bad[0].why,
+            "optimum 99: this board needs 5 to 48 clicks"
+        );
     }
 
     #[test]

@@ -71,6 +71,15 @@ fn write_log(dir: &Path) -> std::path::PathBuf {
     path
 }
 
+/// The text of `key` in each object of the array `list`.
+fn texts<'a>(list: &'a serde_json::Value, key: &str) -> Vec<&'a str> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item[key].as_str().unwrap())
+        .collect()
+}
+
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
@@ -172,13 +181,10 @@ fn json_has_the_sums_per_rules_and_the_lines_skipped() {
     assert_eq!(overall["reward_rate"], 0.4);
     assert_eq!(overall["mean_clicks_over_optimum"], 1.0);
     assert_eq!(overall["median_cleared_ms"], 35_000.0);
-    let rules: Vec<&str> = json["by_rules"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["rules"].as_str().unwrap())
-        .collect();
-    assert_eq!(rules, ["centre-rows", "gravity"]);
+    assert_eq!(
+        texts(&json["by_rules"], "rules"),
+        ["centre-rows", "gravity"]
+    );
     assert_eq!(json["by_rules"][1]["median_cleared_ms"], 30_000.0);
     assert_eq!(
         json["bad_lines"][1],
@@ -303,5 +309,59 @@ fn a_garbled_log_names_its_first_bad_lines_and_counts_the_rest() {
             .unwrap()
             .ends_with("and 9999982 more lines skipped (the first 20 are named)"),
         "{said}"
+    );
+}
+
+#[test]
+fn records_no_game_can_leave_are_named_and_a_log_given_twice_counts_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write_log(dir.path());
+    std::fs::hard_link(&log, dir.path().join("link.jsonl")).unwrap();
+    let out = bot(
+        dir.path(),
+        &[
+            "stats",
+            "--json",
+            "games.jsonl",
+            "./games.jsonl",
+            "link.jsonl",
+        ],
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["overall"]["games"], 5, "{json}");
+    let said = stderr(&out);
+    assert_eq!(said.matches("counted once").count(), 2, "{said}");
+    // A reward claimed for 13 clicks, a click off the board, and the log
+    // saved as UTF-16: named, never counted.
+    let mut greedy = game(Rules::CentreRows, 11, 13, true, 30);
+    greedy.reward = true;
+    let mut off = game(Rules::CentreRows, 11, 11, true, 30);
+    off.clicks[4].cell = [3, 6];
+    let text = format!(
+        "{}\n{}\n",
+        serde_json::to_string(&greedy).unwrap(),
+        serde_json::to_string(&off).unwrap()
+    );
+    std::fs::write(dir.path().join("bad.jsonl"), text).unwrap();
+    let utf16: Vec<u8> = std::fs::read_to_string(&log)
+        .unwrap()
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    std::fs::write(
+        dir.path().join("utf16.jsonl"),
+        [&[0xff, 0xfe], &utf16[..]].concat(),
+    )
+    .unwrap();
+    let out = bot(dir.path(), &["stats", "--json", "bad.jsonl", "utf16.jsonl"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["overall"]["games"], 0, "{json}");
+    assert_eq!(
+        texts(&json["bad_lines"], "why"),
+        [
+            "a reward for 13 clicks (12 at most)",
+            "click 5: cell (3,6) off the 8x6 board",
+            "the log is UTF-16 text: save it as UTF-8"
+        ]
     );
 }
