@@ -565,7 +565,8 @@ impl<'s, 'o> Game<'s, 'o> {
         if let Some(window) = self.hints.as_mut()
             && !window.show(&hint)
         {
-            self.close_hints("by the player");
+            let by = window.closed_by();
+            self.close_hints(by);
         }
         (self.observe)(Event::Hint(&hint));
     }
@@ -576,7 +577,8 @@ impl<'s, 'o> Game<'s, 'o> {
         if let Some(window) = self.hints.as_mut()
             && !window.pump()
         {
-            self.close_hints("by the player");
+            let by = window.closed_by();
+            self.close_hints(by);
         }
     }
 

@@ -168,6 +168,28 @@ pub fn keep_above(window: &minifb::Window) -> Result<(), String> {
     }
 }
 
+/// Makes the window system's errors on the bot's own windows (a window
+/// destroyed by another program) something [`own_window_lost`] tells,
+/// not the end of the process; nothing to do off X11.
+pub fn survive_window_errors() -> Result<(), String> {
+    #[cfg(unix)]
+    return unix::survive_window_errors();
+    #[cfg(not(unix))]
+    Ok(())
+}
+
+/// Whether the bot's own window `id` is gone, destroyed by another
+/// program (see [`survive_window_errors`]).
+pub fn own_window_lost(id: u32) -> bool {
+    #[cfg(unix)]
+    return unix::lost(id);
+    #[cfg(not(unix))]
+    {
+        let _ = id;
+        false
+    }
+}
+
 /// Options for a window of the bot's own that stays on top of the others.
 pub fn topmost_options() -> minifb::WindowOptions {
     minifb::WindowOptions {

@@ -7,7 +7,7 @@
 // the player under Wine instead.
 #![cfg(unix)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::x11_support::*;
 use dustbot::game::Board;
@@ -454,13 +454,20 @@ fn a_board_no_click_explains_is_reported_and_the_assistant_replans_from_it() {
     assert_eq!(clicks.len(), proven_optimum(OTHER), "{}", run.dump());
 }
 
-#[test]
-fn ctrl_c_ends_the_assistant_with_one_line() {
-    let desktop = Desktop::start();
-    let game = game_at_corner(&desktop, TWELVE);
+/// The twelve-click game at the screen's corner and the assistant on it
+/// with a hint log, its first hint given: the window, the run, the log.
+fn assisting_twelve(desktop: &Desktop) -> (Practice, BotRun, PathBuf) {
+    let game = game_at_corner(desktop, TWELVE);
     let log = desktop.path("hints.jsonl");
     let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
     hint(&log, 0);
+    (game, bot, log)
+}
+
+#[test]
+fn ctrl_c_ends_the_assistant_with_one_line() {
+    let desktop = Desktop::start();
+    let (game, bot, _) = assisting_twelve(&desktop);
     bot.interrupt();
     let run = bot.finish();
     assert_ended_well(&run);
@@ -514,5 +521,27 @@ fn assist_options_are_checked_before_anything_starts() {
             "no/such/dir/h.jsonl",
         ]),
         "no/such/dir/h.jsonl: cannot write the hint log",
+    );
+}
+
+#[test]
+fn a_hint_window_destroyed_from_outside_is_a_hint_window_closed() {
+    let desktop = Desktop::start();
+    let (game, bot, log) = assisting_twelve(&desktop);
+    let id = wait_for("the hint window", || visible(&desktop, "Dust Hint"));
+    // Another program destroys it (no close request the window could
+    // answer): the assistant goes on with the hints on the terminal.
+    let destroyed = desktop.xdotool(&["windowclose", &id]);
+    assert!(destroyed.status.success(), "{destroyed:?}");
+    desktop.click(hinted_point(&hint(&log, 0)));
+    assert_eq!(hint(&log, 1)["clicks"], 1);
+    drop(game);
+    let run = bot.finish();
+    assert_ended_well(&run);
+    assert!(
+        run.stdout
+            .contains("hint window closed by another program: hints on the terminal only"),
+        "{}",
+        run.dump()
     );
 }
