@@ -403,20 +403,10 @@ fn a_board_no_click_explains_is_reported_and_the_assistant_replans_from_it() {
     // board after its first move.
     const OTHER: &str = "GGGGBO  ,RORGYGY ,RRBGOOB ,BRBOBYR ,BRYBBRRO,OYGGRORY";
     let desktop = Desktop::start();
-    let game = game_at_corner(&desktop, TWELVE);
-    let log = desktop.path("hints.jsonl");
     // Time enough for the new window to open before the old one counts
     // as closed for good.
-    let bot = desktop.start_bot(
-        GAME,
-        &[
-            "--assist",
-            "--hint-log",
-            log.to_str().unwrap(),
-            "--settle-ms",
-            "15000",
-        ],
-    );
+    let hint_log = ["--hint-log", "hints.jsonl"];
+    let (game, bot, log) = assist_on(&desktop, TWELVE, hint_log, &["--settle-ms", "15000"]);
     hint(&log, 0);
     // The game's window replaced by another, same title, same place, with
     // a different board.
@@ -454,12 +444,27 @@ fn a_board_no_click_explains_is_reported_and_the_assistant_replans_from_it() {
     assert_eq!(clicks.len(), proven_optimum(OTHER), "{}", run.dump());
 }
 
+/// `board` at the screen's corner and the assistant on it with a log
+/// (`log`: `--hint-log` or `--game-log`, and its file's name) and `more`
+/// arguments: the window, the run, the log's path.
+fn assist_on(
+    desktop: &Desktop,
+    board: &str,
+    log: [&str; 2],
+    more: &[&str],
+) -> (Practice, BotRun, PathBuf) {
+    let game = game_at_corner(desktop, board);
+    let path = desktop.path(log[1]);
+    let mut args = vec!["--assist", log[0], path.to_str().unwrap()];
+    args.extend_from_slice(more);
+    let bot = desktop.start_bot(GAME, &args);
+    (game, bot, path)
+}
+
 /// The twelve-click game at the screen's corner and the assistant on it
 /// with a hint log, its first hint given: the window, the run, the log.
 fn assisting_twelve(desktop: &Desktop) -> (Practice, BotRun, PathBuf) {
-    let game = game_at_corner(desktop, TWELVE);
-    let log = desktop.path("hints.jsonl");
-    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    let (game, bot, log) = assist_on(desktop, TWELVE, ["--hint-log", "hints.jsonl"], &[]);
     hint(&log, 0);
     (game, bot, log)
 }
@@ -544,4 +549,61 @@ fn a_hint_window_destroyed_from_outside_is_a_hint_window_closed() {
         "{}",
         run.dump()
     );
+}
+
+/// A board whose proof takes seconds on one thread (13 clicks).
+const SLOW: &str = "OBORRBOY,YOGGYGBY,BOOGYYRG,RRBYROOB,RYBYBGBB,OGGORORR";
+
+/// The assistant on [`SLOW`], planning on one thread, stopped by
+/// `signals` sent one after the other once the board is read: how long
+/// it took to end after them, the run, and the game log.
+fn stopped_while_planning(signals: &[&str]) -> (std::time::Duration, Finished, Vec<Value>) {
+    let desktop = Desktop::start();
+    let games = ["--game-log", "games.jsonl"];
+    let (_game, bot, log) = assist_on(&desktop, SLOW, games, &["--threads", "1"]);
+    wait_for("the board read", || {
+        let said = std::fs::read_to_string(desktop.path("bot.out")).unwrap_or_default();
+        said.contains("board read").then_some(())
+    });
+    // Well into the proof.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let asked = std::time::Instant::now();
+    for signal in signals {
+        bot.signal(signal);
+    }
+    let run = bot.finish();
+    let took = asked.elapsed();
+    assert!(
+        !left_button_down(&desktop.display),
+        "the button was left down"
+    );
+    let records = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    (took, run, records)
+}
+
+#[test]
+fn a_stop_never_waits_for_the_solver() {
+    assert!(proven_optimum(SLOW) == 13);
+    for signal in ["INT", "TERM", "HUP"] {
+        let (took, run, records) = stopped_while_planning(&[signal]);
+        assert!(
+            took.as_millis() < 1500,
+            "SIG{signal}: {took:?}\n{}",
+            run.dump()
+        );
+        assert_ended_well(&run);
+        // The game is recorded; its optimum, cut short, not as proven.
+        assert_eq!(records.len(), 1, "{records:?}");
+        assert_eq!(records[0]["end"], "interrupted", "{}", records[0]);
+        assert_eq!(records[0]["optimum_proven"], false, "{}", records[0]);
+    }
+    // A second Ctrl-C ends the process at once, whatever the first is
+    // waiting for.
+    let (took, run, _) = stopped_while_planning(&["INT", "INT"]);
+    assert!(took.as_millis() < 1500, "{took:?}\n{}", run.dump());
+    assert!(matches!(run.code, Some(0 | 130)), "{}", run.dump());
 }
