@@ -55,14 +55,25 @@ impl Games {
         Ok(())
     }
 
+    /// Whether the run goes until Ctrl-C (`--games 0`): Ctrl-C is then
+    /// how it ends, well, in a game or between games.
+    pub fn until_stopped(&self) -> bool {
+        self.limit.is_none()
+    }
+
     /// Waits for the next game's board in `window`, said once; `false`
-    /// when Ctrl-C ended the wait (the run ends well).
+    /// when Ctrl-C or the game window closing ended the wait (the run ends
+    /// well, with its summary).
     pub fn wait_next(&self, window: &mut dyn GameWindow, settings: &LiveSettings) -> Result<bool> {
         stop::catch()?;
         say!("waiting for the next game");
         match live::wait_next_game(window, settings) {
             Ok(_) => Ok(true),
             Err(LiveError::Input(InputError::Interrupted)) => Ok(false),
+            Err(LiveError::Capture(CaptureError::Gone { .. })) => {
+                say!("the game window closed: no more games");
+                Ok(false)
+            }
             Err(error) => Err(error).context("waiting for the next game"),
         }
     }

@@ -48,12 +48,17 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         let report = match played {
             Ok(report) => report,
             Err(stopped) => {
+                let interrupted = end_of(&stopped.error) == End::Interrupted;
                 games.stopped(tally.record(
                     Mode::Play,
                     end_of(&stopped.error),
                     Some(stopped.to_string()),
                     &settings.live.solve,
                 ));
+                // `--games 0` plays until Ctrl-C: that is its end, well.
+                if interrupted && games.until_stopped() {
+                    return Ok(ExitCode::SUCCESS);
+                }
                 return Err(stop_error(args, stopped)).with_context(|| context.clone());
             }
         };

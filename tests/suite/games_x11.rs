@@ -295,13 +295,7 @@ fn a_new_board_before_the_clear_ends_the_assisted_game_as_given_up() {
     assert_eq!(first["board"], next["new_board"], "{first}");
     assert_eq!(first["clicks"], 0, "{first}");
     follow_hints(&desktop, &hint_log, 2);
-    let run = bot.finish();
-    assert_eq!(run.code, Some(0), "{}", run.dump());
-    assert!(
-        run.stdout.contains("a new game's board after 1 click(s)"),
-        "{}",
-        run.dump()
-    );
+    let run = ended_well_saying(bot, "a new game's board after 1 click(s)");
     // No wait: the next game's board was on the screen already.
     assert!(
         !run.stdout.contains("waiting for the next game"),
@@ -320,6 +314,24 @@ fn a_new_board_before_the_clear_ends_the_assisted_game_as_given_up() {
     assert_eq!(sums["overall"]["cleared"], 1, "{sums}");
 }
 
+/// Waits for `bot` to end, and checks that it ended well (exit 0) and
+/// said `said`.
+fn ended_well_saying(bot: BotRun, said: &str) -> Finished {
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert!(run.stdout.contains(said), "{said:?}\n{}", run.dump());
+    run
+}
+
+/// Waits until the game log at `log` holds `n` records.
+fn wait_for_records(log: &Path, n: usize) {
+    wait_for(&format!("{n} game record(s)"), || {
+        std::fs::read_to_string(log)
+            .is_ok_and(|text| text.lines().count() == n)
+            .then_some(())
+    });
+}
+
 /// The practice window and live play on it for `games` games (`0`:
 /// until Ctrl-C) with a game log: the window, the run and the log.
 fn playing(desktop: &Desktop, games: &str) -> (Practice, BotRun, PathBuf) {
@@ -336,11 +348,7 @@ fn games_0_plays_until_ctrl_c_and_ends_well_with_the_summary() {
     let (game, bot, log) = playing(&desktop, "0");
     // The first game cleared and logged, the bot waits for the next one
     // (the window starts none by itself here).
-    wait_for("the first game's record", || {
-        std::fs::read_to_string(&log)
-            .is_ok_and(|text| text.lines().count() == 1)
-            .then_some(())
-    });
+    wait_for_records(&log, 1);
     bot.interrupt();
     let run = bot.finish();
     assert_eq!(run.code, Some(0), "{}", run.dump());
@@ -518,4 +526,30 @@ fn clicks_within_one_animation_are_all_counted_in_the_record() {
     assert!(lines[0].get("clicks_unseen").is_none(), "{}", lines[0]);
     let said = run.stdout.contains("clicks 1-2: you clicked");
     assert!(said, "{}", run.dump());
+}
+
+#[test]
+fn games_0_ends_well_on_ctrl_c_within_a_game_too() {
+    let desktop = Desktop::start();
+    let (game, bot, log) = playing(&desktop, "0");
+    game.wait_for_clicks(2);
+    bot.interrupt();
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    let last = run.stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("1 game(s): 0 cleared"), "{}", run.dump());
+    let lines = records(&log);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["end"], "interrupted", "{}", lines[0]);
+}
+
+#[test]
+fn a_window_closed_between_games_ends_the_run_with_the_summary() {
+    let desktop = Desktop::start();
+    let (game, bot, log) = playing(&desktop, "2");
+    wait_for_records(&log, 1);
+    drop(game);
+    let run = ended_well_saying(bot, "the game window closed: no more games");
+    let last = run.stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("1 game(s): 1 cleared"), "{}", run.dump());
 }
