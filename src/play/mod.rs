@@ -157,6 +157,12 @@ impl Game<'_, '_> {
         window: &mut dyn GameWindow,
     ) -> Result<Report, LiveError> {
         let settings = self.settings;
+        // Caught before the first read: a stop during the first plan ends
+        // it at once, and the game whose board was read is recorded. A
+        // dry run clicks nothing and is ended as any program is.
+        if !settings.dry_run {
+            stop::catch()?;
+        }
         let (mut eye, first) = live::first_board(window, &settings.live)?;
         let mut board = first.board;
         (self.observe)(Event::Board {
@@ -181,7 +187,8 @@ impl Game<'_, '_> {
         if settings.dry_run {
             return Ok(report(self, Finish::DryRun));
         }
-        stop::catch()?;
+        // A stop asked for during the plan, which it cut short.
+        stop::check()?;
         let mut mouse = Mouse::new(desktop.pointer()?)?;
         let mut plan = first;
         loop {
