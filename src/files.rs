@@ -348,10 +348,15 @@ fn open_appending(
     Ok(file)
 }
 
-/// Whether two paths name one file (through links).
+/// Whether two paths name one file: through symbolic links, other
+/// spellings and hard links alike (a hard link has a path of its own, so
+/// the file's identity is compared, not its path).
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (fs::canonicalize(a), fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
+    match (
+        crate::desktop::file_identity(a),
+        crate::desktop::file_identity(b),
+    ) {
+        (Some(a), Some(b)) => a == b,
         _ => false,
     }
 }
@@ -505,6 +510,29 @@ mod tests {
         assert_eq!(fs::read_to_string(&log).unwrap(), "old\nnew\nmore\n");
         assert!(open_log_readable(&calibration, &[&calibration]).is_err());
         assert!(open_log_readable(dir.path(), &[]).is_err());
+    }
+
+    #[test]
+    fn a_hard_link_to_an_input_is_that_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let calibration = dir.path().join("nodiatis.toml");
+        fs::write(&calibration, "[board]\n").unwrap();
+        let link = dir.path().join("games.jsonl");
+        fs::hard_link(&calibration, &link).unwrap();
+        assert!(same_file(&link, &calibration));
+        let refused = open_log(&link, &[&calibration]).unwrap_err();
+        assert!(
+            refused.to_string().contains("one of the run's inputs"),
+            "{refused}"
+        );
+        assert_eq!(fs::read_to_string(&calibration).unwrap(), "[board]\n");
+        // Another spelling of one path is one file; a copy is another.
+        let spelled = dir.path().join(".").join("nodiatis.toml");
+        assert!(same_file(&spelled, &calibration));
+        let copy = dir.path().join("copy.toml");
+        fs::copy(&calibration, &copy).unwrap();
+        assert!(!same_file(&copy, &calibration));
+        assert!(!same_file(&dir.path().join("missing"), &calibration));
     }
 
     #[test]

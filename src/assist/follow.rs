@@ -1,9 +1,18 @@
 //! Following the player on the board alone: which boards one click can
-//! make, which click made a board, and where the tiles a plan will click
+//! make, which clicks made a board (the fewest, for clicks made within
+//! one animation), and where the tiles a plan will click
 //! are on the board the player sees now, each under given rules. Pure
 //! game logic, so the rules of following can be tested without a screen.
 
-use crate::game::{Board, Cell, Rules, Step};
+use std::collections::HashSet;
+
+use crate::game::{Board, Cell, MAX_COLOURS, Rules, Step};
+
+/// The most clicks one change of the board is searched for: a player
+/// makes two or three within one animation; four leaves room, and the
+/// search stays small (a click is tried only on a colour the board after
+/// holds fewer of, by no more than what is left to remove).
+pub const MOST_CLICKS_AT_ONCE: usize = 4;
 
 /// Every board one click on `board` can leave under any of `rules` (one
 /// per cluster and rules, without repeats).
@@ -20,19 +29,63 @@ pub fn successors(board: &Board, rules: &[Rules]) -> Vec<Board> {
     boards
 }
 
-/// The click on `before` that leaves `after` under `rules`, if one does
-/// (when several clusters leave the same board, the first in scan order:
-/// they are the same move to the player).
-pub fn explain(before: &Board, after: &Board, rules: Rules) -> Option<Step> {
-    before.clusters().iter().find_map(|cluster| {
-        let board_after = before.remove_under(cluster.cells, rules);
-        (board_after == *after).then_some(Step {
-            cell: cluster.cell,
-            colour: cluster.colour,
-            size: cluster.size,
-            board_after,
-        })
-    })
+/// The fewest clicks on `before`, at most `most`, that leave `after`
+/// under `rules`, in order; `None` when no such clicks do (a misread,
+/// another board, more clicks). Of the shortest, the first in scan
+/// order (when several clusters leave the same board, they are the same
+/// move to the player). Fewer clicks than the player made can never leave the board
+/// the player left, so the count is never below the real one but by
+/// clicks that cancel out, which no board shows.
+pub fn explain_clicks(
+    before: &Board,
+    after: &Board,
+    rules: Rules,
+    most: usize,
+) -> Option<Vec<Step>> {
+    let goal = colour_counts(after);
+    let mut seen = HashSet::from([*before]);
+    // Breadth first: the first sequence found is a shortest.
+    let mut level = vec![(*before, Vec::new())];
+    for _ in 0..most {
+        let mut next = Vec::new();
+        for (board, steps) in &level {
+            let counts = colour_counts(board);
+            for cluster in board.clusters().iter() {
+                let colour = usize::from(cluster.colour.index());
+                // Tiles of a colour the board after still holds are
+                // never removed on the way there.
+                if counts[colour] < goal[colour] + usize::from(cluster.size) {
+                    continue;
+                }
+                let board_after = board.remove_under(cluster.cells, rules);
+                if !seen.insert(board_after) {
+                    continue;
+                }
+                let mut path: Vec<Step> = steps.clone();
+                path.push(Step {
+                    cell: cluster.cell,
+                    colour: cluster.colour,
+                    size: cluster.size,
+                    board_after,
+                });
+                if board_after == *after {
+                    return Some(path);
+                }
+                next.push((board_after, path));
+            }
+        }
+        level = next;
+    }
+    None
+}
+
+/// How many tiles of each colour `board` holds.
+fn colour_counts(board: &Board) -> [usize; MAX_COLOURS as usize] {
+    let mut counts = [0; MAX_COLOURS as usize];
+    for &v in board.raw().iter().filter(|&&v| v != 0) {
+        counts[usize::from(v) - 1] += 1;
+    }
+    counts
 }
 
 /// Where on `board` each click of `plan` (played from `board` under
@@ -84,6 +137,11 @@ mod tests {
         (3, 0),
     ];
 
+    /// The one click on `before` that leaves `after`, if one does.
+    fn explain(before: &Board, after: &Board, rules: Rules) -> Option<Step> {
+        explain_clicks(before, after, rules, 1).map(|steps| steps[0])
+    }
+
     fn seed_plan(board: &Board) -> Vec<Step> {
         let clicks: Vec<Cell> = SEED.iter().map(|&(x, y)| Cell::new(x, y)).collect();
         replay(board, &clicks).unwrap()
@@ -104,6 +162,43 @@ mod tests {
             assert!(successors(&before, &[Rules::CentreRows]).contains(&step.board_after));
             before = step.board_after;
         }
+    }
+
+    #[test]
+    fn clicks_within_one_animation_are_counted_in_full() {
+        let board: Board = REAL.parse().unwrap();
+        let plan = seed_plan(&board);
+        let rules = Rules::CentreRows;
+        for k in 1..=3 {
+            let steps = explain_clicks(&board, &plan[k - 1].board_after, rules, 4).unwrap();
+            assert_eq!(steps.len(), k, "the seed's first {k} clicks");
+            assert_eq!(steps.last().unwrap().board_after, plan[k - 1].board_after);
+        }
+        // Random boards, random clicks: never more than were made, and the
+        // clicks found replay to the board after.
+        let mut rng = BoardRng::new(34);
+        for _ in 0..50 {
+            let start = rng.board(8, 6, 5).unwrap();
+            let mut after = start;
+            let made = 2 + rng.below(3) as usize;
+            for _ in 0..made {
+                let clusters = after.clusters();
+                let clusters = clusters.as_slice();
+                let pick = clusters[rng.below(clusters.len() as u64) as usize];
+                after = after.remove_under(pick.cells, rules);
+            }
+            let steps = explain_clicks(&start, &after, rules, 4).unwrap();
+            assert!(steps.len() <= made, "{} for {made}", steps.len());
+            let cells: Vec<Cell> = steps.iter().map(|s| s.cell).collect();
+            let replayed = replay_under(&start, &cells, rules).unwrap();
+            assert_eq!(replayed.last().unwrap().board_after, after);
+        }
+        // More clicks than searched for, or another board: none.
+        assert_eq!(explain_clicks(&board, &plan[4].board_after, rules, 4), None);
+        let other: Board = "OOBYRGGR,YROBRYRR,GOGOYORO,YBBGYRGG,YOYOYRGY,YYGOOOGO"
+            .parse()
+            .unwrap();
+        assert_eq!(explain_clicks(&board, &other, rules, 4), None);
     }
 
     #[test]

@@ -44,10 +44,6 @@ pub const REWARD_CLICKS: usize = 12;
 #[derive(Debug)]
 pub struct AssistSettings {
     pub live: LiveSettings,
-    /// Whether a full board that no click explains is the next game (the
-    /// player gave up this one), which ends this game; else it is a board
-    /// to re-plan from, and the game goes on.
-    pub next_games: bool,
     /// The game's colours, for the hint window; `None` shows no window.
     pub look: Option<Look>,
 }
@@ -71,6 +67,9 @@ pub struct Hint {
     /// The first board's plan length, and whether it was proven.
     pub optimum: usize,
     pub optimum_proven: bool,
+    /// Some clicks were not seen (the board changed in a way no clicks
+    /// explain): `clicks` is only a lower bound.
+    pub clicks_unseen: bool,
     /// The board's cells in desktop pixels, so that a script can click
     /// any cell.
     pub on_screen: Geometry,
@@ -90,7 +89,15 @@ impl Hint {
         let proven = if self.optimum_proven { " (proven)" } else { "" };
         let optimum = format!("optimum {}{proven}", self.optimum);
         let total = self.total();
+        // A count that is only a lower bound claims no reward.
+        let untold = "the reward cannot be told (clicks not all seen)";
         if self.board.is_cleared() {
+            if self.clicks_unseen {
+                return vec![
+                    format!("cleared in at least {total} clicks, {optimum}"),
+                    untold.to_owned(),
+                ];
+            }
             let reward = if total <= REWARD_CLICKS {
                 "within the reward's clicks".to_owned()
             } else {
@@ -98,7 +105,9 @@ impl Hint {
             };
             return vec![format!("cleared in {total} clicks, {optimum}"), reward];
         }
-        let reward = if total <= REWARD_CLICKS {
+        let reward = if self.clicks_unseen {
+            untold.to_owned()
+        } else if total <= REWARD_CLICKS {
             "reward reachable".to_owned()
         } else {
             format!("reward out of reach ({REWARD_CLICKS} clicks at most)")
@@ -143,10 +152,12 @@ pub enum Event<'a> {
     /// The hint window was closed ("by the player", "as ..."): the hints
     /// go on in the terminal.
     HintWindowClosed(&'a str),
-    /// The player's click `number` made the board change by `step`.
+    /// The player's clicks up to `number` made the board change by
+    /// `steps` (one, or the fewest that make the change when several came
+    /// within one animation), in order; `verdict` is for them all.
     Move {
         number: u32,
-        step: &'a Step,
+        steps: &'a [Step],
         verdict: Verdict,
     },
     /// The board after the player's click `number` showed other rules
@@ -157,7 +168,8 @@ pub enum Event<'a> {
         rules: Rules,
         candidates: &'a [Rules],
     },
-    /// The board changed in a way no single click explains.
+    /// The board changed in a way no clicks explain (up to
+    /// [`follow::MOST_CLICKS_AT_ONCE`]): the count is a lower bound.
     Unexplained {
         before: &'a Board,
         after: &'a Board,
@@ -301,6 +313,8 @@ struct Game<'s, 'o> {
     pace: Pace,
     /// A trouble was said and the board has not been read since.
     waiting: bool,
+    /// The board changed once in a way no clicks explain.
+    unseen: bool,
     /// The window's client area when the last hint was given.
     hinted_at: ScreenRect,
 }
@@ -341,6 +355,7 @@ impl<'s, 'o> Game<'s, 'o> {
             learned,
             pace: Pace::new(settings.live.anim),
             waiting: false,
+            unseen: false,
             hinted_at: eye.board.client,
         };
         game.hint(eye, None);
@@ -351,8 +366,10 @@ impl<'s, 'o> Game<'s, 'o> {
     fn watch(&mut self, eye: &mut Eye) -> Result<Finish, LiveError> {
         loop {
             let tick = Instant::now();
-            if stop::check().is_err() {
-                return Ok(Finish::Interrupted);
+            // Ctrl-C ends the game well; standard output failed stops it.
+            if let Err(stop) = stop::check() {
+                let error = LiveError::from(stop);
+                return ending(&error, None).ok_or(error);
             }
             self.pump();
             if self.hints_over_board(eye) {
@@ -435,7 +452,6 @@ impl<'s, 'o> Game<'s, 'o> {
     /// no longer holds, and hints again.
     fn changed(&mut self, eye: &Eye, settled: Settled) -> Result<Option<Finish>, LiveError> {
         let settings = &self.settings.live;
-        let next_games = self.settings.next_games;
         let (read, image) = (settled.board, settled.frame.image);
         self.waiting = false;
         if read == self.board {
@@ -443,13 +459,16 @@ impl<'s, 'o> Game<'s, 'o> {
             return Ok(None);
         }
         let number = self.clicks + 1;
-        let seen = self.learned.see(number, |rules| {
-            follow::explain(&self.board, &read, rules).is_some()
-        });
+        // Clicks within one animation show as one change: the fewest
+        // clicks that make it are counted, never one for all.
+        let before = self.board;
+        let explain =
+            |rules| follow::explain_clicks(&before, &read, rules, follow::MOST_CLICKS_AT_ONCE);
+        let seen = self.learned.see(number, |rules| explain(rules).is_some());
         let rules = self.learned.rules();
-        let player_move = match seen {
+        let player_moves = match seen {
             Seen::Unexplained => None,
-            _ => follow::explain(&self.board, &read, rules),
+            _ => explain(rules),
         };
         if let Seen::Switched { rules, candidates } = &seen {
             (self.observe)(Event::RulesSwitched {
@@ -458,13 +477,17 @@ impl<'s, 'o> Game<'s, 'o> {
                 candidates,
             });
         }
-        match &player_move {
-            None if next_games && read.is_full() => {
+        match &player_moves {
+            // No click leaves a board full: the next game's (the player
+            // gave this one up), whose clicks never go against this
+            // one's optimum.
+            None if read.is_full() => {
                 log::info!("a new game's board: {read}");
                 return Ok(Some(Finish::NewBoard));
             }
-            Some(step) => {
-                self.clicks = number;
+            Some(steps) => {
+                let before = self.clicks as usize + self.plan.len();
+                self.clicks += steps.len() as u32;
                 let verdict = if let Seen::Switched { .. } = seen {
                     (self.plan, self.proven) = plan(&read, &settings.solve, rules)?;
                     // The optimum the hints name is the game's, under its
@@ -475,11 +498,10 @@ impl<'s, 'o> Game<'s, 'o> {
                         from_here: self.plan.len(),
                         total: self.clicks as usize + self.plan.len(),
                     }
-                } else if self.plan.first().map(|s| s.board_after) == Some(read) {
-                    self.plan.remove(0);
+                } else if self.plan.get(steps.len() - 1).map(|s| s.board_after) == Some(read) {
+                    self.plan.drain(..steps.len());
                     Verdict::AsHinted
                 } else {
-                    let before = self.clicks as usize - 1 + self.plan.len();
                     (self.plan, self.proven) = plan(&read, &settings.solve, rules)?;
                     let total = self.clicks as usize + self.plan.len();
                     Verdict::Cost {
@@ -490,7 +512,7 @@ impl<'s, 'o> Game<'s, 'o> {
                 };
                 (self.observe)(Event::Move {
                     number: self.clicks,
-                    step,
+                    steps,
                     verdict,
                 });
             }
@@ -500,8 +522,9 @@ impl<'s, 'o> Game<'s, 'o> {
                     &format!("unexplained-{:02}", self.clicks),
                     &[("before", &self.last), ("after", &image)],
                 );
+                self.unseen = true;
                 log::warn!(
-                    "the board changed in a way no single click explains\n  before {}\n  after  {read}",
+                    "the board changed in a way no clicks explain\n  before {}\n  after  {read}",
                     self.board
                 );
                 (self.observe)(Event::Unexplained {
@@ -514,7 +537,7 @@ impl<'s, 'o> Game<'s, 'o> {
         }
         self.board = read;
         self.last = image;
-        self.hint(eye, player_move);
+        self.hint(eye, player_moves.and_then(|steps| steps.last().copied()));
         Ok(self.board.is_cleared().then_some(Finish::Cleared))
     }
 
@@ -535,13 +558,15 @@ impl<'s, 'o> Game<'s, 'o> {
             proven_optimal: self.proven,
             optimum: self.optimum.0,
             optimum_proven: self.optimum.1,
+            clicks_unseen: self.unseen,
             on_screen: eye.board.on_screen(),
             next_at,
         };
         if let Some(window) = self.hints.as_mut()
             && !window.show(&hint)
         {
-            self.close_hints("by the player");
+            let by = window.closed_by();
+            self.close_hints(by);
         }
         (self.observe)(Event::Hint(&hint));
     }
@@ -552,7 +577,8 @@ impl<'s, 'o> Game<'s, 'o> {
         if let Some(window) = self.hints.as_mut()
             && !window.pump()
         {
-            self.close_hints("by the player");
+            let by = window.closed_by();
+            self.close_hints(by);
         }
     }
 
@@ -648,6 +674,7 @@ mod tests {
             proven_optimal: true,
             optimum,
             optimum_proven: true,
+            clicks_unseen: false,
             on_screen: Geometry::square(0.0, 0.0, 80.0, 8, 6),
             next_at: None,
         }
@@ -664,6 +691,15 @@ mod tests {
             [
                 "click 5 of 13, optimum 11 (proven)",
                 "reward out of reach (12 clicks at most)"
+            ]
+        );
+        let mut unseen = hint(4, 7, 11);
+        unseen.clicks_unseen = true;
+        assert_eq!(
+            unseen.caption(),
+            [
+                "click 5 of 11, optimum 11 (proven)",
+                "the reward cannot be told (clicks not all seen)"
             ]
         );
         let mut cleared = hint(12, 0, 11);

@@ -99,6 +99,9 @@ impl HintWindow {
         let painter = HintPainter::new(cells.0, cells.1, look, placement.scale);
         let (width, height) = painter.size();
         let title = title_for(query);
+        if let Err(error) = desktop::survive_window_errors() {
+            log::warn!("the hint window's errors may end the assistant: {error}");
+        }
         let mut window = Window::new(&title, width, height, desktop::topmost_options())
             .map_err(|e| e.to_string())?;
         // The assistant paces itself: no waiting in the window's updates.
@@ -118,9 +121,10 @@ impl HintWindow {
         })
     }
 
-    /// Shows `hint`; false once the player has closed the window.
+    /// Shows `hint`; false once the window is closed (by the player, or
+    /// destroyed by another program).
     pub fn show(&mut self, hint: &Hint) -> bool {
-        if !self.window.is_open() {
+        if !self.is_open() {
             return false;
         }
         paint(&self.painter, hint, &mut self.frame);
@@ -131,12 +135,27 @@ impl HintWindow {
     }
 
     /// Handles the window's events (moves, repaints, closing); false once
-    /// the player has closed it.
+    /// the window is closed.
     pub fn pump(&mut self) -> bool {
-        if self.window.is_open() {
+        if self.is_open() {
             self.window.update();
         }
-        self.window.is_open()
+        self.is_open()
+    }
+
+    /// Who closed the window, in the words of the terminal's line.
+    pub fn closed_by(&self) -> &'static str {
+        if desktop::own_window_lost(self.id) {
+            "by another program"
+        } else {
+            "by the player"
+        }
+    }
+
+    /// Whether the window is still there: not closed by the player, not
+    /// destroyed by another program.
+    fn is_open(&self) -> bool {
+        self.window.is_open() && !desktop::own_window_lost(self.id)
     }
 }
 

@@ -140,6 +140,7 @@ impl SolverArgs {
             threads: self.threads.count(),
             table_mb: self.tt_mb as usize,
             rules,
+            stop: None,
         }
     }
 }

@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::args::PlayArgs;
 use super::games::{Games, Tally, end_of};
 use super::output::{board_read, frame_list, rules_learned, rules_switched};
-use super::{live_settings, look_of};
+use super::{live_settings, look_of, say};
 use crate::assist::{self, AssistSettings, Event, Finish, Hint, Report, Verdict};
 use crate::desktop::Desktop as _;
 use crate::game::Step;
@@ -34,20 +34,18 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let mut games = Games::new(args, &calibration_path)?;
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(query)?;
-    println!("window {}", window.info());
+    say!("window {}", window.info());
     let context = format!(
         "window {}, calibration {}",
         crate::text::excerpt(&window.info().title),
         calibration_path.display()
     );
-    let mut settings = AssistSettings {
+    let settings = AssistSettings {
         look: Some(look_of(&live.calibration)),
         live,
-        next_games: false,
     };
     let mut log_error = None;
     loop {
-        settings.next_games = games.more_after_this();
         let mut tally = Tally::start(settings.live.rules.start());
         let assisted = assist::assist(&mut desktop, &mut window, &settings, &mut |event| {
             keep(&mut tally, &event);
@@ -73,9 +71,9 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             }
         };
         if let Some(line) = rules_learned(args.rules, &report.learned) {
-            println!("{line}");
+            say!("{line}");
         }
-        println!("{}", summary(&report));
+        say!("{}", summary(&report));
         let end = match report.finish {
             Finish::Cleared => End::Cleared,
             Finish::NewBoard => End::NewBoard,
@@ -112,7 +110,7 @@ fn keep(tally: &mut Tally, event: &Event) {
         Event::RulesSwitched { rules, .. } => tally.rules_switched(*rules),
         Event::Move {
             number,
-            step,
+            steps,
             verdict,
         } => {
             let (followed, cost) = match *verdict {
@@ -121,8 +119,20 @@ fn keep(tally: &mut Tally, event: &Event) {
                 // The hint was made under other rules: neither can be told.
                 Verdict::NewRules { .. } => (None, None),
             };
-            tally.click(*number, step.cell, followed, cost);
+            let first = number + 1 - steps.len() as u32;
+            for (n, step) in (first..).zip(steps.iter()) {
+                // Clicks within one animation: the verdict is of them all,
+                // said on the last; the ones before it followed the hints
+                // when all did.
+                let (followed, cost) = if n == *number || followed == Some(true) {
+                    (followed, cost)
+                } else {
+                    (None, None)
+                };
+                tally.click(n, step.cell, followed, cost);
+            }
         }
+        Event::Unexplained { .. } => tally.clicks_unseen(),
         _ => {}
     }
 }
@@ -130,40 +140,50 @@ fn keep(tally: &mut Tally, event: &Event) {
 /// Prints one event.
 fn show(event: &Event) {
     match event {
-        Event::Board { board, confidence } => println!("{}", board_read(board, *confidence)),
+        Event::Board { board, confidence } => say!("{}", board_read(board, *confidence)),
         Event::HintWindow(Ok((title, placement))) => {
-            println!("hint window {title:?} {placement}")
+            say!("hint window {title:?} {placement}")
         }
         Event::HintWindow(Err(cause)) => {
-            println!("no hint window ({cause}): hints on the terminal only")
+            say!("no hint window ({cause}): hints on the terminal only")
         }
         Event::HintWindowClosed(why) => {
-            println!("hint window closed {why}: hints on the terminal only")
+            say!("hint window closed {why}: hints on the terminal only")
         }
         Event::Move {
             number,
-            step,
+            steps,
             verdict,
-        } => println!(
-            "click {number}: you clicked {}: {}",
-            move_name(step),
-            verdict_text(verdict)
-        ),
+        } => {
+            let names: Vec<String> = steps.iter().map(move_name).collect();
+            match names.as_slice() {
+                [one] => say!(
+                    "click {number}: you clicked {one}: {}",
+                    verdict_text(verdict)
+                ),
+                several => say!(
+                    "clicks {}-{number}: you clicked {} within one animation: {}",
+                    number + 1 - several.len() as u32,
+                    several.join(", then "),
+                    verdict_text(verdict)
+                ),
+            }
+        }
         Event::RulesSwitched {
             number,
             rules,
             candidates,
-        } => println!("{}", rules_switched(*number, *rules, candidates)),
+        } => say!("{}", rules_switched(*number, *rules, candidates)),
         Event::Unexplained {
             before,
             after,
             frames,
-        } => println!(
-            "the board changed in a way no single click explains: re-planning from the board read\n  before {before}\n  after  {after}\n  frames {}",
+        } => say!(
+            "the board changed in a way no clicks explain: re-planning from the board read; the clicks counted are at least those made, no reward claimed\n  before {before}\n  after  {after}\n  frames {}",
             frame_list(frames)
         ),
-        Event::Waiting(text) => println!("{text}"),
-        Event::Hint(hint) => println!("{}", hint_line(hint)),
+        Event::Waiting(text) => say!("{text}"),
+        Event::Hint(hint) => say!("{}", hint_line(hint)),
     }
 }
 
@@ -352,6 +372,7 @@ mod tests {
             proven_optimal: true,
             optimum: 11,
             optimum_proven: true,
+            clicks_unseen: false,
             on_screen: crate::geometry::Geometry::square(140.0, 90.0, 80.0, 8, 6),
             next_at: Some(ScreenPoint::new(740, 530)),
         }

@@ -18,7 +18,7 @@ use log::info;
 
 use super::args::BenchArgs;
 use super::progress::Progress;
-use super::{check_plot_path, save_plot};
+use super::{check_plot_path, save_plot, say};
 use crate::game::{
     Board, BoardRng, EXAMPLE_BOARD, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH,
 };
@@ -64,7 +64,7 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
         )
     };
     let cap = args.cap.as_secs_f64();
-    println!(
+    say!(
         "bot bench: rules {}, strategies {}, cap {cap} s per board and strategy, {} threads for optimal",
         options.rules,
         strategies
@@ -75,7 +75,7 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
         options.threads
     );
 
-    println!();
+    say!();
     {
         let example: Board = EXAMPLE_BOARD.parse()?;
         let mut runs = Vec::new();
@@ -85,13 +85,18 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
             info!("  {}", summary(&outcome));
             runs.push(outcome);
         }
-        println!("Example board {example} (RULES.md's)");
-        println!(
+        say!("Example board {example} (RULES.md's)");
+        say!(
             "{:<10} {:>6} {:>7} {:>10} {:>12} {:>10}",
-            "strategy", "length", "proven", "time", "nodes", "nodes/s"
+            "strategy",
+            "length",
+            "proven",
+            "time",
+            "nodes",
+            "nodes/s"
         );
         for (strategy, outcome) in strategies.iter().zip(&runs) {
-            println!(
+            say!(
                 "{:<10} {:>6} {:>7} {:>10} {:>12} {:>10}",
                 strategy.name(),
                 outcome.length(),
@@ -102,7 +107,7 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
             );
         }
         if let Some(line) = example_ratio(&strategies, &runs) {
-            println!("{line}");
+            say!("{line}");
         }
     }
 
@@ -127,15 +132,22 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
     }
     progress.finish();
 
-    println!();
-    println!(
+    say!();
+    say!(
         "{} random {NODIATIS_WIDTH}x{NODIATIS_HEIGHT}x{NODIATIS_COLOURS} boards (uniform colours), seed {}; times to proof, unproven boards counted as over the cap",
         boards.len(),
         args.seed
     );
-    println!(
+    say!(
         "{:<10} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8} {:>10}",
-        "strategy", "proven", "median", "p90", "max", "mean len", "max len", "nodes/s"
+        "strategy",
+        "proven",
+        "median",
+        "p90",
+        "max",
+        "mean len",
+        "max len",
+        "nodes/s"
     );
     for (strategy, outcomes) in strategies.iter().zip(&runs) {
         // Unproven boards count as slower than any proof, so the median
@@ -145,7 +157,7 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
         let lengths: Vec<usize> = outcomes.iter().map(Outcome::length).collect();
         let nodes: u64 = outcomes.iter().map(|o| o.nodes).sum();
         let elapsed: Duration = outcomes.iter().map(|o| o.elapsed).sum();
-        println!(
+        say!(
             "{:<10} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8} {:>10}",
             strategy.name(),
             format!(
@@ -163,10 +175,10 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
         );
     }
     if let Some(line) = pair_ratio(&strategies, &runs) {
-        println!("{line}");
+        say!("{line}");
     }
     if let Some(s) = strategies.iter().position(|&s| s == Strategy::Optimal) {
-        println!("{}", first_answers(&runs[s], &runs));
+        say!("{}", first_answers(&runs[s], &runs));
     }
     if let Some(path) = &args.plot {
         let plot = Plot {
@@ -180,7 +192,7 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
             series: plot_series(&strategies, &runs, cap),
         };
         save_plot(path, &render::plot::plot(&plot)?)?;
-        println!("plot: {}", path.display());
+        say!("plot: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

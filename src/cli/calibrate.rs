@@ -5,13 +5,14 @@
 //! `calibration/NAME.toml` whole (with `--window`, and the window's
 //! screenshot, both or neither), never over a file without `--force`.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
 use super::args::CalibrateArgs;
+use super::{say, show};
 use crate::desktop::Desktop as _;
 use crate::game::{Board, NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use crate::{files, vision};
@@ -64,11 +65,11 @@ pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
         let screenshot = path.display();
         let (calibration, board) = vision::cluster_colours(&image, NODIATIS_WIDTH, NODIATIS_HEIGHT)
             .with_context(|| screenshot.to_string())?;
-        println!(
+        say!(
             "Board read from {screenshot} (colours named by hue):\n{}",
             board.grid()
         );
-        println!("{board}");
+        say!("{board}");
         if !args.yes && !confirm("Is this the board in the screenshot?")? {
             bail!("not confirmed: nothing written (give the true board with --board)");
         }
@@ -79,11 +80,11 @@ pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
         let screenshot = path.display();
         let reading = vision::read(image, &calibration, None)
             .with_context(|| format!("{screenshot}: re-reading with the new calibration"))?;
-        println!(
+        say!(
             "{screenshot}: cell confidences with the new calibration (threshold {}):",
             reading.threshold
         );
-        print!("{}", reading.confidence_grid());
+        show(&reading.confidence_grid().to_string());
         let read = reading.board().with_context(|| {
             format!("{screenshot}: the new calibration does not read it back; nothing written")
         })?;
@@ -98,7 +99,7 @@ pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
         kept.map(|kept| (kept, &shots[0].1)),
         args.force,
     )?;
-    println!("wrote {} (lowest confidence {lowest:.2})", path.display());
+    say!("wrote {} (lowest confidence {lowest:.2})", path.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -136,7 +137,7 @@ fn save(
         return Err(error).context("nothing written");
     }
     if let Some((kept, _)) = &kept {
-        println!("kept the window's screenshot as {}", kept.display());
+        say!("kept the window's screenshot as {}", kept.display());
     }
     Ok(())
 }
@@ -193,7 +194,7 @@ fn window_image(query: &str, countdown: u64) -> Result<image::RgbaImage> {
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(query)?;
     for left in (1..=countdown).rev() {
-        println!(
+        say!(
             "taking the screenshot of {:?} in {left} s: move the mouse off the board",
             window.info().title
         );
@@ -293,8 +294,9 @@ const MAX_ANSWER: u64 = 64;
 
 /// Asks a yes/no question on stdin; anything but "y" or "yes" is no.
 fn confirm(question: &str) -> Result<bool> {
-    print!("{question} [y/N] ");
-    std::io::stdout().flush()?;
+    if !show(&format!("{question} [y/N] ")) {
+        bail!("cannot ask {question:?}: standard output cannot be written");
+    }
     let mut answer = Vec::new();
     std::io::stdin()
         .lock()

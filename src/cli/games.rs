@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use super::args::PlayArgs;
+use super::say;
 use crate::desktop::{CaptureError, GameWindow, InputError, stop};
 use crate::game::{Board, Cell, Rules};
 use crate::live::{self, LiveError, LiveSettings};
@@ -39,20 +40,10 @@ impl Games {
         })
     }
 
-    /// Whether a game may follow the one being played: a new game's board
-    /// is then the next game, not a board of this one.
-    pub fn more_after_this(&self) -> bool {
-        self.wanted(self.played.len() + 1)
-    }
-
     /// Whether another game is wanted after those played.
     pub fn want_more(&self) -> bool {
-        self.wanted(self.played.len())
-    }
-
-    /// Whether a game is wanted after `played` games.
-    fn wanted(&self, played: usize) -> bool {
-        self.limit.is_none_or(|limit| played < limit as usize)
+        self.limit
+            .is_none_or(|limit| self.played.len() < limit as usize)
     }
 
     /// Keeps the record of a game that ended and appends it to the log.
@@ -64,14 +55,25 @@ impl Games {
         Ok(())
     }
 
+    /// Whether the run goes until Ctrl-C (`--games 0`): Ctrl-C is then
+    /// how it ends, well, in a game or between games.
+    pub fn until_stopped(&self) -> bool {
+        self.limit.is_none()
+    }
+
     /// Waits for the next game's board in `window`, said once; `false`
-    /// when Ctrl-C ended the wait (the run ends well).
+    /// when Ctrl-C or the game window closing ended the wait (the run ends
+    /// well, with its summary).
     pub fn wait_next(&self, window: &mut dyn GameWindow, settings: &LiveSettings) -> Result<bool> {
         stop::catch()?;
-        println!("waiting for the next game");
+        say!("waiting for the next game");
         match live::wait_next_game(window, settings) {
             Ok(_) => Ok(true),
             Err(LiveError::Input(InputError::Interrupted)) => Ok(false),
+            Err(LiveError::Capture(CaptureError::Gone { .. })) => {
+                say!("the game window closed: no more games");
+                Ok(false)
+            }
             Err(error) => Err(error).context("waiting for the next game"),
         }
     }
@@ -91,7 +93,7 @@ impl Games {
     /// Prints the run's last line, for more than one game.
     pub fn finish(&self) {
         if self.played.len() > 1 || self.limit != Some(1) {
-            println!("{}", summary(&self.played));
+            say!("{}", summary(&self.played));
         }
     }
 }
@@ -124,6 +126,8 @@ pub(super) struct Tally {
     /// Click numbers with their record: a click made again (the game did
     /// not take it) replaces the one before.
     clicks: Vec<(u32, ClickRecord)>,
+    /// Some clicks were not seen: the count is a lower bound.
+    unseen: bool,
 }
 
 impl Tally {
@@ -135,7 +139,14 @@ impl Tally {
             rules,
             optimum: None,
             clicks: Vec::new(),
+            unseen: false,
         }
+    }
+
+    /// The board changed in a way no clicks explain: from now on the count
+    /// is only a lower bound.
+    pub fn clicks_unseen(&mut self) {
+        self.unseen = true;
     }
 
     /// The first board read.
@@ -203,7 +214,9 @@ impl Tally {
             rules: self.rules,
             optimum: optimum as u32,
             optimum_proven,
-            reward: record::earns_reward(clicks.len(), cleared),
+            // A count that is only a lower bound claims no reward.
+            reward: record::earns_reward(clicks.len(), cleared) && !self.unseen,
+            clicks_unseen: self.unseen,
             clicks,
             cleared,
             duration_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),

@@ -11,8 +11,8 @@ use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
 use super::games::{Games, Tally, end_of};
-use super::live_settings;
 use super::output::{board_read, describe, frame_list, rules_learned, rules_switched};
+use super::{live_settings, say};
 use crate::desktop::Desktop as _;
 use crate::live::LiveError;
 use crate::play::{self, Event, Finish, PlaySettings, Report};
@@ -26,7 +26,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let mut games = Games::new(args, &calibration_path)?;
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(query)?;
-    println!("window {}", window.info());
+    say!("window {}", window.info());
     let settings = PlaySettings {
         live,
         max_replans: args.live.max_replans,
@@ -48,34 +48,46 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         let report = match played {
             Ok(report) => report,
             Err(stopped) => {
+                let interrupted = end_of(&stopped.error) == End::Interrupted;
                 games.stopped(tally.record(
                     Mode::Play,
                     end_of(&stopped.error),
                     Some(stopped.to_string()),
                     &settings.live.solve,
                 ));
+                // `--games 0` plays until Ctrl-C: that is its end, well.
+                if interrupted && games.until_stopped() {
+                    return Ok(ExitCode::SUCCESS);
+                }
                 return Err(stop_error(args, stopped)).with_context(|| context.clone());
             }
         };
         if let Some(line) = rules_learned(args.rules, &report.learned) {
-            println!("{line}");
+            say!("{line}");
         }
-        println!("{}", summary(&report, args.live.max_moves));
+        say!("{}", summary(&report, args.live.max_moves));
         if settings.dry_run {
             return Ok(ExitCode::SUCCESS);
         }
         let end = match report.finish {
             Finish::MaxMoves => End::MaxMoves,
+            Finish::NewBoard => End::NewBoard,
             _ => End::Cleared,
         };
         if let Some(record) = tally.record(Mode::Play, end, None, &settings.live.solve) {
             games.ended(record)?;
         }
-        if !games.want_more()
-            || !games
-                .wait_next(window.as_mut(), &settings.live)
-                .with_context(|| context.clone())?
-        {
+        let next = match report.finish {
+            // The next game's board is on the screen already.
+            Finish::NewBoard => games.want_more(),
+            _ => {
+                games.want_more()
+                    && games
+                        .wait_next(window.as_mut(), &settings.live)
+                        .with_context(|| context.clone())?
+            }
+        };
+        if !next {
             break;
         }
     }
@@ -116,21 +128,21 @@ fn keep(tally: &mut Tally, event: &Event) {
 /// click lines.
 fn show(event: &Event, planned: &mut usize) {
     match event {
-        Event::Board { board, confidence } => println!("{}", board_read(board, *confidence)),
+        Event::Board { board, confidence } => say!("{}", board_read(board, *confidence)),
         Event::Plan { outcome, replans } => {
             *planned = outcome.length();
             if *replans > 0 {
-                print!("re-plan {replans}: ");
+                super::show(&format!("re-plan {replans}: "));
             }
-            print!("plan: {}", describe(outcome, false));
+            super::show(&format!("plan: {}", describe(outcome, false)));
         }
-        Event::Click { number, step, at } => println!(
+        Event::Click { number, step, at } => say!(
             "click {number}: {} {} x{} at {at} (plan {planned})",
             step.cell,
             step.colour.letter(),
             step.size
         ),
-        Event::Lost { number, wait } => println!(
+        Event::Lost { number, wait } => say!(
             "click {number}: the board did not change (the game did not take the click?): clicking again in {} ms",
             wait.as_millis()
         ),
@@ -138,13 +150,13 @@ fn show(event: &Event, planned: &mut usize) {
             number,
             rules,
             candidates,
-        } => println!("{}", rules_switched(*number, *rules, candidates)),
+        } => say!("{}", rules_switched(*number, *rules, candidates)),
         Event::Mismatch {
             number,
             expected,
             found,
             frames,
-        } => println!(
+        } => say!(
             "click {number}: the board read differs from the plan\n  expected {expected}\n  read     {found}\n  frames   {}",
             frame_list(frames)
         ),
@@ -175,6 +187,10 @@ fn summary(report: &Report, max_moves: Option<u32>) -> String {
             report.clicks
         ),
         Finish::DryRun => format!("dry run, no click ({plan}) in {secs:.2} s"),
+        Finish::NewBoard => format!(
+            "a new game's board after {} click(s) ({plan}) in {secs:.2} s",
+            report.clicks
+        ),
     }
 }
 

@@ -14,6 +14,7 @@ mod practice;
 mod progress;
 mod solve;
 mod stats;
+mod stdout;
 mod windows;
 
 use std::io::Write as _;
@@ -30,6 +31,7 @@ use crate::vision::Calibration;
 
 pub use args::Cli;
 use args::Command;
+use stdout::{say, show};
 
 /// Runs the `bot` command line and returns its exit code: 0 on success, 2 on
 /// bad input or any other error (after a one-line message).
@@ -48,7 +50,14 @@ pub fn main() -> ExitCode {
         log::warn!("{cause}: on a scaled display the pixels read and the clicks may disagree");
     }
     match run(cli, &bars) {
-        Ok(code) => code,
+        // What the run did cannot have been said whole.
+        Ok(code) => match stdout::failure() {
+            Some(cause) => {
+                eprintln!("error: standard output cannot be written: {cause}");
+                ExitCode::from(2)
+            }
+            None => code,
+        },
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::from(2)
@@ -59,9 +68,8 @@ pub fn main() -> ExitCode {
 /// `bot` double-clicked in Explorer: its console closes when it exits, so
 /// it says what to do and waits for Enter instead of flashing past.
 fn started_from_explorer() -> ExitCode {
-    println!("{}", args::GETTING_STARTED);
-    print!("Press Enter to close this window.");
-    std::io::stdout().flush().ok();
+    say!("{}", args::GETTING_STARTED);
+    show("Press Enter to close this window.");
     std::io::stdin().read_line(&mut String::new()).ok();
     ExitCode::SUCCESS
 }
@@ -77,8 +85,18 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
-        // Prints to stdout and exits 0, or 2 for a bare `bot solve`.
-        error.exit();
+        // To stdout, exit 0, or 2 for a bare `bot solve`; help that
+        // cannot be written is a failure like any other output's.
+        return match error
+            .print()
+            .and_then(|()| std::io::Write::flush(&mut std::io::stdout()))
+        {
+            Ok(()) => ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2)),
+            Err(cause) => {
+                eprintln!("error: standard output cannot be written: {cause}");
+                ExitCode::from(2)
+            }
+        };
     }
     let text = error.render().to_string();
     let mut line = String::new();
@@ -283,15 +301,6 @@ fn exit_code(failed: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// Prints `text` at once (a search may go on for long); whether standard
-/// output is still open (after `| head`, a run that only prints stops).
-fn show(text: &str) -> bool {
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .is_ok()
 }
 
 #[cfg(test)]

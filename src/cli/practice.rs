@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 
 use super::args::PracticeArgs;
+use super::say;
 use crate::files;
 use crate::game::{Board, BoardRng, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH, Rules};
 use crate::practice::{self, NextBoard, PracticeSettings};
@@ -36,7 +37,7 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
             .map_or(0, |d| d.as_nanos() as u64),
     };
     if given.is_none() {
-        println!("seed {seed}");
+        say!("seed {seed}");
     }
     let boards = Boards {
         given,
@@ -73,16 +74,20 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
         log,
         look: super::look_of(&calibration),
     };
-    println!("{board}");
-    println!("rules {}: {}", settings.rules, settings.rules.describe());
-    println!(
+    say!("{board}");
+    say!("rules {}: {}", settings.rules, settings.rules.describe());
+    say!(
         "animation {}: {}",
         settings.style,
         settings.style.describe()
     );
-    let summary = practice::run(&settings)?;
+    // The window keeps going when its lines cannot be said: the run
+    // exits 2 at its end.
+    let summary = practice::run(&settings, &mut |line| {
+        say!("{line}");
+    })?;
     if !summary.cleared {
-        println!("closed after {} clicks", summary.clicks);
+        say!("closed after {} clicks", summary.clicks);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -162,7 +167,7 @@ fn level(
         }
         if said.elapsed() >= PROGRESS_EVERY {
             said = Instant::now();
-            println!(
+            say!(
                 "{draws} boards drawn in {:.0} s, none of {optimum} clicks yet{}",
                 started.elapsed().as_secs_f64(),
                 optima(seen)
@@ -178,7 +183,7 @@ fn level(
             optima(seen)
         );
     };
-    println!(
+    say!(
         "board {draws} drawn from seed {seed} has a proven optimum of {optimum} clicks under {rules}"
     );
     Ok(board)

@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use super::args::StatsArgs;
@@ -19,7 +19,7 @@ use super::{check_plot_path, save_plot, show};
 use crate::assist::REWARD_CLICKS;
 use crate::files;
 use crate::record::stats::{Group, Stats};
-use crate::record::{self, BadLine, GameRecord};
+use crate::record::{self, BadLine, GameRecord, KEPT_BAD_LINES};
 use crate::render::trend::{self, Game, Trend};
 
 pub fn run(args: &StatsArgs) -> Result<ExitCode> {
@@ -27,16 +27,41 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
         // Ctrl-C never leaves a temporary file behind.
         files::exit_on_ctrl_c().context("cannot catch Ctrl-C")?;
         check_plot_path(path)?;
+        // Before any read: the plot would replace the log.
+        if let Some(log) = args.logs.iter().find(|log| files::same_file(path, log)) {
+            bail!(
+                "--plot {}: it is the log {} read: name another file for the plot",
+                path.display(),
+                log.display()
+            );
+        }
     }
     let mut records = Vec::new();
     let mut bad = Vec::new();
-    for path in &args.logs {
-        let loaded = record::read(path)?;
+    let mut skipped = 0;
+    for (n, path) in args.logs.iter().enumerate() {
+        // A log given twice (or a link to it) holds the same games once.
+        if let Some(first) = args.logs[..n].iter().find(|l| files::same_file(path, l)) {
+            log::warn!(
+                "{}: the same file as {}: counted once",
+                path.display(),
+                first.display()
+            );
+            continue;
+        }
+        let loaded = record::read(path, KEPT_BAD_LINES - bad.len())?;
         records.extend(loaded.records);
         bad.extend(loaded.bad);
+        skipped += loaded.bad_count;
     }
     for line in &bad {
         log::warn!("{line}");
+    }
+    if skipped > bad.len() {
+        log::warn!(
+            "and {} more lines skipped (the first {KEPT_BAD_LINES} are named)",
+            skipped - bad.len()
+        );
     }
     let stats = Stats::of(&records);
     let text = if args.json {
@@ -44,13 +69,14 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
             logs: args.logs.iter().map(|p| p.display().to_string()).collect(),
             stats: &stats,
             bad_lines: &bad,
+            skipped_lines: skipped,
         };
         format!(
             "{}\n",
             serde_json::to_string(&report).expect("plain data serialises")
         )
     } else {
-        table(&stats, &args.logs, bad.len())
+        table(&stats, &args.logs, skipped)
     };
     show(&text);
     if let Some(path) = &args.plot {
@@ -65,13 +91,15 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--json`'s object: the logs read, the sums, and the lines skipped.
+/// `--json`'s object: the logs read, the sums, the first lines skipped
+/// and how many were.
 #[derive(Serialize)]
 struct Report<'a> {
     logs: Vec<String>,
     #[serde(flatten)]
     stats: &'a Stats,
     bad_lines: &'a [BadLine],
+    skipped_lines: usize,
 }
 
 /// The headline, a row per group (all the games, then each rule variant

@@ -6,17 +6,22 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
+use super::say;
+
 use crate::desktop::Desktop as _;
 use crate::text::printable;
 
 pub fn run() -> Result<ExitCode> {
     let windows = crate::desktop::system().visible_windows()?;
-    println!(
+    say!(
         "{:<40} {:<20} {:>12} {:>10}",
-        "TITLE", "APPLICATION", "POSITION", "SIZE"
+        "TITLE",
+        "APPLICATION",
+        "POSITION",
+        "SIZE"
     );
     for w in &windows {
-        println!(
+        say!(
             "{:<40} {:<20} {:>12} {:>10}",
             printable(&w.title),
             printable(&w.app),
@@ -25,7 +30,7 @@ pub fn run() -> Result<ExitCode> {
         );
     }
     if windows.is_empty() {
-        println!("(no visible window)");
+        say!("(no visible window)");
     }
     Ok(ExitCode::SUCCESS)
 }

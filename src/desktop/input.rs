@@ -58,6 +58,8 @@ pub enum InputError {
     },
     #[error("stopped by Ctrl-C (or a request to end)")]
     Interrupted,
+    #[error("standard output cannot be written (a closed pipe, a full disk): stopped")]
+    OutputFailed,
     #[error(
         "the window system has not taken the click's release at {at} after {waited_ms} ms (a frozen window manager?): stopped with the pointer on the cell"
     )]
@@ -210,22 +212,31 @@ impl<'p> Held<'p> {
         let mut held = Held {
             pointer: Some(pointer),
         };
+        stop::holding(true);
         held.pointer.as_mut().expect("just set").button(true)?;
         Ok(held)
     }
 
     fn release(mut self) -> Result<(), InputError> {
         match self.pointer.take() {
-            Some(pointer) => pointer.button(false),
+            Some(pointer) => Held::up(pointer),
             None => Ok(()),
         }
+    }
+
+    fn up(pointer: &mut dyn Pointer) -> Result<(), InputError> {
+        let released = pointer.button(false);
+        if released.is_ok() {
+            stop::holding(false);
+        }
+        released
     }
 }
 
 impl Drop for Held<'_> {
     fn drop(&mut self) {
         if let Some(pointer) = self.pointer.take()
-            && let Err(error) = pointer.button(false)
+            && let Err(error) = Held::up(pointer)
         {
             log::error!("cannot release the mouse button: {error}");
         }

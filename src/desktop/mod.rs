@@ -123,6 +123,21 @@ pub fn prepare() -> Result<(), String> {
     Ok(())
 }
 
+/// The identity of the file at `path`, the same under every name it has
+/// (a hard link, a symbolic link, another spelling of the path): its
+/// device and inode, on Windows its volume and file index. `None` when
+/// the file cannot be looked at.
+pub fn file_identity(path: &std::path::Path) -> Option<(u64, u64)> {
+    #[cfg(windows)]
+    return win32::file_identity(&std::fs::File::open(path).ok()?);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let metadata = std::fs::metadata(path).ok()?;
+        Some((metadata.dev(), metadata.ino()))
+    }
+}
+
 /// Whether the bot was started on its own console (a double-click in
 /// Explorer on Windows), which closes when the bot exits: then a bare
 /// `bot` says what to do and waits for Enter instead of flashing past.
@@ -150,6 +165,28 @@ pub fn keep_above(window: &minifb::Window) -> Result<(), String> {
     {
         let _ = window;
         Ok(())
+    }
+}
+
+/// Makes the window system's errors on the bot's own windows (a window
+/// destroyed by another program) something [`own_window_lost`] tells,
+/// not the end of the process; nothing to do off X11.
+pub fn survive_window_errors() -> Result<(), String> {
+    #[cfg(unix)]
+    return unix::survive_window_errors();
+    #[cfg(not(unix))]
+    Ok(())
+}
+
+/// Whether the bot's own window `id` is gone, destroyed by another
+/// program (see [`survive_window_errors`]).
+pub fn own_window_lost(id: u32) -> bool {
+    #[cfg(unix)]
+    return unix::lost(id);
+    #[cfg(not(unix))]
+    {
+        let _ = id;
+        false
     }
 }
 

@@ -1,6 +1,10 @@
 //! The desktop on Linux: an X11 display (through `xcap`, `enigo` and
-//! `x11rb`), with `/proc` for the processes the bot runs in.
+//! `x11rb`), with `/proc` for the processes the bot runs in, and Xlib's
+//! error handler for the bot's own windows (minifb's), the one `unsafe`
+//! call here.
 
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -128,4 +132,48 @@ pub(super) fn keep_above(id: u32) -> Result<(), String> {
             return Err("the window manager did not keep it above".to_owned());
         }
     }
+}
+
+/// The X resource of the last Xlib error: a window of the bot's own
+/// destroyed by another program shows as errors on it.
+static LAST_ERROR_RESOURCE: AtomicU64 = AtomicU64::new(0);
+
+/// Makes an Xlib error (the hint window destroyed by another program,
+/// then drawn on) a fact the window's owner looks up ([`lost`]) instead
+/// of the end of the process, which Xlib's default handler makes of it.
+/// Once per process; minifb's Xlib is the process's one.
+pub(super) fn survive_window_errors() -> Result<(), String> {
+    static XLIB: OnceLock<Result<x11_dl::xlib::Xlib, String>> = OnceLock::new();
+    let xlib = XLIB
+        .get_or_init(|| {
+            let xlib = x11_dl::xlib::Xlib::open().map_err(|e| e.to_string())?;
+            // SAFETY: sets a process-wide function pointer to a handler
+            // that only reads the event Xlib passes for the call; the
+            // library stays loaded in `XLIB` for the process's life.
+            #[allow(unsafe_code)]
+            unsafe {
+                (xlib.XSetErrorHandler)(Some(on_error));
+            }
+            Ok(xlib)
+        })
+        .as_ref();
+    xlib.map(|_| ()).map_err(Clone::clone)
+}
+
+/// Keeps the resource of an Xlib error; 0 tells Xlib to go on.
+#[allow(unsafe_code)]
+unsafe extern "C" fn on_error(
+    _display: *mut x11_dl::xlib::Display,
+    event: *mut x11_dl::xlib::XErrorEvent,
+) -> std::os::raw::c_int {
+    // SAFETY: Xlib passes the error it reports, valid for the call.
+    if let Some(event) = unsafe { event.as_ref() } {
+        LAST_ERROR_RESOURCE.store(u64::from(event.resourceid as u32), Ordering::SeqCst);
+    }
+    0
+}
+
+/// Whether an Xlib error named the window `id`: it is gone.
+pub(super) fn lost(id: u32) -> bool {
+    LAST_ERROR_RESOURCE.load(Ordering::SeqCst) == u64::from(id)
 }

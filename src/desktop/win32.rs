@@ -4,7 +4,9 @@
 //! display scaling; a window's client area (xcap gives the frame with its
 //! title bar); the cursor put anywhere on the virtual desktop; the console
 //! window the bot runs in and its ancestors, never to be taken for the
-//! game; whether that console is the bot's alone (started from Explorer).
+//! game; whether that console is the bot's alone (started from Explorer);
+//! a file's identity (its volume and file index: one file under every
+//! name, hard links included).
 //! The only module with `unsafe`: each call is a plain Win32 function on
 //! values this module owns.
 #![allow(unsafe_code)]
@@ -132,4 +134,23 @@ pub(super) fn parent_of(pid: u32) -> Option<u32> {
         CloseHandle(snapshot);
         parent
     }
+}
+
+/// The identity of the open `file`: its volume's serial number and its
+/// file index, the same under every name the file has (hard links too).
+pub(super) fn file_identity(file: &std::fs::File) -> Option<(u64, u64)> {
+    use std::os::windows::io::AsRawHandle as _;
+    use windows_sys::Win32::Storage::FileSystem::{
+        BY_HANDLE_FILE_INFORMATION, GetFileInformationByHandle,
+    };
+    let mut info = BY_HANDLE_FILE_INFORMATION::default();
+    // SAFETY: the handle is the open file's, borrowed for the call; the
+    // call fills a plain struct this function owns.
+    let read = unsafe { GetFileInformationByHandle(file.as_raw_handle(), &mut info) };
+    (read != 0).then(|| {
+        (
+            u64::from(info.dwVolumeSerialNumber),
+            u64::from(info.nFileIndexHigh) << 32 | u64::from(info.nFileIndexLow),
+        )
+    })
 }

@@ -26,7 +26,7 @@ use thiserror::Error;
 
 use crate::desktop::{CaptureError, GameWindow, InputError, stop};
 use crate::game::{Board, Rules};
-use crate::solver::{self, Outcome, SolveOptions};
+use crate::solver::{self, Outcome, SolveOptions, StopFlag};
 use crate::vision::{Calibration, VisionError};
 use eye::{Eye, Frame};
 pub use rules::{Learned, RulesChoice, Seen};
@@ -257,6 +257,8 @@ pub(crate) fn plan(
 ) -> Result<Outcome, LiveError> {
     let options = SolveOptions {
         rules,
+        // A stop asked for ends the search at once, proven or not.
+        stop: Some(StopFlag(stop::requested())),
         ..options.clone()
     };
     let outcome = solver::solve(board, &options, &mut |_| {});

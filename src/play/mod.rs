@@ -52,6 +52,9 @@ pub enum Finish {
     Cleared,
     MaxMoves,
     DryRun,
+    /// A full board that no click explains took the place of this one:
+    /// the next game (the player or the game gave this one up).
+    NewBoard,
 }
 
 /// A game played (or planned).
@@ -154,6 +157,12 @@ impl Game<'_, '_> {
         window: &mut dyn GameWindow,
     ) -> Result<Report, LiveError> {
         let settings = self.settings;
+        // Caught before the first read: a stop during the first plan ends
+        // it at once, and the game whose board was read is recorded. A
+        // dry run clicks nothing and is ended as any program is.
+        if !settings.dry_run {
+            stop::catch()?;
+        }
         let (mut eye, first) = live::first_board(window, &settings.live)?;
         let mut board = first.board;
         (self.observe)(Event::Board {
@@ -178,13 +187,21 @@ impl Game<'_, '_> {
         if settings.dry_run {
             return Ok(report(self, Finish::DryRun));
         }
-        stop::catch()?;
+        // A stop asked for during the plan, which it cut short.
+        stop::check()?;
         let mut mouse = Mouse::new(desktop.pointer()?)?;
         let mut plan = first;
         loop {
-            match self.follow(&mut eye, &mut mouse, &board, &plan.moves)? {
+            let followed = match self.follow(&mut eye, &mut mouse, &board, &plan.moves) {
+                // A full board before a click, where the plan's was: a
+                // new game, not this one's board changed.
+                Err(LiveError::Changed { found, .. }) if found.is_full() => Followed::NewBoard,
+                followed => followed?,
+            };
+            match followed {
                 Followed::Cleared => return Ok(report(self, Finish::Cleared)),
                 Followed::MaxMoves => return Ok(report(self, Finish::MaxMoves)),
+                Followed::NewBoard => return Ok(report(self, Finish::NewBoard)),
                 Followed::Differs(read) => {
                     self.replans += 1;
                     if self.replans > settings.max_replans {
@@ -263,6 +280,12 @@ impl Game<'_, '_> {
                     candidates,
                 });
                 return Ok(Followed::RulesSwitched(read));
+            }
+            // No click leaves a board full: a new game's board, whose
+            // clicks never go against this one's optimum.
+            if seen == Seen::Unexplained && read.is_full() {
+                log::info!("click {number}: a new game's board: {read}");
+                return Ok(Followed::NewBoard);
             }
             if seen == Seen::Unexplained {
                 let frames = live::save_frames(
@@ -363,6 +386,8 @@ enum Followed {
     Differs(Board),
     /// The board read showed other rules: re-plan from it under them.
     RulesSwitched(Board),
+    /// A new game's board: this game ends.
+    NewBoard,
 }
 
 /// Checks the board is still where and what the plan assumes and returns

@@ -386,8 +386,12 @@ fn drawn((game, thread): Drawing, first: &Board) -> Result<Board, PracticeError>
 }
 
 /// Opens the window and plays game after game until it is closed (or
-/// Escape).
-pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
+/// Escape); `say` takes the lines for the terminal (a game started, a
+/// board cleared).
+pub fn run(
+    settings: &PracticeSettings,
+    say: &mut dyn FnMut(&str),
+) -> Result<Summary, PracticeError> {
     if !SCALES.contains(&settings.scale) {
         return Err(PracticeError::Scale(settings.scale));
     }
@@ -467,7 +471,7 @@ pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
                     new_board: board.to_string(),
                 })?;
             }
-            println!("game {}: {board}", session.game);
+            say(&format!("game {}: {board}", session.game));
             shown_clicks = None;
         }
         let game = &session.round;
@@ -476,7 +480,7 @@ pub fn run(settings: &PracticeSettings) -> Result<Summary, PracticeError> {
             painted = None;
             window.set_title(&status(&settings.title, game));
             if game.board.is_cleared() {
-                println!("cleared in {} clicks", game.clicks);
+                say(&format!("cleared in {} clicks", game.clicks));
             }
         }
         // Draw only while something changes: a frame that takes long to

@@ -28,6 +28,11 @@ use crate::game::{Board, Cell, Rules};
 /// games, years of play, and still a read that fits in memory.
 pub const MAX_LOG_BYTES: u64 = 128 << 20;
 
+/// How many lines that are no record a read keeps, with why: the first
+/// ones tell what went wrong; the rest are only counted (a log garbled
+/// whole would otherwise take many times its size to hold, and to say).
+pub const KEPT_BAD_LINES: usize = 20;
+
 /// How much of why a line was skipped is said: the start of the JSON
 /// reader's message is the part that tells.
 const MAX_WHY: usize = 100;
@@ -55,6 +60,11 @@ pub struct GameRecord {
     pub optimum_proven: bool,
     /// Every click of the game, in order.
     pub clicks: Vec<ClickRecord>,
+    /// Assist mode: some clicks were not seen (the board changed in a way
+    /// no clicks explain), so `clicks` is a lower bound and no reward is
+    /// claimed. Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clicks_unseen: bool,
     /// Whether the board was cleared.
     pub cleared: bool,
     /// Whether the game earned the reward ([`earns_reward`]).
@@ -68,11 +78,68 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// What makes the record one no game can have left, if anything: a
+    /// click off the board, a reward without a clear or for more clicks
+    /// than the reward allows, an end that contradicts `cleared`, an
+    /// optimum the board cannot have (fewer clicks than it has colours,
+    /// more than it has tiles), a clear in fewer clicks than a proven
+    /// optimum (unless the clicks were not all seen).
+    pub fn fault(&self) -> Option<String> {
+        let (width, height) = (self.board.width(), self.board.height());
+        if let Some((n, click)) = self
+            .clicks
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.cell[0] >= width || c.cell[1] >= height)
+        {
+            let [x, y] = click.cell;
+            return Some(format!(
+                "click {}: cell ({x},{y}) off the {width}x{height} board",
+                n + 1
+            ));
+        }
+        let clicks = self.clicks.len();
+        if self.reward && !self.cleared {
+            return Some("a reward without a clear".to_owned());
+        }
+        if self.reward && clicks > REWARD_CLICKS {
+            return Some(format!(
+                "a reward for {clicks} clicks ({REWARD_CLICKS} at most)"
+            ));
+        }
+        if self.cleared != (self.end == End::Cleared) {
+            return Some(format!(
+                "cleared {} but the end is {}",
+                self.cleared,
+                serde_json::to_string(&self.end).expect("plain data serialises")
+            ));
+        }
+        let (least, most) = (self.board.colours_left(), self.board.tile_count());
+        if !(least..=most as u32).contains(&self.optimum) {
+            return Some(format!(
+                "optimum {}: this board needs {least} to {most} clicks",
+                self.optimum
+            ));
+        }
+        if self.cleared
+            && !self.clicks_unseen
+            && self.optimum_proven
+            && clicks < self.optimum as usize
+        {
+            return Some(format!(
+                "cleared in {clicks} clicks, fewer than its proven optimum {}",
+                self.optimum
+            ));
+        }
+        None
+    }
+
     /// How many clicks more than the optimum the game took, for a cleared
     /// game (below 0 when the player beat an optimum that was not proven);
-    /// `None` for a game left uncleared, whose clicks cleared nothing.
+    /// `None` for a game left uncleared, whose clicks cleared nothing, and
+    /// for one whose clicks were not all seen.
     pub fn over_optimum(&self) -> Option<i64> {
-        self.cleared
+        (self.cleared && !self.clicks_unseen)
             .then(|| self.clicks.len() as i64 - i64::from(self.optimum))
     }
 }
@@ -265,7 +332,25 @@ impl GameLog {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Loaded {
     pub records: Vec<GameRecord>,
+    /// The first lines that were no record (as many as the read kept).
     pub bad: Vec<BadLine>,
+    /// How many lines were no record, those kept included.
+    pub bad_count: usize,
+}
+
+impl Loaded {
+    /// Line `line` of `path` is no record: counted, and kept with `why`
+    /// while fewer than `keep` are (`why` is worked out only then).
+    fn skip(&mut self, path: &Path, line: usize, keep: usize, why: impl FnOnce() -> String) {
+        self.bad_count += 1;
+        if self.bad.len() < keep {
+            self.bad.push(BadLine {
+                path: path.to_owned(),
+                line,
+                why: why(),
+            });
+        }
+    }
 }
 
 /// A line of a log that is no record.
@@ -298,29 +383,34 @@ fn path_text<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
 
 /// Reads the game log `path` (at most [`MAX_LOG_BYTES`]): a file that
 /// cannot be read is an error; a line that is no record is not, it is
-/// named in [`Loaded::bad`]. Blank lines are skipped.
-pub fn read(path: &Path) -> Result<Loaded, RecordError> {
+/// counted, and the first `keep` are named in [`Loaded::bad`]. Blank
+/// lines are skipped.
+pub fn read(path: &Path, keep: usize) -> Result<Loaded, RecordError> {
     let bytes = files::read_bounded(path, MAX_LOG_BYTES, "a game log").map_err(|cause| {
         RecordError::Read {
             path: path.to_owned(),
             cause,
         }
     })?;
-    Ok(parse(path, &bytes))
+    Ok(parse(path, &bytes, keep))
 }
 
-/// The records and bad lines of a log's bytes.
-fn parse(path: &Path, bytes: &[u8]) -> Loaded {
+/// The records and bad lines of a log's bytes, the first `keep` bad
+/// lines kept.
+fn parse(path: &Path, bytes: &[u8], keep: usize) -> Loaded {
     let mut loaded = Loaded::default();
-    let bad = |line, why: &str| BadLine {
-        path: path.to_owned(),
-        line,
-        why: why.to_owned(),
-    };
+    // An editor's "Unicode" save: no line of it is UTF-8 text.
+    if bytes.starts_with(b"\xff\xfe") || bytes.starts_with(b"\xfe\xff") {
+        loaded.skip(path, 1, keep, || {
+            "the log is UTF-16 text: save it as UTF-8".to_owned()
+        });
+        return loaded;
+    }
     for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let number = index + 1;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let Ok(text) = std::str::from_utf8(line) else {
-            loaded.bad.push(bad(index + 1, "not UTF-8 text"));
+            loaded.skip(path, number, keep, || "not UTF-8 text".to_owned());
             continue;
         };
         let text = if index == 0 {
@@ -328,15 +418,31 @@ fn parse(path: &Path, bytes: &[u8]) -> Loaded {
         } else {
             text
         };
+        let garbled = if text.contains('\0') {
+            Some("NUL bytes (UTF-16 text?): the log is UTF-8 text")
+        } else if text.contains('\r') {
+            Some("lines ended by CR alone: the log's lines end with LF")
+        } else if text.starts_with('\u{feff}') {
+            Some("a byte-order mark inside the log (two logs joined?)")
+        } else {
+            None
+        };
+        if let Some(garbled) = garbled {
+            loaded.skip(path, number, keep, || garbled.to_owned());
+            continue;
+        }
         if text.trim().is_empty() {
             continue;
         }
         match serde_json::from_str::<GameRecord>(text) {
-            Ok(record) => loaded.records.push(record),
+            Ok(record) => match record.fault() {
+                None => loaded.records.push(record),
+                Some(fault) => loaded.skip(path, number, keep, || fault),
+            },
             // The text ends before the record does: a write cut short,
             // whether a later record started its own line after it or not.
-            Err(e) if e.is_eof() => loaded.bad.push(bad(index + 1, "truncated")),
-            Err(e) => loaded.bad.push(bad(index + 1, &why(&e))),
+            Err(e) if e.is_eof() => loaded.skip(path, number, keep, || "truncated".to_owned()),
+            Err(e) => loaded.skip(path, number, keep, || why(&e)),
         }
     }
     loaded
@@ -419,6 +525,7 @@ mod tests {
             optimum: 11,
             optimum_proven: true,
             clicks,
+            clicks_unseen: false,
             cleared: true,
             reward: earns_reward(12, true),
             duration_ms: 17_250,
@@ -525,6 +632,7 @@ mod tests {
         assert_eq!(stopped().over_optimum(), None);
         let beaten = GameRecord {
             clicks: record().clicks[..10].to_vec(),
+            clicks_unseen: false,
             optimum_proven: false,
             ..record()
         };
@@ -618,7 +726,7 @@ mod tests {
             text,
             format!("{good}\n{cut}\n{}\n{cut}\n{good}\n", line(&stopped()))
         );
-        let loaded = read(&path).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
         assert_eq!(loaded.records, [record(), stopped(), record()]);
         let bad: Vec<(usize, &str)> = loaded
             .bad
@@ -669,7 +777,7 @@ mod tests {
         bytes.extend(b"\xff\xfe\n");
         bytes.extend(format!("{good}\n{bad_rules}\n{}", &good[..20]).as_bytes());
         std::fs::write(&path, bytes).unwrap();
-        let loaded = read(&path).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
         assert_eq!(loaded.records, [record(), record()]);
         let bad: Vec<String> = loaded.bad.iter().map(ToString::to_string).collect();
         let at = |line: usize, why: &str| format!("{}:{line}: skipped: {why}", path.display());
@@ -703,14 +811,102 @@ mod tests {
         assert!(bad.iter().all(|b| !b.contains(" at line ")), "{bad:#?}");
         // A last line whole but for its line end is a record.
         std::fs::write(&path, &good).unwrap();
-        assert_eq!(read(&path).unwrap().records, [record()]);
+        assert_eq!(read(&path, KEPT_BAD_LINES).unwrap().records, [record()]);
+    }
+
+    #[test]
+    fn a_record_no_game_can_leave_is_a_bad_line() {
+        assert_eq!(record().fault(), None);
+        assert_eq!(stopped().fault(), None);
+        let fault = |edit: fn(&mut GameRecord)| {
+            let mut record = record();
+            edit(&mut record);
+            record.fault().unwrap()
+        };
+        assert_eq!(
+            fault(|r| r.clicks[2].cell = [8, 0]),
+            "click 3: cell (8,0) off the 8x6 board"
+        );
+        assert_eq!(
+            fault(|r| {
+                r.cleared = false;
+                r.end = End::Stopped;
+            }),
+            "a reward without a clear"
+        );
+        assert_eq!(
+            fault(|r| r.clicks.push(r.clicks[0])),
+            "a reward for 13 clicks (12 at most)"
+        );
+        assert_eq!(
+            fault(|r| r.end = End::NewBoard),
+            r#"cleared true but the end is "new-board""#
+        );
+        assert_eq!(
+            fault(|r| r.optimum = 4),
+            "optimum 4: this board needs 5 to 48 clicks"
+        );
+        assert_eq!(
+            fault(|r| r.optimum = 13),
+            "cleared in 12 clicks, fewer than its proven optimum 13"
+        );
+        // A count that is only a lower bound may fall below it.
+        let mut unseen = record();
+        (unseen.optimum, unseen.clicks_unseen, unseen.reward) = (13, true, false);
+        assert_eq!(unseen.fault(), None);
+    }
+
+    #[test]
+    fn text_that_is_no_log_line_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.jsonl");
+        let good = line(&record());
+        let utf16: Vec<u8> = "\u{feff}x\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        std::fs::write(&path, &utf16).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
+        assert_eq!(
+            loaded.bad[0].why,
+            "the log is UTF-16 text: save it as UTF-8"
+        );
+        assert_eq!(loaded.bad_count, 1);
+        let without_bom = &utf16[2..];
+        std::fs::write(&path, without_bom).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
+        assert!(
+            loaded.bad[0].why.starts_with("NUL bytes"),
+            "{:?}",
+            loaded.bad
+        );
+        std::fs::write(&path, format!("{good}\r{good}\r")).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
+        assert_eq!(
+            loaded.bad[0].why,
+            "lines ended by CR alone: the log's lines end with LF"
+        );
+        std::fs::write(&path, format!("{good}\n\u{feff}{good}\n")).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
+        assert_eq!(loaded.records, [record()]);
+        assert_eq!(loaded.bad[0].line, 2);
+        assert!(loaded.bad[0].why.starts_with("a byte-order mark inside"));
+        // A record no game can leave is named, not counted.
+        let impossible = good.replace(r#""optimum":11"#, r#""optimum":99"#);
+        std::fs::write(&path, format!("{impossible}\n{good}\n")).unwrap();
+        let loaded = read(&path, KEPT_BAD_LINES).unwrap();
+        assert_eq!(loaded.records, [record()]);
+        assert_eq!(
+            loaded.bad[0].why,
+            "optimum 99: this board needs 5 to 48 clicks"
+        );
     }
 
     #[test]
     fn a_log_that_cannot_be_read_is_an_error_naming_it() {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("games.jsonl");
-        let error = read(&missing).unwrap_err().to_string();
+        let error = read(&missing, KEPT_BAD_LINES).unwrap_err().to_string();
         assert!(
             error.starts_with(&format!(
                 "{}: cannot read the game log: ",
@@ -719,7 +915,7 @@ mod tests {
             "{error}"
         );
         std::fs::write(&missing, "").unwrap();
-        assert_eq!(read(&missing).unwrap(), Loaded::default());
+        assert_eq!(read(&missing, KEPT_BAD_LINES).unwrap(), Loaded::default());
     }
 
     #[test]

@@ -126,6 +126,7 @@ mod tests {
             optimum,
             optimum_proven: true,
             clicks: vec![ClickRecord::new(Cell::new(0, 0), Duration::ZERO); clicks],
+            clicks_unseen: false,
             cleared,
             reward: earns_reward(clicks, cleared),
             duration_ms: seconds * 1000,

@@ -18,13 +18,13 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Board, Cell, MAX_COLOURS, Rules};
 
-use super::Search;
 use super::beam;
 use super::bound::bound_against;
 use super::halves::Halves;
 use super::key::{Key, key};
 use super::planes::{Bits, Planes, Shape};
 use super::table::Table;
+use super::{Deadline, Search};
 
 /// How often (in nodes) a worker looks at the clock.
 const CLOCK_EVERY: u64 = 1024;
@@ -301,7 +301,7 @@ fn run_beam<T: Bits>(
 /// When every thread of a search stops: at the deadline, or as soon as one
 /// of them settles the answer.
 struct Halt {
-    deadline: Instant,
+    deadline: Deadline,
     now: AtomicBool,
 }
 
@@ -317,7 +317,7 @@ impl Halt {
 
     /// True once set or past the deadline (which sets it); reads the clock.
     fn check(&self) -> bool {
-        if !self.is_set() && Instant::now() >= self.deadline {
+        if !self.is_set() && self.deadline.passed() {
             self.set();
         }
         self.is_set()

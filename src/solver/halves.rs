@@ -22,10 +22,9 @@
 //! small iterative deepening on bit planes, and kept in a table shared by
 //! all threads.
 
-use std::time::Instant;
-
 use crate::game::{Board, MAX_COLOURS, Rules};
 
+use super::Deadline;
 use super::key::{Key, hash_set};
 use super::planes::{Bits, Planes, Shape};
 use super::table::{self, Table};
@@ -56,18 +55,18 @@ pub(super) struct Halves {
     table: Table,
     /// When the search stops: past it, every relaxed game not yet settled
     /// is taken as feasible, which only weakens the bound.
-    deadline: Instant,
+    deadline: Deadline,
 }
 
 /// One value's look at the clock, every [`CLOCK_EVERY`] positions.
 struct Clock {
-    deadline: Instant,
+    deadline: Deadline,
     ticks: u32,
     expired: bool,
 }
 
 impl Clock {
-    fn new(deadline: Instant) -> Clock {
+    fn new(deadline: Deadline) -> Clock {
         Clock {
             deadline,
             ticks: 0,
@@ -82,7 +81,7 @@ impl Clock {
             self.ticks += 1;
             if self.ticks == CLOCK_EVERY {
                 self.ticks = 0;
-                self.expired = Instant::now() >= self.deadline;
+                self.expired = self.deadline.passed();
             }
         }
         self.expired
@@ -110,7 +109,12 @@ impl Halves {
     /// table of at most `mb` MiB, for a search that stops at `deadline`;
     /// `None` under rules that move tiles across the middle, and for boards
     /// too tall or a side too big for the relaxed games.
-    pub(super) fn new(board: &Board, rules: Rules, mb: usize, deadline: Instant) -> Option<Halves> {
+    pub(super) fn new(
+        board: &Board,
+        rules: Rules,
+        mb: usize,
+        deadline: Deadline,
+    ) -> Option<Halves> {
         let (w, h) = (board.width() as usize, board.height() as usize);
         if rules.crosses_middle() || h > MAX_HEIGHT || (w - w / 2) * h > MAX_SIDE_CELLS {
             return None;
@@ -462,13 +466,15 @@ fn least(present: u8, cross: u8) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Instant;
+
     use super::*;
     use crate::game::BoardRng;
     use crate::solver::{SolveOptions, Strategy, solve};
 
     /// A deadline no test reaches.
-    fn far() -> Instant {
-        Instant::now() + std::time::Duration::from_secs(3600)
+    fn far() -> Deadline {
+        Deadline::at(Instant::now() + std::time::Duration::from_secs(3600))
     }
 
     #[test]
@@ -480,11 +486,11 @@ mod tests {
             &board,
             Rules::default(),
             1,
-            Instant::now() + std::time::Duration::from_millis(300),
+            Deadline::at(Instant::now() + std::time::Duration::from_millis(300)),
         )
         .unwrap();
         let started = Instant::now();
-        let late = Halves::new(&board, Rules::default(), 1, Instant::now()).unwrap();
+        let late = Halves::new(&board, Rules::default(), 1, Deadline::at(Instant::now())).unwrap();
         let weak = late.of(&planes);
         assert!(started.elapsed() < std::time::Duration::from_secs(5));
         let stronger = exact_enough.of(&planes);

@@ -17,6 +17,7 @@ mod key;
 mod planes;
 mod table;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::game::{Board, BoardRng, Cell, Rules, Step, replay_under};
@@ -57,6 +58,39 @@ impl Strategy {
     }
 }
 
+/// A flag that, once set, ends a search as its deadline does: a stop
+/// asked for (Ctrl-C in live play) never waits for a proof.
+#[derive(Clone, Copy, Debug)]
+pub struct StopFlag(pub &'static AtomicBool);
+
+impl PartialEq for StopFlag {
+    fn eq(&self, other: &StopFlag) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for StopFlag {}
+
+/// When a search stops: at a time, or at once when its stop flag is set.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Deadline {
+    at: Instant,
+    stop: Option<StopFlag>,
+}
+
+impl Deadline {
+    /// At `at`, with no stop flag.
+    #[cfg(test)]
+    pub(crate) fn at(at: Instant) -> Deadline {
+        Deadline { at, stop: None }
+    }
+
+    /// Whether the search must stop now; reads the clock.
+    pub(crate) fn passed(&self) -> bool {
+        self.stop.is_some_and(|flag| flag.0.load(Ordering::Relaxed)) || Instant::now() >= self.at
+    }
+}
+
 /// What a search may use.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveOptions {
@@ -71,6 +105,8 @@ pub struct SolveOptions {
     pub table_mb: usize,
     /// The rules the moves play by. Default: [`Rules::CentreRows`].
     pub rules: Rules,
+    /// Ends the search as the time limit does once set. Default: none.
+    pub stop: Option<StopFlag>,
 }
 
 impl Default for SolveOptions {
@@ -81,6 +117,7 @@ impl Default for SolveOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             table_mb: 256,
             rules: Rules::default(),
+            stop: None,
         }
     }
 }
@@ -193,7 +230,7 @@ fn greedy(board: &Board, rules: Rules) -> Vec<Cell> {
 struct Search<'a> {
     rules: Rules,
     start: Instant,
-    deadline: Instant,
+    deadline: Deadline,
     best: Option<Vec<Cell>>,
     lower_bound: usize,
     proven: bool,
@@ -212,10 +249,13 @@ impl<'a> Search<'a> {
         Search {
             rules: options.rules,
             start,
-            // A budget too large for the clock is no budget.
-            deadline: start
-                .checked_add(options.time_limit)
-                .unwrap_or(start + Duration::from_secs(86_400 * 365)),
+            deadline: Deadline {
+                // A budget too large for the clock is no budget.
+                at: start
+                    .checked_add(options.time_limit)
+                    .unwrap_or(start + Duration::from_secs(86_400 * 365)),
+                stop: options.stop,
+            },
             best: None,
             lower_bound: lower_bound(board) as usize,
             proven: false,
@@ -249,7 +289,7 @@ impl<'a> Search<'a> {
     }
 
     fn out_of_time(&self) -> bool {
-        Instant::now() >= self.deadline
+        self.deadline.passed()
     }
 
     fn finish(mut self, board: &Board) -> Outcome {

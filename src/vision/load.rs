@@ -1,9 +1,11 @@
 //! Loading a screenshot file: PNG or JPEG by its contents, refused from
-//! its header when no screen could have made it.
+//! its header when no screen could have made it, turned as its EXIF
+//! orientation says (as viewers show it: a phone's or an editor's picture
+//! stored on its side or upside down).
 
 use std::path::{Path, PathBuf};
 
-use image::RgbaImage;
+use image::{ImageDecoder as _, RgbaImage};
 use thiserror::Error;
 
 /// Why an image file cannot be used. Every message names the file.
@@ -78,7 +80,10 @@ pub fn load(path: &Path) -> Result<RgbaImage, LoadError> {
             message: "the JPEG data is cut short (no end marker after its last scan)".into(),
         });
     }
-    let image = reader().decode().map_err(decode_error)?;
+    let mut decoder = reader().into_decoder().map_err(decode_error)?;
+    let orientation = decoder.orientation().map_err(decode_error)?;
+    let mut image = image::DynamicImage::from_decoder(decoder).map_err(decode_error)?;
+    image.apply_orientation(orientation);
     Ok(image.to_rgba8())
 }
 

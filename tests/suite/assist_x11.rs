@@ -7,7 +7,7 @@
 // the player under Wine instead.
 #![cfg(unix)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use dustbot::game::Board;
 use serde_json::Value;
@@ -400,22 +400,14 @@ fn with_no_room_away_from_the_board_the_hints_stay_on_the_terminal() {
 
 #[test]
 fn a_board_no_click_explains_is_reported_and_the_assistant_replans_from_it() {
-    const OTHER: &str = "OOBYRGGR,YROBRYRR,GOGOYORO,YBBGYRGG,YOYOYRGY,YYGOOOGO";
+    // Part played (a full board would be the next game): RULES.md's
+    // board after its first move.
+    const OTHER: &str = "GGGGBO  ,RORGYGY ,RRBGOOB ,BRBOBYR ,BRYBBRRO,OYGGRORY";
     let desktop = Desktop::start();
-    let game = game_at_corner(&desktop, TWELVE);
-    let log = desktop.path("hints.jsonl");
     // Time enough for the new window to open before the old one counts
     // as closed for good.
-    let bot = desktop.start_bot(
-        GAME,
-        &[
-            "--assist",
-            "--hint-log",
-            log.to_str().unwrap(),
-            "--settle-ms",
-            "15000",
-        ],
-    );
+    let hint_log = ["--hint-log", "hints.jsonl"];
+    let (game, bot, log) = assist_on(&desktop, TWELVE, hint_log, &["--settle-ms", "15000"]);
     hint(&log, 0);
     // The game's window replaced by another, same title, same place, with
     // a different board.
@@ -441,7 +433,7 @@ fn a_board_no_click_explains_is_reported_and_the_assistant_replans_from_it() {
     let run = bot.finish();
     assert_ended_well(&run);
     let said = format!(
-        "the board changed in a way no single click explains: re-planning from the board read\n  before {TWELVE}\n  after  {OTHER}\n  frames "
+        "the board changed in a way no clicks explain: re-planning from the board read; the clicks counted are at least those made, no reward claimed\n  before {TWELVE}\n  after  {OTHER}\n  frames "
     );
     assert!(run.stdout.contains(&said), "{}", run.dump());
     for frame in ["before", "after"] {
@@ -453,13 +445,35 @@ fn a_board_no_click_explains_is_reported_and_the_assistant_replans_from_it() {
     assert_eq!(clicks.len(), proven_optimum(OTHER), "{}", run.dump());
 }
 
+/// `board` at the screen's corner and the assistant on it with a log
+/// (`log`: `--hint-log` or `--game-log`, and its file's name) and `more`
+/// arguments: the window, the run, the log's path.
+fn assist_on(
+    desktop: &Desktop,
+    board: &str,
+    log: [&str; 2],
+    more: &[&str],
+) -> (Practice, BotRun, PathBuf) {
+    let game = game_at_corner(desktop, board);
+    let path = desktop.path(log[1]);
+    let mut args = vec!["--assist", log[0], path.to_str().unwrap()];
+    args.extend_from_slice(more);
+    let bot = desktop.start_bot(GAME, &args);
+    (game, bot, path)
+}
+
+/// The twelve-click game at the screen's corner and the assistant on it
+/// with a hint log, its first hint given: the window, the run, the log.
+fn assisting_twelve(desktop: &Desktop) -> (Practice, BotRun, PathBuf) {
+    let (game, bot, log) = assist_on(desktop, TWELVE, ["--hint-log", "hints.jsonl"], &[]);
+    hint(&log, 0);
+    (game, bot, log)
+}
+
 #[test]
 fn ctrl_c_ends_the_assistant_with_one_line() {
     let desktop = Desktop::start();
-    let game = game_at_corner(&desktop, TWELVE);
-    let log = desktop.path("hints.jsonl");
-    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
-    hint(&log, 0);
+    let (game, bot, _) = assisting_twelve(&desktop);
     bot.interrupt();
     let run = bot.finish();
     assert_ended_well(&run);
@@ -514,4 +528,83 @@ fn assist_options_are_checked_before_anything_starts() {
         ]),
         "no/such/dir/h.jsonl: cannot write the hint log",
     );
+}
+
+#[test]
+fn a_hint_window_destroyed_from_outside_is_a_hint_window_closed() {
+    let desktop = Desktop::start();
+    let (game, bot, log) = assisting_twelve(&desktop);
+    let id = wait_for("the hint window", || visible(&desktop, "Dust Hint"));
+    // Another program destroys it (no close request the window could
+    // answer): the assistant goes on with the hints on the terminal.
+    let destroyed = desktop.xdotool(&["windowclose", &id]);
+    assert!(destroyed.status.success(), "{destroyed:?}");
+    desktop.click(hinted_point(&hint(&log, 0)));
+    assert_eq!(hint(&log, 1)["clicks"], 1);
+    drop(game);
+    let run = bot.finish();
+    assert_ended_well(&run);
+    assert!(
+        run.stdout
+            .contains("hint window closed by another program: hints on the terminal only"),
+        "{}",
+        run.dump()
+    );
+}
+
+/// A board whose proof takes seconds on one thread (13 clicks).
+const SLOW: &str = "OBORRBOY,YOGGYGBY,BOOGYYRG,RRBYROOB,RYBYBGBB,OGGORORR";
+
+/// The assistant on [`SLOW`], planning on one thread, stopped by
+/// `signals` sent one after the other once the board is read: how long
+/// it took to end after them, the run, and the game log.
+fn stopped_while_planning(signals: &[&str]) -> (std::time::Duration, Finished, Vec<Value>) {
+    let desktop = Desktop::start();
+    let games = ["--game-log", "games.jsonl"];
+    let (_game, bot, log) = assist_on(&desktop, SLOW, games, &["--threads", "1"]);
+    wait_for("the board read", || {
+        let said = std::fs::read_to_string(desktop.path("bot.out")).unwrap_or_default();
+        said.contains("board read").then_some(())
+    });
+    // Well into the proof.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let asked = std::time::Instant::now();
+    for signal in signals {
+        bot.signal(signal);
+    }
+    let run = bot.finish();
+    let took = asked.elapsed();
+    assert!(
+        !left_button_down(&desktop.display),
+        "the button was left down"
+    );
+    let records = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    (took, run, records)
+}
+
+#[test]
+fn a_stop_never_waits_for_the_solver() {
+    assert!(proven_optimum(SLOW) == 13);
+    for signal in ["INT", "TERM", "HUP"] {
+        let (took, run, records) = stopped_while_planning(&[signal]);
+        assert!(
+            took.as_millis() < 1500,
+            "SIG{signal}: {took:?}\n{}",
+            run.dump()
+        );
+        assert_ended_well(&run);
+        // The game is recorded; its optimum, cut short, not as proven.
+        assert_eq!(records.len(), 1, "{records:?}");
+        assert_eq!(records[0]["end"], "interrupted", "{}", records[0]);
+        assert_eq!(records[0]["optimum_proven"], false, "{}", records[0]);
+    }
+    // A second Ctrl-C ends the process at once, whatever the first is
+    // waiting for.
+    let (took, run, _) = stopped_while_planning(&["INT", "INT"]);
+    assert!(took.as_millis() < 1500, "{took:?}\n{}", run.dump());
+    assert!(matches!(run.code, Some(0 | 130)), "{}", run.dump());
 }

@@ -496,3 +496,55 @@ fn a_calibration_that_would_disable_the_safety_is_refused() {
         "blind.toml: thresholds.confidence = 0: must be from 0.3 to 0.95",
     );
 }
+
+/// A sample stored upside down with an EXIF orientation that turns it
+/// upright, as a phone or an editor saves a picture: read (and calibrated
+/// from) as viewers show it, not turned 180 degrees.
+#[test]
+fn a_picture_is_read_as_its_exif_orientation_shows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = repo("samples/mid-1.25x-window.jpg");
+    let truth = std::fs::read_to_string(repo("samples/mid-1.25x-window.board")).unwrap();
+    let truth = truth.trim_end_matches('\n');
+    let stored = image::imageops::rotate180(&image::open(&sample).unwrap().to_rgb8());
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 95)
+        .encode_image(&stored)
+        .unwrap();
+    std::fs::write(
+        dir.path().join("turned.jpg"),
+        with_exif_orientation(&jpeg, 3),
+    )
+    .unwrap();
+    let out = bot(
+        dir.path(),
+        &["--dry-run", "--json", "--time", "1", "turned.jpg"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(json["board"], truth, "{json}");
+    let out = bot(
+        dir.path(),
+        &[
+            "calibrate",
+            "turned.jpg",
+            "--board",
+            truth,
+            "--name",
+            "turned",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.path().join("calibration/turned.toml").is_file());
+}

@@ -209,7 +209,6 @@ fn a_window_over_the_board_stops_play_without_a_click() {
 fn assisting() -> AssistSettings {
     AssistSettings {
         live: live(),
-        next_games: false,
         // No hint window: the terminal's hints are enough here.
         look: None,
     }

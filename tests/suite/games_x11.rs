@@ -48,6 +48,26 @@ fn cells_of_game(game: &Practice, k: u64) -> Vec<Value> {
         .collect()
 }
 
+/// The cells of a record's clicks, in order.
+fn record_cells(record: &Value) -> Vec<Value> {
+    record["clicks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["cell"].clone())
+        .collect()
+}
+
+/// What the record of game 1, given up for a new board, says: its board
+/// and every click the window took in it, no clear, no reward.
+fn assert_given_up(record: &Value, game: &Practice) {
+    assert_eq!(record["end"], "new-board", "{record}");
+    assert_eq!(record["board"], QUICK_BOARD, "{record}");
+    assert_eq!(record["cleared"], false, "{record}");
+    assert_eq!(record["reward"], false, "{record}");
+    assert_eq!(record_cells(record), cells_of_game(game, 1), "{record}");
+}
+
 /// What every record of a cleared game says, whoever clicked: its board
 /// is the window's, its clicks are those the window took, in order, the
 /// optimum is proven and the reward follows from the clicks.
@@ -62,8 +82,11 @@ fn assert_cleared_game(record: &Value, game: &Practice, k: u64, board: &str, mod
     assert_eq!(record["end"], "cleared", "{record}");
     assert!(record.get("error").is_none(), "{record}");
     let clicks = record["clicks"].as_array().unwrap();
-    let cells: Vec<Value> = clicks.iter().map(|c| c["cell"].clone()).collect();
-    assert_eq!(cells, cells_of_game(game, k), "game {k}: {record}");
+    assert_eq!(
+        record_cells(record),
+        cells_of_game(game, k),
+        "game {k}: {record}"
+    );
     assert_eq!(record["reward"], clicks.len() <= 12, "{record}");
     let times: Vec<u64> = clicks.iter().map(|c| c["t_ms"].as_u64().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "{record}");
@@ -246,27 +269,34 @@ fn assist_follows_three_games_one_click_off_the_hint_and_logs_its_cost() {
     assert!((mean - over / 3.0).abs() < 1e-9, "{sums}");
 }
 
+/// Presses the practice window's N key: a new board at once, the one in
+/// play given up.
+fn give_up(desktop: &Desktop, game: &Practice) {
+    let press = desktop.xdotool(&["key", "--window", &game.id, "n"]);
+    assert!(press.status.success(), "{press:?}");
+}
+
+/// The assistant on `games` games (see [`assisting`]), the player
+/// following the first hint, then giving the game up with the window's
+/// key for a new board.
+fn assisted_then_given_up(desktop: &Desktop, games: u32) -> (Practice, BotRun, PathBuf, PathBuf) {
+    let (game, bot, log, hint_log) = assisting(desktop, games, &[]);
+    desktop.click(hinted_point(&hint(&hint_log, 0)));
+    hint(&hint_log, 1);
+    give_up(desktop, &game);
+    (game, bot, log, hint_log)
+}
+
 #[test]
 fn a_new_board_before_the_clear_ends_the_assisted_game_as_given_up() {
     let desktop = Desktop::start();
-    let (game, bot, log, hint_log) = assisting(&desktop, 2, &[]);
-    desktop.click(hinted_point(&hint(&hint_log, 0)));
-    hint(&hint_log, 1);
-    // The player gives up: the window's key for a new board.
-    let press = desktop.xdotool(&["key", "--window", &game.id, "n"]);
-    assert!(press.status.success(), "{press:?}");
+    let (game, bot, log, hint_log) = assisted_then_given_up(&desktop, 2);
     let next = wait_for("the next board", || game.new_boards().pop());
     let first = hint(&hint_log, 2);
     assert_eq!(first["board"], next["new_board"], "{first}");
     assert_eq!(first["clicks"], 0, "{first}");
     follow_hints(&desktop, &hint_log, 2);
-    let run = bot.finish();
-    assert_eq!(run.code, Some(0), "{}", run.dump());
-    assert!(
-        run.stdout.contains("a new game's board after 1 click(s)"),
-        "{}",
-        run.dump()
-    );
+    let run = ended_well_saying(bot, "a new game's board after 1 click(s)");
     // No wait: the next game's board was on the screen already.
     assert!(
         !run.stdout.contains("waiting for the next game"),
@@ -276,15 +306,7 @@ fn a_new_board_before_the_clear_ends_the_assisted_game_as_given_up() {
     let lines = records(&log);
     assert_eq!(lines.len(), 2, "{lines:?}");
     let given_up = &lines[0];
-    assert_eq!(given_up["end"], "new-board", "{given_up}");
-    assert_eq!(given_up["cleared"], false, "{given_up}");
-    assert_eq!(given_up["reward"], false, "{given_up}");
-    assert_eq!(given_up["board"], QUICK_BOARD, "{given_up}");
-    assert_eq!(
-        given_up["clicks"].as_array().unwrap().len(),
-        1,
-        "{given_up}"
-    );
+    assert_given_up(given_up, &game);
     assert_eq!(given_up["clicks"][0]["followed"], true, "{given_up}");
     let board = next["new_board"].as_str().unwrap();
     assert_cleared_game(&lines[1], &game, 2, board, "assist");
@@ -293,19 +315,41 @@ fn a_new_board_before_the_clear_ends_the_assisted_game_as_given_up() {
     assert_eq!(sums["overall"]["cleared"], 1, "{sums}");
 }
 
+/// Waits for `bot` to end, and checks that it ended well (exit 0) and
+/// said `said`.
+fn ended_well_saying(bot: BotRun, said: &str) -> Finished {
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert!(run.stdout.contains(said), "{said:?}\n{}", run.dump());
+    run
+}
+
+/// Waits until the game log at `log` holds `n` records.
+fn wait_for_records(log: &Path, n: usize) {
+    wait_for(&format!("{n} game record(s)"), || {
+        std::fs::read_to_string(log)
+            .is_ok_and(|text| text.lines().count() == n)
+            .then_some(())
+    });
+}
+
+/// The practice window and live play on it for `games` games (`0`:
+/// until Ctrl-C) with a game log: the window, the run and the log.
+fn playing(desktop: &Desktop, games: &str) -> (Practice, BotRun, PathBuf) {
+    let game = desktop.practice(QUICK_BOARD, ANIM, GAME);
+    let log = desktop.path("games.jsonl");
+    let args = ["--games", games, "--game-log", log.to_str().unwrap()];
+    let bot = desktop.start_bot(GAME, &args);
+    (game, bot, log)
+}
+
 #[test]
 fn games_0_plays_until_ctrl_c_and_ends_well_with_the_summary() {
     let desktop = Desktop::start();
-    let game = desktop.practice(QUICK_BOARD, ANIM, GAME);
-    let log = desktop.path("games.jsonl");
-    let bot = desktop.start_bot(GAME, &["--games", "0", "--game-log", log.to_str().unwrap()]);
+    let (game, bot, log) = playing(&desktop, "0");
     // The first game cleared and logged, the bot waits for the next one
     // (the window starts none by itself here).
-    wait_for("the first game's record", || {
-        std::fs::read_to_string(&log)
-            .is_ok_and(|text| text.lines().count() == 1)
-            .then_some(())
-    });
+    wait_for_records(&log, 1);
     bot.interrupt();
     let run = bot.finish();
     assert_eq!(run.code, Some(0), "{}", run.dump());
@@ -326,4 +370,189 @@ fn games_0_plays_until_ctrl_c_and_ends_well_with_the_summary() {
     let lines = records(&log);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert_cleared_game(&lines[0], &game, 1, QUICK_BOARD, "play");
+}
+
+#[test]
+fn an_output_closed_mid_game_stops_the_run_and_records_the_game() {
+    use std::io::BufRead as _;
+    let desktop = Desktop::start();
+    let game = desktop.practice(QUICK_BOARD, ANIM, GAME);
+    let log = desktop.path("games.jsonl");
+    let mut child = Running(
+        desktop
+            .command(&[
+                "--window",
+                GAME,
+                "--games",
+                "3",
+                "--game-log",
+                log.to_str().unwrap(),
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::fs::File::create(desktop.path("bot.err")).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    // `| head`: the reader goes once the first click is said.
+    let mut lines = std::io::BufReader::new(child.0.stdout.take().unwrap()).lines();
+    let seen = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.starts_with("click 1:"));
+    assert!(seen.is_some(), "no first click said");
+    drop(lines);
+    let status = wait_for("the bot to end", || child.0.try_wait().unwrap());
+    let stderr = std::fs::read_to_string(desktop.path("bot.err")).unwrap();
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("standard output cannot be written"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        !left_button_down(&desktop.display),
+        "the button was left down"
+    );
+    // The game in progress is recorded as stopped, with every click the
+    // window took.
+    let lines = records(&log);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let record = &lines[0];
+    assert_eq!(record["end"], "stopped", "{record}");
+    assert!(
+        record["error"]
+            .as_str()
+            .unwrap()
+            .contains("standard output"),
+        "{record}"
+    );
+    let cells = record_cells(record);
+    assert!(!cells.is_empty(), "{record}");
+    // The window takes a click at its next frame, maybe after the bot ended.
+    game.wait_for_clicks(cells.len());
+    assert_eq!(cells, cells_of_game(&game, 1), "{record}");
+}
+
+#[test]
+fn an_output_that_cannot_be_written_ends_the_window_commands_with_exit_2() {
+    let desktop = Desktop::start();
+    let _game = desktop.practice(QUICK_BOARD, ANIM, GAME);
+    for args in [
+        &["windows"][..],
+        &["--window", GAME, "--dry-run"],
+        &["--window", GAME, "--assist"],
+        &["--window", GAME, "--max-moves", "1"],
+    ] {
+        crate::vision_support::assert_full_output_fails(&mut desktop.command(args));
+    }
+}
+
+#[test]
+fn a_new_board_during_a_live_game_ends_it_as_given_up() {
+    let desktop = Desktop::start();
+    let (game, bot, log) = playing(&desktop, "2");
+    game.wait_for_clicks(2);
+    give_up(&desktop, &game);
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    let boards = boards(&game, QUICK_BOARD);
+    assert_eq!(boards.len(), 2, "{boards:?}");
+    let lines = records(&log);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    // Game 1: its board, its clicks, given up; never the next board's.
+    assert_given_up(&lines[0], &game);
+    // Game 2: the new board, from its first read, in its own optimum.
+    let next = &lines[1];
+    assert_cleared_game(next, &game, 2, &boards[1], "play");
+    let optimum = next["optimum"].as_u64().unwrap();
+    assert_eq!(record_cells(next).len() as u64, optimum, "{next}");
+    let said = run.stdout.contains("a new game's board after");
+    assert!(said, "{}", run.dump());
+}
+
+#[test]
+fn a_new_board_ends_the_only_assisted_game_and_the_run() {
+    let desktop = Desktop::start();
+    let (game, bot, log, _) = assisted_then_given_up(&desktop, 1);
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    let lines = records(&log);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_given_up(&lines[0], &game);
+}
+
+#[test]
+fn clicks_within_one_animation_are_all_counted_in_the_record() {
+    let desktop = Desktop::start();
+    let (game, bot, log, hint_log) = assisting(&desktop, 1, &[]);
+    let first = hint(&hint_log, 0);
+    let board: Board = first["board"].as_str().unwrap().parse().unwrap();
+    let hinted = dustbot::game::Cell::new(
+        first["next"]["x"].as_u64().unwrap() as u8,
+        first["next"]["y"].as_u64().unwrap() as u8,
+    );
+    let (after, _) = board.play(hinted).unwrap();
+    let second = after.clusters().as_slice()[0].cell;
+    // The hint, then another cluster at once: both within the first
+    // click's animation, one change to the assistant.
+    let points = [
+        hinted_point(&first),
+        cell_point(&first, (second.x, second.y), board.height()),
+    ];
+    let mut script = Vec::new();
+    for (x, y) in points {
+        script.extend([
+            "mousemove".to_owned(),
+            x.to_string(),
+            y.to_string(),
+            "mousedown".into(),
+            "1".into(),
+            "sleep".into(),
+            "0.06".into(),
+            "mouseup".into(),
+            "1".into(),
+            // Long enough for the window to see the button up.
+            "sleep".into(),
+            "0.05".into(),
+        ]);
+    }
+    let script: Vec<&str> = script.iter().map(String::as_str).collect();
+    assert!(desktop.xdotool(&script).status.success());
+    game.wait_for_clicks(2);
+    follow_hints(&desktop, &hint_log, 1);
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    let lines = records(&log);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    // Every click the window took, and the reward only for them all.
+    assert_cleared_game(&lines[0], &game, 1, QUICK_BOARD, "assist");
+    assert!(lines[0].get("clicks_unseen").is_none(), "{}", lines[0]);
+    let said = run.stdout.contains("clicks 1-2: you clicked");
+    assert!(said, "{}", run.dump());
+}
+
+#[test]
+fn games_0_ends_well_on_ctrl_c_within_a_game_too() {
+    let desktop = Desktop::start();
+    let (game, bot, log) = playing(&desktop, "0");
+    game.wait_for_clicks(2);
+    bot.interrupt();
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    let last = run.stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("1 game(s): 0 cleared"), "{}", run.dump());
+    let lines = records(&log);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["end"], "interrupted", "{}", lines[0]);
+}
+
+#[test]
+fn a_window_closed_between_games_ends_the_run_with_the_summary() {
+    let desktop = Desktop::start();
+    let (game, bot, log) = playing(&desktop, "2");
+    wait_for_records(&log, 1);
+    drop(game);
+    let run = ended_well_saying(bot, "the game window closed: no more games");
+    let last = run.stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("1 game(s): 1 cleared"), "{}", run.dump());
 }

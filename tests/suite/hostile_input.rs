@@ -749,3 +749,65 @@ fn an_endless_answer_is_no_answer() {
     refused(&out, "not confirmed");
     assert!(!dir.path().join("calibration/asked.toml").exists());
 }
+
+/// `> /dev/full` (a full disk): every command that writes to standard
+/// output says that it could not and exits 2, never 0 having written
+/// nothing, never a panic.
+#[cfg(unix)]
+#[test]
+fn an_output_that_cannot_be_written_is_exit_2_for_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g.jsonl"), "").unwrap();
+    let image = crate::vision_support::real_png();
+    let board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    let cases: [&[&str]; 8] = [
+        &["solve", board],
+        &["solve", board, "--json"],
+        &["--dry-run", &image, "--out", "o"],
+        &["--dry-run", &image, "--out", "o", "--json"],
+        &["stats", "g.jsonl"],
+        &["stats", "g.jsonl", "--json"],
+        &[
+            "bench",
+            "--boards",
+            "1",
+            "--cap",
+            "1",
+            "--strategies",
+            "optimal",
+        ],
+        &["--help"],
+    ];
+    for args in cases {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_bot"));
+        crate::vision_support::assert_full_output_fails(command.current_dir(dir.path()).args(args));
+    }
+}
+
+#[test]
+fn a_hard_link_to_the_calibration_is_no_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let calibration = repo("calibration/nodiatis.toml");
+    std::fs::copy(calibration, d.join("c.toml")).unwrap();
+    let kept = std::fs::read(d.join("c.toml")).unwrap();
+    std::fs::hard_link(d.join("c.toml"), d.join("link.jsonl")).unwrap();
+    for log in ["--game-log", "--hint-log"] {
+        let out = bot(
+            d,
+            &[
+                "--window",
+                "Nodiatis",
+                "--assist",
+                "--calibration",
+                "c.toml",
+                log,
+                "link.jsonl",
+            ],
+        );
+        crate::vision_support::assert_one_line_error(&out, "link.jsonl");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("one of the run's inputs"), "{stderr}");
+    }
+    assert_eq!(std::fs::read(d.join("c.toml")).unwrap(), kept);
+}

@@ -651,3 +651,29 @@ fn with_the_games_rules_given_it_clears_in_their_optimum_without_a_surprise() {
     assert!(!run.stdout.contains("re-planning"), "{}", run.dump());
     assert!(!run.stdout.contains("rules:"), "{}", run.dump());
 }
+
+#[test]
+fn a_stop_during_the_first_plan_records_the_game_read() {
+    // A board whose proof takes seconds on one thread (13 clicks).
+    let slow = "OBORRBOY,YOGGYGBY,BOOGYYRG,RRBYROOB,RYBYBGBB,OGGORORR";
+    let desktop = Desktop::start();
+    let game = desktop.practice(slow, 300, GAME);
+    let log = desktop.path("games.jsonl");
+    let bot = desktop.start_bot(
+        GAME,
+        &["--threads", "1", "--game-log", log.to_str().unwrap()],
+    );
+    wait_for("the board read", || {
+        let said = std::fs::read_to_string(desktop.path("bot.out")).unwrap_or_default();
+        said.contains("board read").then_some(())
+    });
+    bot.interrupt();
+    let run = bot.finish();
+    assert_eq!(run.code, Some(2), "{}", run.dump());
+    assert!(game.clicks().is_empty(), "{}", run.dump());
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let record: Value = serde_json::from_str(text.trim()).unwrap_or(Value::Null);
+    assert_eq!(record["end"], "interrupted", "{text}\n{}", run.dump());
+    assert_eq!(record["board"], slow, "{record}");
+    assert_eq!(record["clicks"], serde_json::json!([]), "{record}");
+}

@@ -336,6 +336,7 @@ fn hint_window() -> RgbaImage {
         proven_optimal: true,
         optimum: 12,
         optimum_proven: true,
+        clicks_unseen: false,
         on_screen: Geometry::square(0.0, 0.0, 80.0, 8, 6),
         next_at: None,
     };

@@ -71,6 +71,7 @@ fn options(strategy: Strategy, threads: usize, secs: f64, rules: Rules) -> Solve
         // replacements get exercised.
         table_mb: 1,
         rules,
+        stop: None,
     }
 }
 

@@ -31,6 +31,7 @@ fn game(rules: Rules, optimum: u32, clicks: usize, cleared: bool, seconds: u64) 
                 ..ClickRecord::new(Cell::new(3, 0), Duration::from_secs(i as u64 + 1))
             })
             .collect(),
+        clicks_unseen: false,
         cleared,
         reward: earns_reward(clicks, cleared),
         duration_ms: seconds * 1000,
@@ -69,6 +70,15 @@ fn write_log(dir: &Path) -> std::path::PathBuf {
     )
     .unwrap();
     path
+}
+
+/// The text of `key` in each object of the array `list`.
+fn texts<'a>(list: &'a serde_json::Value, key: &str) -> Vec<&'a str> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item[key].as_str().unwrap())
+        .collect()
 }
 
 fn stdout(out: &std::process::Output) -> String {
@@ -172,13 +182,10 @@ fn json_has_the_sums_per_rules_and_the_lines_skipped() {
     assert_eq!(overall["reward_rate"], 0.4);
     assert_eq!(overall["mean_clicks_over_optimum"], 1.0);
     assert_eq!(overall["median_cleared_ms"], 35_000.0);
-    let rules: Vec<&str> = json["by_rules"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["rules"].as_str().unwrap())
-        .collect();
-    assert_eq!(rules, ["centre-rows", "gravity"]);
+    assert_eq!(
+        texts(&json["by_rules"], "rules"),
+        ["centre-rows", "gravity"]
+    );
     assert_eq!(json["by_rules"][1]["median_cleared_ms"], 30_000.0);
     assert_eq!(
         json["bad_lines"][1],
@@ -235,4 +242,127 @@ fn a_missing_log_is_an_error_naming_it_and_an_empty_one_has_no_games() {
     assert_eq!(stdout(&out), "no games in empty.jsonl\n");
     let out = bot(dir.path(), &["stats"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_plot_over_one_of_the_logs_is_refused_before_any_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write_log(dir.path());
+    let kept = std::fs::read(&log).unwrap();
+    // The log named as the plot, under its own name, another spelling and
+    // a hard link.
+    std::fs::copy(&log, dir.path().join("rec.png")).unwrap();
+    std::fs::hard_link(&log, dir.path().join("link.png")).unwrap();
+    for (logs, plot) in [
+        (&["rec.png"][..], "rec.png"),
+        (&["games.jsonl", "rec.png"], "./rec.png"),
+        (&["games.jsonl"], "link.png"),
+    ] {
+        let mut args = vec!["stats"];
+        args.extend_from_slice(logs);
+        args.extend(["--plot", plot]);
+        let out = bot(dir.path(), &args);
+        assert_one_line_error(&out, &format!("--plot {plot}: it is the log"));
+        assert_eq!(stdout(&out), "", "{args:?}");
+    }
+    assert_eq!(std::fs::read(&log).unwrap(), kept);
+    assert_eq!(std::fs::read(dir.path().join("rec.png")).unwrap(), kept);
+}
+
+/// A log garbled whole (20 MB of lines that are no record) is read in
+/// little more than its size: the first lines skipped are named with why,
+/// the rest counted.
+// ulimit is Unix's.
+#[cfg(unix)]
+#[test]
+fn a_garbled_log_names_its_first_bad_lines_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = 10_000_000;
+    std::fs::write(dir.path().join("x.jsonl"), "x\n".repeat(lines)).unwrap();
+    write_log(dir.path());
+    // 200 MiB of address space: the log's bytes and the program, not a
+    // record of every line.
+    let script = "ulimit -v 204800; exec \"$0\" stats x.jsonl games.jsonl --json";
+    let out = std::process::Command::new("sh")
+        .args(["-c", script, env!("CARGO_BIN_EXE_bot")])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // The garbled log's lines, and the two of the good log.
+    assert_eq!(
+        json["skipped_lines"],
+        lines as u64 + 2,
+        "{}",
+        json["skipped_lines"]
+    );
+    let named = json["bad_lines"].as_array().unwrap();
+    assert_eq!(named.len(), 20);
+    assert_eq!(named[19]["line"], 20);
+    assert_eq!(json["overall"]["games"], 5);
+    let said = stderr(&out);
+    assert_eq!(said.lines().count(), 21, "{said}");
+    assert!(
+        said.lines()
+            .last()
+            .unwrap()
+            .ends_with("and 9999982 more lines skipped (the first 20 are named)"),
+        "{said}"
+    );
+}
+
+#[test]
+fn records_no_game_can_leave_are_named_and_a_log_given_twice_counts_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write_log(dir.path());
+    std::fs::hard_link(&log, dir.path().join("link.jsonl")).unwrap();
+    let out = bot(
+        dir.path(),
+        &[
+            "stats",
+            "--json",
+            "games.jsonl",
+            "./games.jsonl",
+            "link.jsonl",
+        ],
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["overall"]["games"], 5, "{json}");
+    let said = stderr(&out);
+    assert_eq!(said.matches("counted once").count(), 2, "{said}");
+    // A reward claimed for 13 clicks, a click off the board, and the log
+    // saved as UTF-16: named, never counted.
+    let mut greedy = game(Rules::CentreRows, 11, 13, true, 30);
+    greedy.reward = true;
+    let mut off = game(Rules::CentreRows, 11, 11, true, 30);
+    off.clicks[4].cell = [3, 6];
+    let text = format!(
+        "{}\n{}\n",
+        serde_json::to_string(&greedy).unwrap(),
+        serde_json::to_string(&off).unwrap()
+    );
+    std::fs::write(dir.path().join("bad.jsonl"), text).unwrap();
+    let utf16: Vec<u8> = std::fs::read_to_string(&log)
+        .unwrap()
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    std::fs::write(
+        dir.path().join("utf16.jsonl"),
+        [&[0xff, 0xfe], &utf16[..]].concat(),
+    )
+    .unwrap();
+    let out = bot(dir.path(), &["stats", "--json", "bad.jsonl", "utf16.jsonl"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["overall"]["games"], 0, "{json}");
+    assert_eq!(
+        texts(&json["bad_lines"], "why"),
+        [
+            "a reward for 13 clicks (12 at most)",
+            "click 5: cell (3,6) off the 8x6 board",
+            "the log is UTF-16 text: save it as UTF-8"
+        ]
+    );
 }

@@ -180,6 +180,37 @@ pub fn bot(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Runs `command` with standard output on a full disk (`> /dev/full`)
+/// and checks that it says so and exits 2: never 0 having written
+/// nothing, never a panic.
+#[cfg(unix)]
+pub fn assert_full_output_fails(command: &mut Command) {
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = command.stdin(Stdio::null()).stdout(full).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{command:?}: {stderr}");
+    assert!(
+        stderr.contains("standard output cannot be written"),
+        "{command:?}: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{command:?}: {stderr}");
+}
+
+/// `jpeg` with an EXIF segment after its start marker whose orientation
+/// is `orientation` (1 upright, 3 turned 180 degrees, 6 and 8 on its
+/// side): how a phone or an editor stores a picture viewers show turned.
+pub fn with_exif_orientation(jpeg: &[u8], orientation: u8) -> Vec<u8> {
+    let mut exif = b"Exif\0\0MM\0\x2a\0\0\0\x08".to_vec();
+    // One entry: tag 0x0112 (orientation), a SHORT, one value; no next IFD.
+    exif.extend([0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0]);
+    exif.extend([0, 0, 0, 0]);
+    let length = u16::try_from(exif.len() + 2).unwrap().to_be_bytes();
+    [&jpeg[..2], &[0xFF, 0xE1], &length, &exif, &jpeg[2..]].concat()
+}
+
 pub fn real_png() -> String {
     shared("real/dust-game.png").display().to_string()
 }
