@@ -67,11 +67,6 @@ pub enum PracticeError {
     Window(String),
     #[error("no board for game {game}: {cause}")]
     NextBoard { game: u32, cause: String },
-    #[error("{path}: cannot write the click log: {cause}")]
-    Log {
-        path: PathBuf,
-        cause: std::io::Error,
-    },
 }
 
 /// Game k's board, for k from 2 (the caller's sequence: a pure function
@@ -337,14 +332,24 @@ struct Log<'a> {
 impl Log<'_> {
     /// Writes `line` as a JSON line, at once: tests read the log while the
     /// window runs.
-    fn write(&mut self, line: &impl Serialize) -> Result<(), PracticeError> {
+    fn write(&mut self, line: &impl Serialize) -> std::io::Result<()> {
         let line = serde_json::to_string(line).expect("plain data serialises");
-        writeln!(self.out, "{line}")
-            .and_then(|()| self.out.flush())
-            .map_err(|cause| PracticeError::Log {
-                path: self.path.to_owned(),
-                cause,
-            })
+        writeln!(self.out, "{line}").and_then(|()| self.out.flush())
+    }
+}
+
+/// Writes `line` to the click log, if there is one. A log that cannot be
+/// written (a full disk) is said once and let go: the player's game
+/// matters more than its record.
+fn log_line(log: &mut Option<Log<'_>>, line: &impl Serialize) {
+    if let Some(open) = log
+        && let Err(error) = open.write(line)
+    {
+        log::warn!(
+            "{}: cannot write the click log ({error}): the game goes on without it",
+            open.path.display()
+        );
+        *log = None;
     }
 }
 
@@ -440,16 +445,17 @@ pub fn run(
         {
             let cell = geometry.cell_at(PixelPoint::new(px, py));
             let size = session.round.click(cell, now);
-            if let Some(log) = &mut log {
-                log.write(&ClickLog {
+            log_line(
+                &mut log,
+                &ClickLog {
                     t_ms,
                     game: session.game,
                     px: [px.floor() as i64, py.floor() as i64],
                     cell: cell.map(|c| [c.x, c.y]),
                     size,
                     board_after: session.round.board.to_string(),
-                })?;
-            }
+                },
+            );
             log::debug!("click at ({px}, {py}) on {cell:?}: removed {size}");
         }
         was_down = down;
@@ -464,13 +470,14 @@ pub fn run(
         if let Some(done) = drawing.take_if(|(_, thread)| thread.is_finished()) {
             let board = drawn(done, &settings.board)?;
             session.next(board, now);
-            if let Some(log) = &mut log {
-                log.write(&NewBoardLog {
+            log_line(
+                &mut log,
+                &NewBoardLog {
                     t_ms,
                     game: session.game,
                     new_board: board.to_string(),
-                })?;
-            }
+                },
+            );
             say(&format!("game {}: {board}", session.game));
             shown_clicks = None;
         }

@@ -77,6 +77,34 @@ fn assert_stopped(run: &Finished, clicks: &[Value], why: &[&str]) {
     assert_all_on_cells(clicks, run);
 }
 
+/// A click log that the disk cannot hold is said once and let go: the
+/// practice window plays on, and live play clears its board.
+#[test]
+fn a_click_log_the_disk_cannot_hold_does_not_end_the_game() {
+    let optimum = proven_optimum(QUICK_BOARD);
+    let desktop = Desktop::start();
+    // Two blocks of 512 bytes: the first few clicks' lines, not all.
+    let game = desktop.practice_on_a_full_disk(QUICK_BOARD, 300, GAME, 2);
+    let run = desktop.start_bot(GAME, &[]).finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert!(
+        run.stdout.contains(&format!("cleared in {optimum} clicks")),
+        "{}",
+        run.dump()
+    );
+    let said = std::fs::read_to_string(desktop.path(&format!("{GAME}.out"))).unwrap();
+    assert_eq!(
+        said.matches("cannot write the click log").count(),
+        1,
+        "{said}"
+    );
+    // The disk took the first lines and a part of one: not every click.
+    let logged = std::fs::read_to_string(&game.log).unwrap();
+    assert!(logged.len() <= 1024, "the log holds {} bytes", logged.len());
+    let whole = logged.lines().filter(|l| l.ends_with('}')).count();
+    assert!((1..optimum).contains(&whole), "{logged}");
+}
+
 #[test]
 fn clears_the_real_board_in_the_proven_optimum_without_a_replan() {
     let optimum = proven_optimum(REAL_BOARD);

@@ -161,12 +161,12 @@ impl Desktop {
         title: &str,
         probe: &[&str],
     ) -> Practice {
-        self.open_practice(board, anim_ms, title, &[], probe)
+        self.open_practice(board, anim_ms, title, &[], probe, None)
     }
 
     /// [`Desktop::practice`] playing the variant of the rules named `rules`.
     pub fn practice_under(&self, board: &str, anim_ms: u64, title: &str, rules: &str) -> Practice {
-        self.open_practice(board, anim_ms, title, &["--rules", rules], &[])
+        self.open_practice(board, anim_ms, title, &["--rules", rules], &[], None)
     }
 
     /// [`Desktop::practice_under`] animating its moves in the style named
@@ -180,23 +180,37 @@ impl Desktop {
         style: &str,
     ) -> Practice {
         let more = ["--rules", rules, "--anim-style", style];
-        self.open_practice(board, anim_ms, title, &more, &[])
+        self.open_practice(board, anim_ms, title, &more, &[], None)
     }
 
     /// [`Desktop::practice`] drawn at window scale `scale` (1 is the real
     /// game's size).
     pub fn practice_scaled(&self, board: &str, anim_ms: u64, title: &str, scale: f32) -> Practice {
         let scale = scale.to_string();
-        self.open_practice(board, anim_ms, title, &["--scale", &scale], &[])
+        self.open_practice(board, anim_ms, title, &["--scale", &scale], &[], None)
     }
 
     /// [`Desktop::practice`] with `more` arguments (e.g. `--next-after`).
     pub fn practice_with(&self, board: &str, anim_ms: u64, title: &str, more: &[&str]) -> Practice {
-        self.open_practice(board, anim_ms, title, more, &[])
+        self.open_practice(board, anim_ms, title, more, &[], None)
+    }
+
+    /// [`Desktop::practice`] on a disk that holds `blocks` blocks of 512
+    /// bytes of each file it writes (`ulimit -f` under Debian's sh, with
+    /// SIGXFSZ ignored, so that a write past them fails as on a full disk).
+    pub fn practice_on_a_full_disk(
+        &self,
+        board: &str,
+        anim_ms: u64,
+        title: &str,
+        blocks: u32,
+    ) -> Practice {
+        self.open_practice(board, anim_ms, title, &[], &[], Some(blocks))
     }
 
     /// The practice window with `more` arguments, its board looked at with
-    /// `probe` added to the bot's.
+    /// `probe` added to the bot's, its files limited to `blocks` (see
+    /// [`Desktop::practice_on_a_full_disk`]).
     fn open_practice(
         &self,
         board: &str,
@@ -204,6 +218,7 @@ impl Desktop {
         title: &str,
         more: &[&str],
         probe: &[&str],
+        blocks: Option<u32>,
     ) -> Practice {
         let log = self.path(&format!("{title}.log"));
         let anim_ms = anim_ms.to_string();
@@ -222,7 +237,22 @@ impl Desktop {
         let mut look = vec!["--window", title, "--dry-run", "--time", "0.05"];
         look.extend_from_slice(probe);
         for _ in 0..3 {
-            let (process, id) = self.open_window(title, || self.command(&args));
+            let (process, id) = self.open_window(title, || match blocks {
+                None => self.command(&args),
+                Some(blocks) => {
+                    let bot = self.command(&args);
+                    let mut limited = Command::new("sh");
+                    limited
+                        .args(["-c", r#"trap '' XFSZ; ulimit -f "$0"; exec "$@""#])
+                        .arg(blocks.to_string())
+                        .arg(bot.get_program())
+                        .args(bot.get_args())
+                        .env("DISPLAY", &self.display)
+                        .env_remove("DUSTBOT_LOG")
+                        .current_dir(self.dir.path());
+                    limited
+                }
+            });
             // The board must show before the test goes on (the window
             // sends its picture again every 250 ms once mapped): looked at
             // until it does, as a machine busy with other tests paints late.
