@@ -6,6 +6,7 @@
 
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -136,7 +137,13 @@ impl Desktop {
 
     /// `bot ARGS` on this display, in the test's folder.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(bot_path());
+        self.on_this_display(bot_path(), args)
+    }
+
+    /// `PROGRAM ARGS` on this display, in the test's folder, with the
+    /// bot's log at its default level.
+    fn on_this_display(&self, program: impl AsRef<OsStr>, args: &[impl AsRef<OsStr>]) -> Command {
+        let mut command = Command::new(program);
         command
             .args(args)
             .env("DISPLAY", &self.display)
@@ -240,17 +247,11 @@ impl Desktop {
             let (process, id) = self.open_window(title, || match blocks {
                 None => self.command(&args),
                 Some(blocks) => {
-                    let bot = self.command(&args);
-                    let mut limited = Command::new("sh");
-                    limited
-                        .args(["-c", r#"trap '' XFSZ; ulimit -f "$0"; exec "$@""#])
-                        .arg(blocks.to_string())
-                        .arg(bot.get_program())
-                        .args(bot.get_args())
-                        .env("DISPLAY", &self.display)
-                        .env_remove("DUSTBOT_LOG")
-                        .current_dir(self.dir.path());
-                    limited
+                    let script = r#"trap '' XFSZ; ulimit -f "$0"; exec "$@""#;
+                    let blocks = blocks.to_string();
+                    let mut limited = vec!["-c", script, &blocks, bot_path()];
+                    limited.extend_from_slice(&args);
+                    self.on_this_display("sh", &limited)
                 }
             });
             // The board must show before the test goes on (the window
