@@ -230,10 +230,6 @@ pub fn check_folder(folder: &Path) -> io::Result<()> {
     probe_folder(existing)
 }
 
-/// The most a screenshot file may hold: an uncompressed 8-bit RGBA picture
-/// of the most pixels a screenshot may have (any PNG or JPEG of one is
-/// smaller), and room for its headers.
-pub const MAX_IMAGE_BYTES: u64 = 4 * crate::vision::MAX_PIXELS + (1 << 20);
 /// The most a calibration file may hold: the default one is 2 KiB.
 pub const MAX_CALIBRATION_BYTES: u64 = 1 << 20;
 /// The most a board file (`NAME.board`) may hold: the longest board

@@ -1,28 +1,49 @@
-//! dustbot: a bot for the dust matching game of Nodiatis.
+//! dustbot: a bot for the dust matching game of Nodiatis. It finds the
+//! game's window, reads the 8x6 board from its pixels, proves the shortest
+//! clearing sequence, and clicks it (live play) or hints it to a player who
+//! clicks for themselves (assist mode). Data flows one way, up the floors
+//! below, each using only those under it:
 //!
-//! Data flows one way: [`desktop::capture`] grabs the game window, [`vision`]
-//! reads the board from the image, [`solver`] finds the shortest clearing
-//! sequence, [`desktop::input`] clicks it. [`desktop`] is the floor that
-//! touches the player's screen, the only place with per-platform code (X11
-//! or Win32), with a scripted fake desktop for tests; [`game`] is the model
-//! they all share; [`live`] is the floor both drivers on a live game
-//! window share (the eye, settling, the rules learned, the board on the
-//! screen); [`play`] is the
-//! one place that wires the four stages for live play, and [`assist`] wires
-//! the first three for a player who clicks for themselves (hints, never a
-//! click); [`render`] draws boards
-//! in the game's look for samples and the [`practice`] window; [`cli`] turns
-//! the command line into settings for them. Under the stages and the
-//! renderer, beside the game model: [`colour`] (colour science) and
-//! [`geometry`] (where a board is in a picture), so that the renderer that
-//! draws the test pictures and the vision that reads them share no code
-//! above these; [`files`] writes the files people keep, whole or not at
-//! all, and reads inputs within bounds; [`text`] shows other programs'
-//! and users' text on a terminal safely. [`record`] keeps the player's
-//! record: the game log, a JSON line per game, and its sums for `bot
-//! stats`.
+//! - [`game`]: the model every floor shares: the board, its cells, colours
+//!   and clusters, what one move does under each variant of the rules
+//!   (RULES.md), the reward.
+//! - [`colour`] and [`geometry`]: colour science, and where a board is in
+//!   a picture, shared by the vision that reads pictures and the renderer
+//!   that draws them, so that neither borrows from the other.
+//! - [`files`]: the files people keep, written whole or not at all, and
+//!   inputs read within bounds; [`text`]: other programs' and users' text
+//!   shown on a terminal safely.
+//! - [`solver`]: the shortest clearing sequence of a board, proven optimal.
+//! - [`vision`]: finds the board in a picture and reads each cell against
+//!   a calibrated palette.
+//! - [`render`]: draws boards in the game's look (samples, the practice
+//!   window, the hint); [`chart`]: the benchmark's and the record's charts.
+//! - [`record`]: the player's record, a JSON line per game, and its sums.
+//! - [`desktop`]: the player's screen: windows, captures and the mouse
+//!   (X11 or Win32, and a scripted fake for tests); the only floor with
+//!   per-platform code.
+//! - [`live`]: what the drivers share on a live game window: the eye,
+//!   settling, the rules learned, and the life of a game and of games in a
+//!   row ([`live::session`]).
+//! - [`play`] (clicks, verifies, re-plans) and [`assist`] (watches,
+//!   explains, hints): the two drivers of a game; [`practice`]: a game
+//!   window of our own to play on.
+//! - [`cli`]: the command line on top, which wires them.
+//!
+//! Reading a board and solving it takes three calls:
+//!
+//! ```
+//! use dustbot::game::{Board, EXAMPLE_BOARD};
+//! use dustbot::solver::{self, SolveOptions};
+//!
+//! let board: Board = EXAMPLE_BOARD.parse()?;
+//! let outcome = solver::solve(&board, &SolveOptions::default(), &mut |_| {});
+//! assert_eq!((outcome.length(), outcome.proven_optimal), (11, true));
+//! # Ok::<(), dustbot::game::BoardError>(())
+//! ```
 
 pub mod assist;
+pub mod chart;
 pub mod cli;
 pub mod colour;
 pub mod desktop;

@@ -121,7 +121,7 @@ mod tests {
     use super::*;
     use crate::game::{BoardRng, replay, replay_under};
 
-    const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    const REAL: &str = crate::game::EXAMPLE_BOARD;
     /// The seed's optimal solution (RULES.md).
     const SEED: [(u8, u8); 11] = [
         (7, 0),

@@ -23,26 +23,24 @@ use image::RgbaImage;
 use crate::desktop::{
     CaptureError, Desktop, GameWindow, InputError, ScreenPoint, ScreenRect, stop,
 };
-use crate::game::{Board, Rules, Step};
+use crate::game::{Board, REWARD_CLICKS, Rules, Step};
+use crate::geometry::Geometry;
 use crate::live::eye::Eye;
+use crate::live::session::{self, Driver, Start};
 use crate::live::settling::{Pace, Settling};
-use crate::live::{self, Learned, LiveError, LiveSettings, Moment, POLL, Seen, Settled};
+use crate::live::{self, LiveError, LiveSettings, Moment, POLL, Seen, Settled};
+use crate::record::{End, Mode};
 use crate::render::Look;
 use crate::solver::SolveOptions;
-use crate::vision::Geometry;
 use window::HintWindow;
 pub use window::{Placement, Spot, picture};
 
 /// How often a closed game window is looked for again.
 const REFIND: Duration = Duration::from_millis(100);
 
-/// The most clicks that earn the game's reward (RULES.md: 10 to 12 is
-/// "really good" and earns one).
-pub const REWARD_CLICKS: usize = 12;
-
-/// What assist mode was asked for.
+/// Assist mode, as it was asked for.
 #[derive(Debug)]
-pub struct AssistSettings {
+pub struct Assist {
     pub live: LiveSettings,
     /// The game's colours, for the hint window; `None` shows no window.
     pub look: Option<Look>,
@@ -141,11 +139,6 @@ pub enum Verdict {
 /// What happens, as it happens, for the command line to show.
 #[derive(Debug)]
 pub enum Event<'a> {
-    /// The board read at the start.
-    Board {
-        board: &'a Board,
-        confidence: f32,
-    },
     /// The hint window opened with this title at this place, or could
     /// not open (why).
     HintWindow(Result<(&'a str, &'a Placement), &'a str>),
@@ -160,14 +153,6 @@ pub enum Event<'a> {
         steps: &'a [Step],
         verdict: Verdict,
     },
-    /// The board after the player's click `number` showed other rules
-    /// than those followed: `rules` from now on, the first of the
-    /// `candidates` that explain every click so far.
-    RulesSwitched {
-        number: u32,
-        rules: Rules,
-        candidates: &'a [Rules],
-    },
     /// The board changed in a way no clicks explain (up to
     /// [`follow::MOST_CLICKS_AT_ONCE`]): the count is a lower bound.
     Unexplained {
@@ -180,103 +165,58 @@ pub enum Event<'a> {
     Hint(&'a Hint),
 }
 
-/// How the assistance ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Finish {
-    Cleared,
-    /// A new game's board took the place of this one.
-    NewBoard,
-    WindowClosed,
-    Interrupted,
-}
+impl Driver for Assist {
+    type Event<'a> = Event<'a>;
+    const MODE: Mode = Mode::Assist;
 
-/// A game watched.
-#[derive(Clone, Debug)]
-pub struct Report {
-    pub finish: Finish,
-    pub clicks: u32,
-    /// The board read at the start (none when the game window closed or
-    /// Ctrl-C came before it was read).
-    pub first: Option<Board>,
-    /// The first board's plan length (under the rules at the end), and
-    /// whether it was proven.
-    pub optimum: usize,
-    pub optimum_proven: bool,
-    pub elapsed: Duration,
-    /// The rules followed at the end, and what the clicks showed.
-    pub learned: Learned,
-}
+    fn live(&self) -> &LiveSettings {
+        &self.live
+    }
 
-/// Watches the game in `window` and hints every click until the board is
-/// cleared, the window closes or Ctrl-C. Errors only when the game cannot
-/// be followed at all (no board at the start, no plan).
-pub fn assist(
-    desktop: &mut dyn Desktop,
-    window: &mut Box<dyn GameWindow>,
-    settings: &AssistSettings,
-    observe: &mut dyn FnMut(Event),
-) -> Result<Report, LiveError> {
-    stop::catch()?;
-    let started = Instant::now();
-    let (mut eye, first) = match live::first_board(window.as_mut(), &settings.live) {
-        Ok(read) => read,
-        Err(error) => {
-            return match ending(&error, None) {
-                Some(finish) => Ok(Report {
-                    finish,
-                    clicks: 0,
-                    first: None,
-                    optimum: 0,
-                    optimum_proven: false,
-                    elapsed: started.elapsed(),
-                    learned: Learned::new(settings.live.rules),
-                }),
-                None => Err(error),
+    /// The player is done.
+    fn ends_at_will(&self) -> bool {
+        true
+    }
+
+    /// Hints every click until the board is cleared, a new game's board
+    /// shows, the window closes (and no window replaces it) or Ctrl-C.
+    fn game(
+        &mut self,
+        desktop: &mut dyn Desktop,
+        window: &mut Box<dyn GameWindow>,
+        start: Start,
+        game: &mut session::Game<'_, Assist>,
+    ) -> Result<Option<End>, LiveError> {
+        let settings = &*self;
+        let mut eye = start.eye(window.as_mut(), &settings.live);
+        let mut game = Assisting::start(&eye, start.settled, settings, game)?;
+        let mut end = game.watch(&mut eye)?;
+        // A game window closed may be the game's window made anew (a page
+        // reloaded, a client restarted): the assistant follows it there,
+        // and its board is a change like any other.
+        while end == End::WindowClosed {
+            let Some(found) = replacement(desktop, &settings.live) else {
+                break;
+            };
+            log::info!("the game window was replaced: following the new one");
+            *window = found;
+            let (mut eye, settled) = match live::first_board(window.as_mut(), &settings.live) {
+                Ok(read) => read,
+                Err(error) => match ending(&error, None) {
+                    Some(ended) => {
+                        end = ended;
+                        continue;
+                    }
+                    None => return Err(error),
+                },
+            };
+            end = match game.changed(&eye, settled)? {
+                Some(ended) => ended,
+                None => game.watch(&mut eye)?,
             };
         }
-    };
-    observe(Event::Board {
-        board: &first.board,
-        confidence: first.frame.confidence,
-    });
-    if first.board.is_cleared() {
-        return Err(LiveError::NoDust);
+        Ok(Some(end))
     }
-    let mut game = Game::start(&eye, first, settings, observe, started)?;
-    let mut finish = game.watch(&mut eye)?;
-    // A game window closed may be the game's window made anew (a page
-    // reloaded, a client restarted): the assistant follows it there, and
-    // its board is a change like any other.
-    while finish == Finish::WindowClosed {
-        let Some(found) = replacement(desktop, &settings.live) else {
-            break;
-        };
-        log::info!("the game window was replaced: following the new one");
-        *window = found;
-        let (mut eye, settled) = match live::first_board(window.as_mut(), &settings.live) {
-            Ok(read) => read,
-            Err(error) => match ending(&error, None) {
-                Some(end) => {
-                    finish = end;
-                    continue;
-                }
-                None => return Err(error),
-            },
-        };
-        finish = match game.changed(&eye, settled)? {
-            Some(end) => end,
-            None => game.watch(&mut eye)?,
-        };
-    }
-    Ok(Report {
-        finish,
-        clicks: game.clicks,
-        first: Some(game.first),
-        optimum: game.optimum.0,
-        optimum_proven: game.optimum.1,
-        elapsed: started.elapsed(),
-        learned: game.learned,
-    })
 }
 
 /// A window `--window` names again, within the settle time of the old
@@ -294,76 +234,64 @@ fn replacement(desktop: &mut dyn Desktop, settings: &LiveSettings) -> Option<Box
     None
 }
 
-struct Game<'s, 'o> {
-    settings: &'s AssistSettings,
-    observe: &'o mut dyn FnMut(Event),
-    started: Instant,
+struct Assisting<'s, 'g, 'o> {
+    settings: &'s Assist,
+    game: &'g mut session::Game<'o, Assist>,
     hints: Option<HintWindow>,
     /// The board as last settled, and its picture.
     board: Board,
     last: RgbaImage,
     /// The first board read, whose optimum the hints name.
     first: Board,
-    clicks: u32,
     plan: Vec<Step>,
     proven: bool,
-    optimum: (usize, bool),
-    learned: Learned,
     /// How long the game's animations take, as seen.
     pace: Pace,
     /// A trouble was said and the board has not been read since.
     waiting: bool,
-    /// The board changed once in a way no clicks explain.
-    unseen: bool,
     /// The window's client area when the last hint was given.
     hinted_at: ScreenRect,
 }
 
-impl<'s, 'o> Game<'s, 'o> {
+impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
     /// Plans from the first board, opens the hint window and shows the
     /// first hint.
     fn start(
         eye: &Eye,
         first: Settled,
-        settings: &'s AssistSettings,
-        observe: &'o mut dyn FnMut(Event),
-        started: Instant,
-    ) -> Result<Game<'s, 'o>, LiveError> {
+        settings: &'s Assist,
+        game: &'g mut session::Game<'o, Assist>,
+    ) -> Result<Assisting<'s, 'g, 'o>, LiveError> {
         let board = first.board;
-        let learned = Learned::new(settings.live.rules);
-        let (plan, proven) = plan(&board, &settings.live.solve, learned.rules())?;
+        let (plan, proven) = plan(&board, &settings.live.solve, game.report.learned.rules())?;
+        game.report.set_optimum(plan.len(), proven);
         let hints = settings.look.as_ref().and_then(|look| {
             let opened = open_window(eye, &board, look, &settings.live.query);
             match &opened {
-                Ok(w) => observe(Event::HintWindow(Ok((&w.title, &w.placement)))),
-                Err(cause) => observe(Event::HintWindow(Err(cause))),
+                Ok(w) => game.tell(Event::HintWindow(Ok((&w.title, &w.placement)))),
+                Err(cause) => game.tell(Event::HintWindow(Err(cause))),
             }
             opened.ok()
         });
-        let mut game = Game {
+        let mut assisted = Assisting {
             settings,
-            observe,
-            started,
+            game,
             hints,
             board,
             last: first.frame.image,
             first: board,
-            clicks: 0,
-            optimum: (plan.len(), proven),
             plan,
             proven,
-            learned,
             pace: Pace::new(settings.live.anim),
             waiting: false,
-            unseen: false,
             hinted_at: eye.board.client,
         };
-        game.hint(eye, None);
-        Ok(game)
+        assisted.hint(eye, None);
+        Ok(assisted)
     }
 
     /// Watches the board until the game ends.
-    fn watch(&mut self, eye: &mut Eye) -> Result<Finish, LiveError> {
+    fn watch(&mut self, eye: &mut Eye) -> Result<End, LiveError> {
         loop {
             let tick = Instant::now();
             // Ctrl-C ends the game well; standard output failed stops it.
@@ -411,13 +339,13 @@ impl<'s, 'o> Game<'s, 'o> {
     /// The board changed (or cannot be read): waits for it to settle, any
     /// board one click makes under the rules in force being expected, and
     /// follows the player there; learns how long the animation took.
-    fn follow(&mut self, eye: &mut Eye) -> Result<Option<Finish>, LiveError> {
-        let when = Moment::AfterPlayerClick(self.clicks + 1);
+    fn follow(&mut self, eye: &mut Eye) -> Result<Option<End>, LiveError> {
+        let when = Moment::AfterPlayerClick(self.game.report.clicks() + 1);
         // The change was just seen: the click was made a little earlier.
         let changed = Instant::now();
         // Only the boards the rules in force make settle at once: another
         // variant's may be an in-between state of these rules.
-        let expected = follow::successors(&self.board, &[self.learned.rules()]);
+        let expected = follow::successors(&self.board, &[self.game.report.learned.rules()]);
         let rule = Settling::new(Some(self.board), expected, self.pace.hold());
         let hints = &mut self.hints;
         let mut guard = || {
@@ -450,7 +378,7 @@ impl<'s, 'o> Game<'s, 'o> {
     /// The board settled: when it is not the board before, finds the
     /// click that made it, or says that none did, re-plans when the plan
     /// no longer holds, and hints again.
-    fn changed(&mut self, eye: &Eye, settled: Settled) -> Result<Option<Finish>, LiveError> {
+    fn changed(&mut self, eye: &Eye, settled: Settled) -> Result<Option<End>, LiveError> {
         let settings = &self.settings.live;
         let (read, image) = (settled.board, settled.frame.image);
         self.waiting = false;
@@ -458,60 +386,55 @@ impl<'s, 'o> Game<'s, 'o> {
             self.last = image;
             return Ok(None);
         }
-        let number = self.clicks + 1;
+        let number = self.game.report.clicks() + 1;
         // Clicks within one animation show as one change: the fewest
         // clicks that make it are counted, never one for all.
         let before = self.board;
         let explain =
             |rules| follow::explain_clicks(&before, &read, rules, follow::MOST_CLICKS_AT_ONCE);
-        let seen = self.learned.see(number, |rules| explain(rules).is_some());
-        let rules = self.learned.rules();
+        let seen = self.game.see(number, |rules| explain(rules).is_some());
+        let rules = self.game.report.learned.rules();
         let player_moves = match seen {
             Seen::Unexplained => None,
             _ => explain(rules),
         };
-        if let Seen::Switched { rules, candidates } = &seen {
-            (self.observe)(Event::RulesSwitched {
-                number,
-                rules: *rules,
-                candidates,
-            });
-        }
         match &player_moves {
             // No click leaves a board full: the next game's (the player
             // gave this one up), whose clicks never go against this
             // one's optimum.
             None if read.is_full() => {
                 log::info!("a new game's board: {read}");
-                return Ok(Some(Finish::NewBoard));
+                return Ok(Some(End::NewBoard));
             }
             Some(steps) => {
-                let before = self.clicks as usize + self.plan.len();
-                self.clicks += steps.len() as u32;
+                let clicks = self.game.report.clicks();
+                let before = clicks as usize + self.plan.len();
+                let clicks = clicks + steps.len() as u32;
                 let verdict = if let Seen::Switched { .. } = seen {
                     (self.plan, self.proven) = plan(&read, &settings.solve, rules)?;
                     // The optimum the hints name is the game's, under its
                     // rules.
                     let (first, proven) = plan(&self.first, &settings.solve, rules)?;
-                    self.optimum = (first.len(), proven);
+                    self.game.report.set_optimum(first.len(), proven);
                     Verdict::NewRules {
                         from_here: self.plan.len(),
-                        total: self.clicks as usize + self.plan.len(),
+                        total: clicks as usize + self.plan.len(),
                     }
                 } else if self.plan.get(steps.len() - 1).map(|s| s.board_after) == Some(read) {
                     self.plan.drain(..steps.len());
                     Verdict::AsHinted
                 } else {
                     (self.plan, self.proven) = plan(&read, &settings.solve, rules)?;
-                    let total = self.clicks as usize + self.plan.len();
+                    let total = clicks as usize + self.plan.len();
                     Verdict::Cost {
                         cost: total as i64 - before as i64,
                         from_here: self.plan.len(),
                         total,
                     }
                 };
-                (self.observe)(Event::Move {
-                    number: self.clicks,
+                self.record_clicks(clicks, steps, verdict);
+                self.game.tell(Event::Move {
+                    number: clicks,
                     steps,
                     verdict,
                 });
@@ -519,15 +442,15 @@ impl<'s, 'o> Game<'s, 'o> {
             None => {
                 let frames = live::save_frames(
                     &settings.debug_dir,
-                    &format!("unexplained-{:02}", self.clicks),
+                    &format!("unexplained-{:02}", self.game.report.clicks()),
                     &[("before", &self.last), ("after", &image)],
                 );
-                self.unseen = true;
+                self.game.report.clicks_unseen();
                 log::warn!(
                     "the board changed in a way no clicks explain\n  before {}\n  after  {read}",
                     self.board
                 );
-                (self.observe)(Event::Unexplained {
+                self.game.tell(Event::Unexplained {
                     before: &self.board,
                     after: &read,
                     frames: &frames,
@@ -538,7 +461,29 @@ impl<'s, 'o> Game<'s, 'o> {
         self.board = read;
         self.last = image;
         self.hint(eye, player_moves.and_then(|steps| steps.last().copied()));
-        Ok(self.board.is_cleared().then_some(Finish::Cleared))
+        Ok(self.board.is_cleared().then_some(End::Cleared))
+    }
+
+    /// The player's clicks up to `number`, `steps` in order, into the
+    /// game's report: whether they followed the hints and what they cost
+    /// (`verdict`, for them all, said of the last; the ones before it
+    /// followed the hints when all did).
+    fn record_clicks(&mut self, number: u32, steps: &[Step], verdict: Verdict) {
+        let (followed, cost) = match verdict {
+            Verdict::AsHinted => (Some(true), Some(0)),
+            Verdict::Cost { cost, .. } => (Some(false), Some(cost)),
+            // The hint was made under other rules: neither can be told.
+            Verdict::NewRules { .. } => (None, None),
+        };
+        let first = number + 1 - steps.len() as u32;
+        for (n, step) in (first..).zip(steps) {
+            let (followed, cost) = if n == number || followed == Some(true) {
+                (followed, cost)
+            } else {
+                (None, None)
+            };
+            self.game.report.click(n, step.cell, followed, cost);
+        }
     }
 
     /// Shows the hint for the board as it is now.
@@ -548,17 +493,21 @@ impl<'s, 'o> Game<'s, 'o> {
             .plan
             .first()
             .and_then(|step| eye.board.click_point(step.cell));
+        let report = &self.game.report;
+        // Known from the first plan on: a change of rules plans the first
+        // board again at once.
+        let (optimum, optimum_proven) = report.optimum().unwrap_or((0, false));
         let hint = Hint {
-            elapsed: self.started.elapsed(),
+            elapsed: report.elapsed(),
             board: self.board,
-            clicks: self.clicks,
+            clicks: report.clicks(),
             player_move,
             plan: self.plan.clone(),
-            rules: self.learned.rules(),
+            rules: report.learned.rules(),
             proven_optimal: self.proven,
-            optimum: self.optimum.0,
-            optimum_proven: self.optimum.1,
-            clicks_unseen: self.unseen,
+            optimum,
+            optimum_proven,
+            clicks_unseen: report.unseen(),
             on_screen: eye.board.on_screen(),
             next_at,
         };
@@ -568,7 +517,7 @@ impl<'s, 'o> Game<'s, 'o> {
             let by = window.closed_by();
             self.close_hints(by);
         }
-        (self.observe)(Event::Hint(&hint));
+        self.game.tell(Event::Hint(&hint));
     }
 
     /// Keeps the hint window responsive; a window the player closed is
@@ -602,7 +551,7 @@ impl<'s, 'o> Game<'s, 'o> {
 
     fn close_hints(&mut self, why: &str) {
         self.hints = None;
-        (self.observe)(Event::HintWindowClosed(why));
+        self.game.tell(Event::HintWindowClosed(why));
     }
 
     /// Says why the board cannot be read, once until it can again; when
@@ -614,7 +563,7 @@ impl<'s, 'o> Game<'s, 'o> {
         if !self.waiting {
             self.waiting = true;
             let text = format!("{error}: waiting");
-            (self.observe)(Event::Waiting(&text));
+            self.game.tell(Event::Waiting(&text));
         }
     }
 }
@@ -632,12 +581,12 @@ fn plan(
 /// The errors that end assistance: Ctrl-C, and the game window closed
 /// (a capture that failed because the window went counts, when `eye` can
 /// tell).
-fn ending(error: &LiveError, eye: Option<&mut Eye>) -> Option<Finish> {
+fn ending(error: &LiveError, eye: Option<&mut Eye>) -> Option<End> {
     match error {
-        LiveError::Input(InputError::Interrupted) => Some(Finish::Interrupted),
-        LiveError::Capture(CaptureError::Gone { .. }) => Some(Finish::WindowClosed),
+        LiveError::Input(InputError::Interrupted) => Some(End::Interrupted),
+        LiveError::Capture(CaptureError::Gone { .. }) => Some(End::WindowClosed),
         LiveError::Capture(_) => match eye.map(Eye::client_now) {
-            Some(Err(LiveError::Capture(CaptureError::Gone { .. }))) => Some(Finish::WindowClosed),
+            Some(Err(LiveError::Capture(CaptureError::Gone { .. }))) => Some(End::WindowClosed),
             _ => None,
         },
         _ => None,
@@ -660,9 +609,7 @@ mod tests {
     use crate::game::{Cell, replay};
 
     fn hint(clicks: u32, plan_len: usize, optimum: usize) -> Hint {
-        let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
-            .parse()
-            .unwrap();
+        let board: Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
         let plan = replay(&board, &[Cell::new(7, 0)]).unwrap();
         Hint {
             elapsed: Duration::ZERO,

@@ -271,9 +271,11 @@ pub struct LiveArgs {
         allow_negative_numbers = true
     )]
     pub max_moves: Option<u32>,
-    /// Where live play saves frames when something goes wrong.
-    #[arg(long, value_name = "DIR", default_value = "debug", requires = "window")]
-    pub debug_dir: PathBuf,
+    /// Where live play and assist mode save frames when something goes
+    /// wrong [default: debug]. A folder given that cannot be written stops
+    /// the run before the game; the default one only goes without frames.
+    #[arg(long, value_name = "DIR", requires = "window")]
+    pub debug_dir: Option<PathBuf>,
     /// How many games to play (or assist) one after another: after each,
     /// wait for the next game's full board (you or the game start it; the
     /// bot never clicks to start one). 0 goes on until Ctrl-C.
@@ -296,6 +298,15 @@ pub struct LiveArgs {
         conflicts_with = "dry_run"
     )]
     pub game_log: Option<PathBuf>,
+}
+
+impl LiveArgs {
+    /// Where frames are saved: `--debug-dir`, else `debug`.
+    pub fn debug_dir(&self) -> PathBuf {
+        self.debug_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("debug"))
+    }
 }
 
 #[derive(Debug, Args)]

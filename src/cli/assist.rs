@@ -13,13 +13,13 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use super::args::PlayArgs;
-use super::games::{Games, Tally, end_of};
-use super::output::{board_read, frame_list, rules_learned, rules_switched};
+use super::live::{run_games, show_game};
+use super::output::frame_list;
 use super::{live_settings, look_of, say};
-use crate::assist::{self, AssistSettings, Event, Finish, Hint, Report, Verdict};
-use crate::desktop::Desktop as _;
+use crate::assist::{Assist, Event, Hint, Verdict};
 use crate::game::Step;
-use crate::record::{End, Mode};
+use crate::live::session::GameReport;
+use crate::record::End;
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let Some(query) = args.window.as_deref() else {
@@ -31,24 +31,13 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         Some(path) => Some(HintLog::create(path, &calibration_path)?),
         None => None,
     };
-    let mut games = Games::new(args, &calibration_path)?;
-    let mut desktop = crate::desktop::system();
-    let mut window = desktop.find(query)?;
-    say!("window {}", window.info());
-    let context = format!(
-        "window {}, calibration {}",
-        crate::text::excerpt(&window.info().title),
-        calibration_path.display()
-    );
-    let settings = AssistSettings {
+    let assist = Assist {
         look: Some(look_of(&live.calibration)),
         live,
     };
     let mut log_error = None;
-    loop {
-        let mut tally = Tally::start(settings.live.rules.start());
-        let assisted = assist::assist(&mut desktop, &mut window, &settings, &mut |event| {
-            keep(&mut tally, &event);
+    let code = run_games(args, assist, &calibration_path, &mut |event| {
+        let driver = |event: Event| {
             show(&event);
             if let (Event::Hint(hint), Some(log)) = (&event, log.as_mut())
                 && let Err(error) = log.write(hint)
@@ -57,90 +46,18 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                 eprintln!("error: {error:#}");
                 log_error.get_or_insert(error);
             }
-        });
-        let report = match assisted {
-            Ok(report) => report,
-            Err(error) => {
-                games.stopped(tally.record(
-                    Mode::Assist,
-                    end_of(&error),
-                    Some(error.to_string()),
-                    &settings.live.solve,
-                ));
-                return Err(error).with_context(|| context.clone());
-            }
         };
-        if let Some(line) = rules_learned(args.rules, &report.learned) {
-            say!("{line}");
-        }
-        say!("{}", summary(&report));
-        let end = match report.finish {
-            Finish::Cleared => End::Cleared,
-            Finish::NewBoard => End::NewBoard,
-            Finish::WindowClosed => End::WindowClosed,
-            Finish::Interrupted => End::Interrupted,
-        };
-        if let Some(record) = tally.record(Mode::Assist, end, None, &settings.live.solve) {
-            games.ended(record)?;
-        }
-        let next = match report.finish {
-            Finish::Cleared if games.want_more() => games
-                .wait_next(window.as_mut(), &settings.live)
-                .with_context(|| context.clone())?,
-            // The next game's board is on the screen already.
-            Finish::NewBoard => games.want_more(),
-            _ => false,
-        };
-        if !next {
-            break;
-        }
-    }
-    games.finish();
+        show_game(event, args.rules, driver, summary)
+    })?;
     match log_error {
         Some(error) => Err(error),
-        None => Ok(ExitCode::SUCCESS),
-    }
-}
-
-/// Keeps what the game's record needs of an event.
-fn keep(tally: &mut Tally, event: &Event) {
-    match event {
-        Event::Board { board, .. } => tally.board(board),
-        Event::Hint(hint) => tally.optimum(hint.optimum, hint.optimum_proven),
-        Event::RulesSwitched { rules, .. } => tally.rules_switched(*rules),
-        Event::Move {
-            number,
-            steps,
-            verdict,
-        } => {
-            let (followed, cost) = match *verdict {
-                Verdict::AsHinted => (Some(true), Some(0)),
-                Verdict::Cost { cost, .. } => (Some(false), Some(cost)),
-                // The hint was made under other rules: neither can be told.
-                Verdict::NewRules { .. } => (None, None),
-            };
-            let first = number + 1 - steps.len() as u32;
-            for (n, step) in (first..).zip(steps.iter()) {
-                // Clicks within one animation: the verdict is of them all,
-                // said on the last; the ones before it followed the hints
-                // when all did.
-                let (followed, cost) = if n == *number || followed == Some(true) {
-                    (followed, cost)
-                } else {
-                    (None, None)
-                };
-                tally.click(n, step.cell, followed, cost);
-            }
-        }
-        Event::Unexplained { .. } => tally.clicks_unseen(),
-        _ => {}
+        None => Ok(code),
     }
 }
 
 /// Prints one event.
 fn show(event: &Event) {
     match event {
-        Event::Board { board, confidence } => say!("{}", board_read(board, *confidence)),
         Event::HintWindow(Ok((title, placement))) => {
             say!("hint window {title:?} {placement}")
         }
@@ -169,11 +86,6 @@ fn show(event: &Event) {
                 ),
             }
         }
-        Event::RulesSwitched {
-            number,
-            rules,
-            candidates,
-        } => say!("{}", rules_switched(*number, *rules, candidates)),
         Event::Unexplained {
             before,
             after,
@@ -227,30 +139,25 @@ fn hint_line(hint: &Hint) -> String {
 }
 
 /// The last line: how the game ended, the clicks against the optimum.
-fn summary(report: &Report) -> String {
-    let optimum = format!(
-        "optimum {}{} at the start",
-        report.optimum,
-        if report.optimum_proven { " proven" } else { "" }
-    );
-    let secs = report.elapsed.as_secs_f64();
-    match report.finish {
-        Finish::Cleared => format!(
-            "cleared in {} clicks ({optimum}) in {secs:.1} s",
-            report.clicks
+fn summary(report: &GameReport) -> String {
+    let optimum = match report.optimum() {
+        Some((length, proven)) => format!(
+            "optimum {length}{} at the start",
+            if proven { " proven" } else { "" }
         ),
-        Finish::NewBoard => format!(
-            "a new game's board after {} click(s) ({optimum})",
-            report.clicks
-        ),
-        Finish::WindowClosed => format!(
-            "the game window closed after {} click(s) ({optimum}): assistant ended",
-            report.clicks
-        ),
-        Finish::Interrupted => format!(
-            "stopped by Ctrl-C after {} click(s) ({optimum})",
-            report.clicks
-        ),
+        None => "no board read".to_owned(),
+    };
+    let secs = report.elapsed().as_secs_f64();
+    let clicks = report.clicks();
+    match report.end() {
+        Some(End::Cleared) => format!("cleared in {clicks} clicks ({optimum}) in {secs:.1} s"),
+        Some(End::NewBoard) => format!("a new game's board after {clicks} click(s) ({optimum})"),
+        Some(End::WindowClosed) => {
+            format!("the game window closed after {clicks} click(s) ({optimum}): assistant ended")
+        }
+        Some(End::Interrupted) => format!("stopped by Ctrl-C after {clicks} click(s) ({optimum})"),
+        // Stops, which end with an error of their own.
+        _ => format!("ended after {clicks} click(s) ({optimum})"),
     }
 }
 
@@ -358,9 +265,7 @@ mod tests {
     use crate::game::{Board, Cell, Rules, replay};
 
     fn hint() -> Hint {
-        let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
-            .parse()
-            .unwrap();
+        let board: Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
         let plan = replay(&board, &[Cell::new(7, 0), Cell::new(3, 1)]).unwrap();
         Hint {
             elapsed: Duration::from_millis(1234),

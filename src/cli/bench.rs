@@ -7,7 +7,7 @@
 //! proved and the time left, under a bar when stderr is a terminal
 //! (`progress`); the results go as tables to stdout. With `--plot
 //! FILE.png`, also a picture of each strategy's time to proof against the
-//! solution's length (`render::plot`), its path checked before the run.
+//! solution's length (`chart::plot`), its path checked before the run.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -19,14 +19,14 @@ use log::info;
 use super::args::BenchArgs;
 use super::progress::Progress;
 use super::{check_plot_path, save_plot, say};
+use crate::chart::{
+    self,
+    plot::{Plot, Point, Series},
+};
 use crate::game::{
     Board, BoardRng, EXAMPLE_BOARD, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH,
 };
 use crate::record::stats::{mean, median};
-use crate::render::{
-    self,
-    plot::{Plot, Point, Series},
-};
 use crate::solver::{Outcome, SolveOptions, Strategy, solve};
 
 /// The bar for a good first answer: an optimal-length solution
@@ -191,7 +191,7 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
             cap,
             series: plot_series(&strategies, &runs, cap),
         };
-        save_plot(path, &render::plot::plot(&plot)?)?;
+        save_plot(path, &chart::plot::plot(&plot)?)?;
         say!("plot: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

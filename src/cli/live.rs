@@ -5,153 +5,166 @@
 //! the total time. Every stop is a one-line
 //! error with exit code 2.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
 use super::args::PlayArgs;
-use super::games::{Games, Tally, end_of};
 use super::output::{board_read, describe, frame_list, rules_learned, rules_switched};
 use super::{live_settings, say};
 use crate::desktop::Desktop as _;
-use crate::live::LiveError;
-use crate::play::{self, Event, Finish, PlaySettings, Report};
-use crate::record::{End, Mode};
+use crate::live::session::{Driver, Event, GameReport, Observe, RunError, Session, Stopped};
+use crate::live::{LiveError, RulesChoice};
+use crate::play::{self, Play};
+use crate::record::stats::Stats;
+use crate::record::{End, GameLog, GameRecord};
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let Some(query) = args.window.as_deref() else {
         bail!("live play needs --window TEXT");
     };
     let (live, calibration_path) = live_settings(args, query)?;
-    let mut games = Games::new(args, &calibration_path)?;
-    let mut desktop = crate::desktop::system();
-    let mut window = desktop.find(query)?;
-    say!("window {}", window.info());
-    let settings = PlaySettings {
+    let play = Play {
         live,
         max_replans: args.live.max_replans,
         max_moves: args.live.max_moves,
         dry_run: args.dry_run,
     };
+    let mut planned = 0;
+    run_games(args, play, &calibration_path, &mut |event| {
+        show_game(
+            event,
+            args.rules,
+            |event| show(&event, &mut planned),
+            |report| summary(report, args.live.max_moves),
+        )
+    })
+}
+
+/// Runs `driver`'s games (`--games`, each recorded in `--game-log`) in
+/// the window `--window` names, telling `observe` of every event, and
+/// ends with the run's summary. Every stop is a one-line error.
+pub(super) fn run_games<D: Driver>(
+    args: &PlayArgs,
+    mut driver: D,
+    calibration: &Path,
+    observe: &mut Observe<'_, D>,
+) -> Result<ExitCode> {
+    // A log that cannot be written is said before any game.
+    let log = match &args.live.game_log {
+        Some(path) => Some(GameLog::open(path, &[calibration])?),
+        None => None,
+    };
+    let mut session = Session::new(args.live.games, log);
+    let mut desktop = crate::desktop::system();
+    let mut window = desktop.find(&driver.live().query)?;
+    say!("window {}", window.info());
     let context = format!(
         "window {}, calibration {}",
         crate::text::excerpt(&window.info().title),
-        calibration_path.display()
+        calibration.display()
     );
-    loop {
-        let mut tally = Tally::start(settings.live.rules.start());
-        let mut planned = 0;
-        let played = play::play(&mut desktop, window.as_mut(), &settings, &mut |event| {
-            keep(&mut tally, &event);
-            show(&event, &mut planned)
-        });
-        let report = match played {
-            Ok(report) => report,
-            Err(stopped) => {
-                let interrupted = end_of(&stopped.error) == End::Interrupted;
-                games.stopped(tally.record(
-                    Mode::Play,
-                    end_of(&stopped.error),
-                    Some(stopped.to_string()),
-                    &settings.live.solve,
-                ));
-                // `--games 0` plays until Ctrl-C: that is its end, well.
-                if interrupted && games.until_stopped() {
-                    return Ok(ExitCode::SUCCESS);
-                }
-                return Err(stop_error(args, stopped)).with_context(|| context.clone());
-            }
-        };
-        if let Some(line) = rules_learned(args.rules, &report.learned) {
-            say!("{line}");
-        }
-        say!("{}", summary(&report, args.live.max_moves));
-        if settings.dry_run {
-            return Ok(ExitCode::SUCCESS);
-        }
-        let end = match report.finish {
-            Finish::MaxMoves => End::MaxMoves,
-            Finish::NewBoard => End::NewBoard,
-            _ => End::Cleared,
-        };
-        if let Some(record) = tally.record(Mode::Play, end, None, &settings.live.solve) {
-            games.ended(record)?;
-        }
-        let next = match report.finish {
-            // The next game's board is on the screen already.
-            Finish::NewBoard => games.want_more(),
-            _ => {
-                games.want_more()
-                    && games
-                        .wait_next(window.as_mut(), &settings.live)
-                        .with_context(|| context.clone())?
-            }
-        };
-        if !next {
-            break;
-        }
+    let ran = session.run(&mut driver, &mut desktop, &mut window, observe);
+    if session.has_summary() {
+        say!("{}", run_summary(session.played()));
     }
-    games.finish();
-    Ok(ExitCode::SUCCESS)
+    match ran {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(RunError::Stopped(stopped, unlogged)) => {
+            if let Some(error) = unlogged {
+                eprintln!("error: {error}");
+            }
+            Err(stop_error(args, &stopped)).context(context)
+        }
+        Err(error) => Err(error).context(context),
+    }
+}
+
+/// Prints what every driver's run says (the boards read, the changes of
+/// rules, the waits between games, the rules learned at a game's end);
+/// a driver's own events go to `driver`, a game's last line is
+/// `summary`'s.
+pub(super) fn show_game<E>(
+    event: Event<'_, E>,
+    choice: RulesChoice,
+    driver: impl FnOnce(E),
+    summary: impl FnOnce(&GameReport) -> String,
+) {
+    match event {
+        Event::Board { board, confidence } => say!("{}", board_read(board, confidence)),
+        Event::RulesSwitched {
+            number,
+            rules,
+            candidates,
+        } => say!("{}", rules_switched(number, rules, candidates)),
+        Event::Driver(event) => driver(event),
+        Event::Ended(report) => {
+            if let Some(line) = rules_learned(choice, &report.learned) {
+                say!("{line}");
+            }
+            say!("{}", summary(report));
+        }
+        Event::WaitingNext => say!("waiting for the next game"),
+        Event::NoGame(why) => say!("no game on ({why}): waiting for one"),
+        Event::WindowClosed => say!("the game window closed: no more games"),
+    }
 }
 
 /// The error a stop ends the run with: what the library says, and the
 /// flag to change when one would help.
-fn stop_error(args: &PlayArgs, stopped: play::Stopped) -> anyhow::Error {
+fn stop_error(args: &PlayArgs, stopped: &Stopped) -> anyhow::Error {
     let hint = match stopped.error {
         LiveError::TooManyReplans { .. } => "; --max-replans allows more".to_owned(),
         LiveError::Unsettled { .. } => "; --settle-ms waits longer".to_owned(),
         LiveError::Unreadable { .. } => format!(
             "; to teach the calibration this board: bot calibrate FULL.png --board FULL_BOARD {} --board THIS_BOARD",
-            args.live.debug_dir.join("unreadable-frame.png").display()
+            args.live.debug_dir().join("unreadable-frame.png").display()
         ),
         _ => String::new(),
     };
     anyhow::anyhow!("{stopped}{hint}")
 }
 
-/// Keeps what the game's record needs of an event.
-fn keep(tally: &mut Tally, event: &Event) {
-    match event {
-        Event::Board { board, .. } => tally.board(board),
-        // The first plan is from the first board.
-        Event::Plan { outcome, .. } if !tally.knows_optimum() && tally.clicks() == 0 => {
-            tally.optimum(outcome.length(), outcome.proven_optimal)
-        }
-        Event::Click { number, step, .. } => tally.click(*number, step.cell, None, None),
-        Event::RulesSwitched { rules, .. } => tally.rules_switched(*rules),
-        _ => {}
+/// "3 games: 3 cleared, the reward in 3 (100%), 0.33 clicks over the
+/// optimum on average, median game 4.80 s".
+fn run_summary(played: &[GameRecord]) -> String {
+    let all = Stats::of(played).overall;
+    let mut text = format!("{} game(s): {} cleared", all.games, all.cleared);
+    if let Some(rate) = all.reward_rate {
+        text += &format!(", the reward in {} ({:.0}%)", all.rewards, 100.0 * rate);
     }
+    if let Some(over) = all.mean_clicks_over_optimum {
+        text += &format!(", {over:.2} clicks over the optimum on average");
+    }
+    if let Some(ms) = all.median_cleared_ms {
+        text += &format!(", median game {:.2} s", ms / 1000.0);
+    }
+    text
 }
 
-/// Prints one event; `planned` keeps the current plan's length for the
-/// click lines.
-fn show(event: &Event, planned: &mut usize) {
+/// Prints one event of live play; `planned` keeps the current plan's
+/// length for the click lines.
+fn show(event: &play::Event, planned: &mut usize) {
     match event {
-        Event::Board { board, confidence } => say!("{}", board_read(board, *confidence)),
-        Event::Plan { outcome, replans } => {
+        play::Event::Plan { outcome, replans } => {
             *planned = outcome.length();
             if *replans > 0 {
                 super::show(&format!("re-plan {replans}: "));
             }
             super::show(&format!("plan: {}", describe(outcome, false)));
         }
-        Event::Click { number, step, at } => say!(
+        play::Event::Click { number, step, at } => say!(
             "click {number}: {} {} x{} at {at} (plan {planned})",
             step.cell,
             step.colour.letter(),
             step.size
         ),
-        Event::Lost { number, wait } => say!(
+        play::Event::Lost { number, wait } => say!(
             "click {number}: the board did not change (the game did not take the click?): clicking again in {} ms",
             wait.as_millis()
         ),
-        Event::RulesSwitched {
-            number,
-            rules,
-            candidates,
-        } => say!("{}", rules_switched(*number, *rules, candidates)),
-        Event::Mismatch {
+        play::Event::Mismatch {
             number,
             expected,
             found,
@@ -163,65 +176,87 @@ fn show(event: &Event, planned: &mut usize) {
     }
 }
 
-/// The last line: clicks used against the first plan, and the time.
-fn summary(report: &Report, max_moves: Option<u32>) -> String {
-    let plan = format!(
-        "plan {}{}, {} re-plan(s)",
-        report.planned,
-        if report.proven_optimal {
-            " proven optimal"
-        } else {
-            ""
-        },
-        report.replans
-    );
-    let secs = report.elapsed.as_secs_f64();
-    match report.finish {
-        Finish::Cleared => format!(
-            "cleared in {} clicks ({plan}) in {secs:.2} s",
-            report.clicks
+/// The last line: clicks used against the first board's plan, and the
+/// time.
+fn summary(report: &GameReport, max_moves: Option<u32>) -> String {
+    let plan = match report.optimum() {
+        Some((length, proven)) => {
+            format!(
+                "plan {length}{}",
+                if proven { " proven optimal" } else { "" }
+            )
+        }
+        None => "no plan".to_owned(),
+    };
+    let plan = format!("{plan}, {} re-plan(s)", report.replans());
+    let secs = report.elapsed().as_secs_f64();
+    let clicks = report.clicks();
+    match report.end() {
+        Some(End::Cleared) => format!("cleared in {clicks} clicks ({plan}) in {secs:.2} s"),
+        Some(End::MaxMoves) => format!(
+            "stopped at --max-moves {}: {clicks} clicks ({plan}) in {secs:.2} s",
+            max_moves.unwrap_or(clicks)
         ),
-        Finish::MaxMoves => format!(
-            "stopped at --max-moves {}: {} clicks ({plan}) in {secs:.2} s",
-            max_moves.unwrap_or(report.clicks),
-            report.clicks
-        ),
-        Finish::DryRun => format!("dry run, no click ({plan}) in {secs:.2} s"),
-        Finish::NewBoard => format!(
-            "a new game's board after {} click(s) ({plan}) in {secs:.2} s",
-            report.clicks
-        ),
+        None => format!("dry run, no click ({plan}) in {secs:.2} s"),
+        Some(End::NewBoard) => {
+            format!("a new game's board after {clicks} click(s) ({plan}) in {secs:.2} s")
+        }
+        // Stops, which end with an error of their own.
+        Some(_) => format!("ended after {clicks} click(s) ({plan}) in {secs:.2} s"),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
+    use crate::game::{Cell, Rules};
+    use crate::live::Learned;
 
-    fn report(finish: Finish, clicks: u32) -> Report {
-        Report {
-            finish,
-            clicks,
-            planned: 11,
-            proven_optimal: true,
-            replans: 0,
-            elapsed: Duration::from_millis(5250),
-            learned: crate::live::Learned::new(crate::live::RulesChoice::Auto),
+    fn report(end: Option<End>, clicks: u32) -> GameReport {
+        let mut report = GameReport::start(Learned::new(RulesChoice::Auto));
+        report.set_optimum(11, true);
+        for number in 1..=clicks {
+            report.click(number, Cell::new(0, 0), None, None);
         }
+        report.ended(end);
+        report
     }
 
     #[test]
     fn the_summary_sets_clicks_against_the_plan() {
-        assert_eq!(
-            summary(&report(Finish::Cleared, 11), None),
-            "cleared in 11 clicks (plan 11 proven optimal, 0 re-plan(s)) in 5.25 s"
+        assert!(
+            summary(&report(Some(End::Cleared), 11), None)
+                .starts_with("cleared in 11 clicks (plan 11 proven optimal, 0 re-plan(s)) in 0.")
         );
         assert!(
-            summary(&report(Finish::MaxMoves, 3), Some(3))
+            summary(&report(Some(End::MaxMoves), 3), Some(3))
                 .starts_with("stopped at --max-moves 3: 3 clicks")
         );
-        assert!(summary(&report(Finish::DryRun, 0), None).starts_with("dry run, no click"));
+        assert!(summary(&report(None, 0), None).starts_with("dry run, no click"));
+    }
+
+    #[test]
+    fn the_run_summary_counts_games_cleared_and_rewards() {
+        let board: crate::game::Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
+        let game = |clicks: u32, end: End| {
+            let mut report = GameReport::start(Learned::new(RulesChoice::Given(Rules::CentreRows)));
+            report.set_first(board);
+            report.set_optimum(11, true);
+            for number in 1..=clicks {
+                report.click(number, Cell::new(0, 0), None, None);
+            }
+            report.ended(Some(end));
+            report.record(crate::record::Mode::Play, None).unwrap()
+        };
+        let played = [
+            game(11, End::Cleared),
+            game(13, End::Cleared),
+            game(4, End::Interrupted),
+        ];
+        let text = run_summary(&played);
+        assert!(
+            text.starts_with("3 game(s): 2 cleared, the reward in 1 (33%), 1.00 clicks over the optimum on average"),
+            "{text}"
+        );
     }
 }

@@ -7,7 +7,6 @@ mod assist;
 mod bench;
 mod calibrate;
 mod dry_run;
-mod games;
 mod live;
 mod output;
 mod practice;
@@ -226,16 +225,29 @@ fn live_settings(args: &args::PlayArgs, query: &str) -> Result<(LiveSettings, Pa
         calibration_path,
         solve,
     } = read_and_plan(args)?;
-    let dir = &args.live.debug_dir;
-    crate::files::check_folder(dir)
-        .with_context(|| format!("--debug-dir {}: cannot save frames there", dir.display()))?;
+    let dir = args.live.debug_dir();
+    // A working folder that cannot be written (a read-only share, a
+    // program folder) is no reason to refuse play: frames are saved only
+    // when something goes wrong, and then said as not saved.
+    match (crate::files::check_folder(&dir), &args.live.debug_dir) {
+        (Ok(()), _) => {}
+        (Err(cause), Some(_)) => {
+            return Err(cause).with_context(|| {
+                format!("--debug-dir {}: cannot save frames there", dir.display())
+            });
+        }
+        (Err(cause), None) => log::warn!(
+            "{}: cannot save frames there ({cause}): play goes on, and a frame worth a look is not kept (--debug-dir DIR names another folder)",
+            dir.display()
+        ),
+    }
     let settings = LiveSettings {
         calibration,
         solve,
         rules: args.rules,
         settle_limit: args.live.settle_limit,
         anim: args.live.anim,
-        debug_dir: dir.clone(),
+        debug_dir: dir,
         query: query.to_owned(),
     };
     Ok((settings, calibration_path))

@@ -5,7 +5,7 @@
 //! several; or with `--json` the same sums as one JSON object. A line
 //! that is no record is said on standard error and counted, never fatal;
 //! a log that cannot be read is an error naming it. With `--plot
-//! FILE.png`, the record as a picture ([`render::trend`]), its path
+//! FILE.png`, the record as a picture ([`chart::trend`]), its path
 //! checked before the logs are read.
 
 use std::path::PathBuf;
@@ -16,11 +16,11 @@ use serde::Serialize;
 
 use super::args::StatsArgs;
 use super::{check_plot_path, save_plot, show};
-use crate::assist::REWARD_CLICKS;
+use crate::chart::trend::{self, Dot, Trend};
 use crate::files;
+use crate::game::REWARD_CLICKS;
 use crate::record::stats::{Group, Stats};
 use crate::record::{self, BadLine, GameRecord, KEPT_BAD_LINES};
-use crate::render::trend::{self, Game, Trend};
 
 pub fn run(args: &StatsArgs) -> Result<ExitCode> {
     if let Some(path) = &args.plot {
@@ -193,7 +193,7 @@ fn trend_of(records: &[GameRecord], stats: &Stats) -> Trend {
         reward_clicks: REWARD_CLICKS,
         games: records
             .iter()
-            .map(|r| Game {
+            .map(|r| Dot {
                 over_optimum: r.over_optimum(),
                 reward: r.reward,
             })

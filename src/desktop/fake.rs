@@ -1,5 +1,5 @@
 //! A scripted desktop: frames in, clicks out. One game window whose
-//! pixels a [`Scene`] draws at the time of each capture, and a pointer
+//! pixels a [`Content`] draws at the time of each capture, and a pointer
 //! whose clicks go to that scene, so that live play and assist mode run
 //! their real loops without a screen, on any platform. A clone of the
 //! desktop, kept by the test, plays the user and the window system: it
@@ -21,7 +21,7 @@ use super::{
 };
 
 /// What the fake game window shows and does.
-pub trait Scene {
+pub trait Content {
     /// The client area at `now`, `size` pixels (the window's size on the
     /// desktop, scaled).
     fn frame(&mut self, now: Instant, size: (u32, u32)) -> RgbaImage;
@@ -58,7 +58,7 @@ pub struct Click {
 }
 
 struct State {
-    scene: Box<dyn Scene>,
+    scene: Box<dyn Content>,
     /// The game window; its size is the scene's, scaled.
     window: WindowInfo,
     scale: Scale,
@@ -117,7 +117,7 @@ impl FakeDesktop {
         size: (u32, u32),
         scale: Scale,
         monitor: ScreenRect,
-        scene: Box<dyn Scene>,
+        scene: Box<dyn Content>,
     ) -> FakeDesktop {
         let window = WindowInfo {
             id: 1,
@@ -194,6 +194,16 @@ impl FakeDesktop {
     /// The game window is closed.
     pub fn close(&self) {
         self.state.borrow_mut().open = false;
+    }
+
+    /// The game window is closed and another one, of the same title at
+    /// the same place, opens in its stead drawn by `scene` (a page
+    /// reloaded, a client restarted).
+    pub fn replace(&self, scene: Box<dyn Content>) {
+        let mut state = self.state.borrow_mut();
+        state.window.id += 100;
+        state.scene = scene;
+        state.open = true;
     }
 }
 

@@ -364,6 +364,20 @@ impl Board {
 
     /// Plays a click on `cell`: the board after the move and the cluster it
     /// removed.
+    ///
+    /// ```
+    /// use dustbot::game::{Board, Cell};
+    ///
+    /// // Cells count from the bottom-left; any cluster goes, a single
+    /// // tile too, and an empty cell is no move.
+    /// let board: Board = "RRB,BBR".parse()?;
+    /// let (after, removed) = board.play(Cell::new(0, 1)).unwrap();
+    /// assert_eq!((removed.colour.letter(), removed.size), ('R', 2));
+    /// // What is left of the top row closes up toward the centre.
+    /// assert_eq!(after.to_string(), " B ,BBR");
+    /// assert!(after.play(Cell::new(0, 1)).is_err());
+    /// # Ok::<(), dustbot::game::BoardError>(())
+    /// ```
     pub fn play(&self, cell: Cell) -> Result<(Board, Cluster), MoveError> {
         self.play_under(cell, Rules::CentreRows)
     }
@@ -659,7 +673,7 @@ fn gaps<'a>(outer_to_centre: impl Iterator<Item = &'a u8>) -> (usize, usize) {
 mod tests {
     use super::*;
 
-    const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    const REAL: &str = crate::game::EXAMPLE_BOARD;
 
     fn board(s: &str) -> Board {
         s.parse().unwrap()
@@ -775,9 +789,7 @@ mod tests {
 
     #[test]
     fn a_board_is_full_until_its_first_click() {
-        let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
-            .parse()
-            .unwrap();
+        let board: Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
         assert!(board.is_full());
         let (after, _) = board.play(Cell::new(7, 0)).unwrap();
         assert!(!after.is_full());

@@ -31,3 +31,26 @@ pub const NODIATIS_COLOURS: u8 = 5;
 pub const MAX_CELLS: usize = 128;
 /// The most colours a board may use: one letter each in [`Colour::LETTERS`].
 pub const MAX_COLOURS: u8 = 8;
+
+/// The most clicks that earn the game's reward (RULES.md: 10 to 12 is
+/// "really good" and earns one).
+pub const REWARD_CLICKS: usize = 12;
+
+/// Whether a game of `clicks` clicks earns the reward: cleared within
+/// [`REWARD_CLICKS`].
+pub fn earns_reward(clicks: usize, cleared: bool) -> bool {
+    cleared && clicks <= REWARD_CLICKS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reward_takes_a_cleared_board_within_its_clicks() {
+        assert!(earns_reward(REWARD_CLICKS, true));
+        assert!(earns_reward(1, true));
+        assert!(!earns_reward(REWARD_CLICKS + 1, true));
+        assert!(!earns_reward(5, false));
+    }
+}

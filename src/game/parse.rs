@@ -133,7 +133,7 @@ fn parse_rows(rows: &[Vec<char>], width: u8) -> Result<Board, BoardError> {
 mod tests {
     use super::*;
 
-    const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    const REAL: &str = crate::game::EXAMPLE_BOARD;
 
     #[test]
     fn round_trips_the_real_board() {

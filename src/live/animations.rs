@@ -18,9 +18,10 @@ use super::screen::ScreenBoard;
 use super::settling::{Pace, Progress, Settling};
 use crate::desktop::ScreenRect;
 use crate::game::{Board, Cell, Rules};
+use crate::geometry::Geometry;
 use crate::practice::{Look, Painter, Round, Scene, Style, layout};
 use crate::render::Canvas;
-use crate::vision::{self, Calibration, Geometry};
+use crate::vision::{self, Calibration};
 
 /// The board: under centre-columns its fourth optimal click is a
 /// lone tile whose column empties.

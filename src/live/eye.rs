@@ -13,7 +13,8 @@ use super::screen::ScreenBoard;
 use super::{LiveError, Moment, NoBoard};
 use crate::desktop::{GameWindow, Region, ScreenRect, WindowInfo};
 use crate::game::Board;
-use crate::vision::{self, Calibration, Geometry, VisionError};
+use crate::geometry::Geometry;
+use crate::vision::{self, Calibration, VisionError};
 
 /// One capture of the board, read.
 #[derive(Debug)]
@@ -57,6 +58,20 @@ impl<'w> Eye<'w> {
             calibration,
             board: ScreenBoard { geometry, client },
         })
+    }
+
+    /// The eye on `window` with its board where it was found before (no
+    /// search): a game's board, found at its start.
+    pub fn at(
+        window: &'w mut dyn GameWindow,
+        calibration: &'w Calibration,
+        board: ScreenBoard,
+    ) -> Eye<'w> {
+        Eye {
+            window,
+            calibration,
+            board,
+        }
     }
 
     /// Refreshes the window's geometry (an error when it is closed or

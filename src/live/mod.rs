@@ -5,29 +5,31 @@
 //! and learns how long the game animates; [`rules`] learns which variant
 //! of the rules the game plays by; [`screen`] maps the board between the
 //! window's pixels and the desktop's (what to capture, where to click,
-//! where the mouse rests). This module holds the settings both drivers
-//! share, the one error type they stop with, the wait for a settled board
-//! and the plan.
+//! where the mouse rests); [`session`] holds the life of a game and of
+//! games in a row, once for both drivers. This module holds the settings
+//! both drivers share, the one error type they stop with (in `error`), the
+//! wait for a settled board and the plan.
 
 #[cfg(test)]
 mod animations;
+mod error;
 pub(crate) mod eye;
 pub mod rules;
 pub(crate) mod screen;
+pub mod session;
 pub(crate) mod settling;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use image::RgbaImage;
-use thiserror::Error;
 
-use crate::desktop::{CaptureError, GameWindow, InputError, stop};
+use crate::desktop::{CaptureError, GameWindow, stop};
 use crate::game::{Board, Rules};
 use crate::solver::{self, Outcome, SolveOptions, StopFlag};
-use crate::vision::{Calibration, VisionError};
+use crate::vision::Calibration;
+pub use error::{LiveError, Moment, NoBoard};
 use eye::{Eye, Frame};
 pub use rules::{Learned, RulesChoice, Seen};
 use settling::{Pace, Progress, Settling};
@@ -58,94 +60,6 @@ pub struct LiveSettings {
     /// The `--window` text: a window made anew by the game is found by it,
     /// and the bot's own windows must not hold it.
     pub query: String,
-}
-
-/// When in a game something happened, for the messages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Moment {
-    Start,
-    BeforeClick(u32),
-    AfterClick(u32),
-    AfterPlayerClick(u32),
-    /// While the assistant watches the player think.
-    Watching,
-}
-
-impl fmt::Display for Moment {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Moment::Start => write!(f, "at the start"),
-            Moment::BeforeClick(n) => write!(f, "before click {n}"),
-            Moment::AfterClick(n) => write!(f, "after click {n}"),
-            Moment::AfterPlayerClick(n) => write!(f, "after the player's click {n}"),
-            Moment::Watching => write!(f, "now"),
-        }
-    }
-}
-
-/// Why no steady board was read.
-#[derive(Debug, Error)]
-pub enum NoBoard {
-    #[error("the board kept changing")]
-    KeptChanging,
-    #[error("{}", brief(.0))]
-    Unread(VisionError),
-}
-
-/// Why live play or assist mode stopped (or never started).
-#[derive(Debug, Error)]
-pub enum LiveError {
-    #[error(transparent)]
-    Capture(#[from] CaptureError),
-    #[error(transparent)]
-    Input(#[from] InputError),
-    // Both causes look alike from here: a window with too little dust to
-    // place a board, and a calibration made for another screen.
-    #[error(
-        "no board read in the window ({0}): start a game if none is on, else calibrate for this window (bot calibrate --window TEXT)"
-    )]
-    Misfit(NoBoard),
-    #[error("the board is not inside the window any more")]
-    OffBoard,
-    #[error("the board is partly off the screen: move the window fully onto one screen")]
-    OffScreen,
-    #[error("the board is unreadable {when} (covered by another window?): {}", brief(.cause))]
-    Unreadable { when: Moment, cause: VisionError },
-    #[error("the board changed {when} without a click: expected {expected}, read {found}")]
-    Changed {
-        when: Moment,
-        expected: Box<Board>,
-        found: Box<Board>,
-    },
-    #[error("the board did not settle within {waited_ms} ms {when}: {cause}")]
-    Unsettled {
-        when: Moment,
-        waited_ms: u128,
-        cause: NoBoard,
-    },
-    #[error("another window covers the board {when}: {by}")]
-    Covered { when: Moment, by: String },
-    #[error("the window kept moving while aiming {when}")]
-    Unsteady { when: Moment },
-    #[error("the board read differed from the plan {count} times (at most {max} re-plans)")]
-    TooManyReplans { count: u32, max: u32 },
-    #[error(
-        "click {number} changed nothing, and neither did the same click again: the game did not take the bot's clicks (a game run as administrator ignores a normal process's input: run the bot as administrator too) or its window did not take the click (is another window or a dialog in front of it?)"
-    )]
-    NoEffect { number: u32 },
-    #[error("no dust on the board: start a game first")]
-    NoDust,
-    #[error("the solver found no way to clear {0}")]
-    NoPlan(Box<Board>),
-}
-
-/// A vision error in a few words: the list of every unsure cell is too
-/// long for a one-line message.
-fn brief(error: &VisionError) -> String {
-    match error {
-        VisionError::Unsure(cells) => format!("unsure of {} cell(s)", cells.len()),
-        other => other.to_string(),
-    }
 }
 
 /// A board settled: the board, its frame, and when it was first read so
@@ -289,29 +203,4 @@ pub(crate) fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)])
             }
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn moments_read_as_the_messages_say_them() {
-        assert_eq!(Moment::Start.to_string(), "at the start");
-        assert_eq!(Moment::BeforeClick(4).to_string(), "before click 4");
-        assert_eq!(Moment::AfterClick(4).to_string(), "after click 4");
-        assert_eq!(
-            Moment::AfterPlayerClick(2).to_string(),
-            "after the player's click 2"
-        );
-        let error = LiveError::Unsettled {
-            when: Moment::AfterClick(3),
-            waited_ms: 2000,
-            cause: NoBoard::KeptChanging,
-        };
-        assert_eq!(
-            error.to_string(),
-            "the board did not settle within 2000 ms after click 3: the board kept changing"
-        );
-    }
 }

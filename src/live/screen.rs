@@ -9,7 +9,7 @@
 
 use crate::desktop::{Region, ScreenPoint, ScreenRect};
 use crate::game::{Board, Cell};
-use crate::vision::{Geometry, PixelPoint};
+use crate::geometry::{Geometry, PixelPoint};
 
 /// Pixels captured around the board: the cells' reads stay well inside,
 /// a small margin absorbs rounding of the board's edges.

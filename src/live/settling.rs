@@ -141,9 +141,7 @@ mod tests {
     use super::*;
 
     fn boards() -> (Board, Board, Board) {
-        let before: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
-            .parse()
-            .unwrap();
+        let before: Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
         let (after, _) = before.play(crate::game::Cell::new(7, 0)).unwrap();
         let (other, _) = before.play(crate::game::Cell::new(0, 0)).unwrap();
         (before, after, other)

@@ -16,21 +16,21 @@ use std::path::PathBuf;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use thiserror::Error;
-
 use crate::desktop::{Desktop, GameWindow, InputError, Mouse, ScreenPoint, stop};
-use crate::game::{Board, Rules, Step};
+use crate::game::{Board, Step};
 use crate::live::eye::{Eye, Frame};
+use crate::live::session::{self, Driver, Start};
 use crate::live::settling::{Pace, Settling};
-use crate::live::{self, Learned, LiveError, LiveSettings, Moment, Seen, Settled};
+use crate::live::{self, LiveError, LiveSettings, Moment, Seen, Settled};
+use crate::record::{End, Mode};
 use crate::solver::Outcome;
 
 /// How many times aiming looks again when the window moves in between.
 const AIM_TRIES: u32 = 5;
 
-/// What live play was asked for.
+/// Live play, as it was asked for.
 #[derive(Debug)]
-pub struct PlaySettings {
+pub struct Play {
     pub live: LiveSettings,
     pub max_replans: u32,
     pub max_moves: Option<u32>,
@@ -38,50 +38,9 @@ pub struct PlaySettings {
     pub dry_run: bool,
 }
 
-/// A stop, with how far play got.
-#[derive(Debug, Error)]
-#[error("{error} (stopped after {clicks} click(s))")]
-pub struct Stopped {
-    pub error: LiveError,
-    pub clicks: u32,
-}
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Finish {
-    Cleared,
-    MaxMoves,
-    DryRun,
-    /// A full board that no click explains took the place of this one:
-    /// the next game (the player or the game gave this one up).
-    NewBoard,
-}
-
-/// A game played (or planned).
-#[derive(Clone, Debug)]
-pub struct Report {
-    pub finish: Finish,
-    pub clicks: u32,
-    /// The first plan's length, and whether it was proven optimal.
-    pub planned: usize,
-    pub proven_optimal: bool,
-    /// Re-plans for boards the rules in force did not explain (not those
-    /// for a change of rules).
-    pub replans: u32,
-    /// From the first capture to the end.
-    pub elapsed: Duration,
-    /// The rules played by at the end, and what the clicks showed.
-    pub learned: Learned,
-}
-
-/// What happens, as it happens, for the command line to show.
+/// What live play does, as it happens, for the command line to show.
 #[derive(Debug)]
 pub enum Event<'a> {
-    /// The board read at the start.
-    Board {
-        board: &'a Board,
-        confidence: f32,
-    },
     Plan {
         outcome: &'a Outcome,
         replans: u32,
@@ -97,14 +56,6 @@ pub enum Event<'a> {
         number: u32,
         wait: Duration,
     },
-    /// The board read after click `number` showed other rules than those
-    /// played by: `rules` from now on, the first of the `candidates` that
-    /// explain every click so far.
-    RulesSwitched {
-        number: u32,
-        rules: Rules,
-        candidates: &'a [Rules],
-    },
     /// The board read after a click is not the plan's, and no rules still
     /// in question explain it.
     Mismatch {
@@ -115,98 +66,83 @@ pub enum Event<'a> {
     },
 }
 
-/// Plays the game in `window` until the board is cleared, `--max-moves`
-/// is reached, or something makes the bot unsure.
-pub fn play(
-    desktop: &mut dyn Desktop,
-    window: &mut dyn GameWindow,
-    settings: &PlaySettings,
-    observe: &mut dyn FnMut(Event),
-) -> Result<Report, Stopped> {
-    let mut game = Game {
-        settings,
-        observe,
-        started: Instant::now(),
-        clicks: 0,
-        replans: 0,
-        learned: Learned::new(settings.live.rules),
-        pace: Pace::new(settings.live.anim),
-        last_click: None,
-    };
-    let result = game.run(desktop, window);
-    let clicks = game.clicks;
-    result.map_err(|error| Stopped { error, clicks })
+impl Driver for Play {
+    type Event<'a> = Event<'a>;
+    const MODE: Mode = Mode::Play;
+
+    fn live(&self) -> &LiveSettings {
+        &self.live
+    }
+
+    /// A dry run clicks nothing and is ended as any program is.
+    fn catches_stop(&self) -> bool {
+        !self.dry_run
+    }
+
+    /// Plays until the board is cleared, `--max-moves` is reached, a new
+    /// game's board shows, or something makes the bot unsure; a dry run
+    /// only plans.
+    fn game(
+        &mut self,
+        desktop: &mut dyn Desktop,
+        window: &mut Box<dyn GameWindow>,
+        start: Start,
+        game: &mut session::Game<'_, Play>,
+    ) -> Result<Option<End>, LiveError> {
+        let mut eye = start.eye(window.as_mut(), &self.live);
+        Playing {
+            settings: self,
+            game,
+            pace: Pace::new(self.live.anim),
+            last_click: None,
+        }
+        .run(desktop, &mut eye, start.settled.board)
+    }
 }
 
-struct Game<'s, 'o> {
-    settings: &'s PlaySettings,
-    observe: &'o mut dyn FnMut(Event),
-    started: Instant,
-    clicks: u32,
-    replans: u32,
-    learned: Learned,
+struct Playing<'s, 'g, 'o> {
+    settings: &'s Play,
+    game: &'g mut session::Game<'o, Play>,
     pace: Pace,
     /// When the last click was made.
     last_click: Option<Instant>,
 }
 
-impl Game<'_, '_> {
+impl Playing<'_, '_, '_> {
     fn run(
         &mut self,
         desktop: &mut dyn Desktop,
-        window: &mut dyn GameWindow,
-    ) -> Result<Report, LiveError> {
+        eye: &mut Eye,
+        mut board: Board,
+    ) -> Result<Option<End>, LiveError> {
         let settings = self.settings;
-        // Caught before the first read: a stop during the first plan ends
-        // it at once, and the game whose board was read is recorded. A
-        // dry run clicks nothing and is ended as any program is.
-        if !settings.dry_run {
-            stop::catch()?;
-        }
-        let (mut eye, first) = live::first_board(window, &settings.live)?;
-        let mut board = first.board;
-        (self.observe)(Event::Board {
-            board: &board,
-            confidence: first.frame.confidence,
-        });
-        // An empty board is a game not started (or over), not a win.
-        if board.is_cleared() {
-            return Err(LiveError::NoDust);
-        }
         let first = self.plan(&board)?;
-        let (planned, proven_optimal) = (first.length(), first.proven_optimal);
-        let report = |game: &Game, finish| Report {
-            finish,
-            clicks: game.clicks,
-            planned,
-            proven_optimal,
-            replans: game.replans,
-            elapsed: game.started.elapsed(),
-            learned: game.learned.clone(),
-        };
+        self.game
+            .report
+            .set_optimum(first.length(), first.proven_optimal);
         if settings.dry_run {
-            return Ok(report(self, Finish::DryRun));
+            return Ok(None);
         }
         // A stop asked for during the plan, which it cut short.
         stop::check()?;
         let mut mouse = Mouse::new(desktop.pointer()?)?;
         let mut plan = first;
         loop {
-            let followed = match self.follow(&mut eye, &mut mouse, &board, &plan.moves) {
+            let followed = match self.follow(eye, &mut mouse, &board, &plan.moves) {
                 // A full board before a click, where the plan's was: a
                 // new game, not this one's board changed.
                 Err(LiveError::Changed { found, .. }) if found.is_full() => Followed::NewBoard,
                 followed => followed?,
             };
             match followed {
-                Followed::Cleared => return Ok(report(self, Finish::Cleared)),
-                Followed::MaxMoves => return Ok(report(self, Finish::MaxMoves)),
-                Followed::NewBoard => return Ok(report(self, Finish::NewBoard)),
+                Followed::Cleared => return Ok(Some(End::Cleared)),
+                Followed::MaxMoves => return Ok(Some(End::MaxMoves)),
+                Followed::NewBoard => return Ok(Some(End::NewBoard)),
                 Followed::Differs(read) => {
-                    self.replans += 1;
-                    if self.replans > settings.max_replans {
+                    let replans = self.game.report.replanned();
+                    if replans > settings.max_replans {
                         return Err(LiveError::TooManyReplans {
-                            count: self.replans,
+                            count: replans,
                             max: settings.max_replans,
                         });
                     }
@@ -224,10 +160,12 @@ impl Game<'_, '_> {
     }
 
     fn plan(&mut self, board: &Board) -> Result<Outcome, LiveError> {
-        let outcome = live::plan(board, &self.settings.live.solve, self.learned.rules())?;
-        (self.observe)(Event::Plan {
+        let report = &self.game.report;
+        let outcome = live::plan(board, &self.settings.live.solve, report.learned.rules())?;
+        let replans = report.replans();
+        self.game.tell(Event::Plan {
             outcome: &outcome,
-            replans: self.replans,
+            replans,
         });
         Ok(outcome)
     }
@@ -245,18 +183,18 @@ impl Game<'_, '_> {
             if self
                 .settings
                 .max_moves
-                .is_some_and(|max| self.clicks >= max)
+                .is_some_and(|max| self.game.report.clicks() >= max)
             {
                 return Ok(Followed::MaxMoves);
             }
-            let number = self.clicks + 1;
+            let number = self.game.report.clicks() + 1;
             let last_taken = self.last_click;
             let (settled, aimed) = match self.click(eye, mouse, &current, step, number)? {
                 Some(done) => done,
                 None => {
                     let wait = self.pace.between_clicks();
                     log::warn!("click {number} changed nothing: clicking again");
-                    (self.observe)(Event::Lost { number, wait });
+                    self.game.tell(Event::Lost { number, wait });
                     sleep(wait);
                     let done = self
                         .click(eye, mouse, &current, step, number)?
@@ -270,15 +208,8 @@ impl Game<'_, '_> {
             };
             let read = settled.board;
             let predicted = |rules| current.play_under(step.cell, rules).map(|(after, _)| after);
-            let seen = self
-                .learned
-                .see(number, |rules| predicted(rules) == Ok(read));
-            if let Seen::Switched { rules, candidates } = &seen {
-                (self.observe)(Event::RulesSwitched {
-                    number,
-                    rules: *rules,
-                    candidates,
-                });
+            let seen = self.game.see(number, |rules| predicted(rules) == Ok(read));
+            if let Seen::Switched { .. } = seen {
                 return Ok(Followed::RulesSwitched(read));
             }
             // No click leaves a board full: a new game's board, whose
@@ -297,7 +228,7 @@ impl Game<'_, '_> {
                     "click {number}: the board read is not the plan's\n  expected {}\n  read     {read}",
                     step.board_after
                 );
-                (self.observe)(Event::Mismatch {
+                self.game.tell(Event::Mismatch {
                     number,
                     expected: &step.board_after,
                     found: &read,
@@ -343,8 +274,8 @@ impl Game<'_, '_> {
         // pressed on the cell: it counts, then play stops.
         if let Ok(()) | Err(InputError::Moved { .. }) = clicked {
             self.last_click = Some(pressed);
-            self.clicks = number;
-            (self.observe)(Event::Click { number, step, at });
+            self.game.report.click(number, step.cell, None, None);
+            self.game.tell(Event::Click { number, step, at });
         }
         clicked?;
         mouse.rest(rest)?;
@@ -352,7 +283,7 @@ impl Game<'_, '_> {
         // variant's may be an in-between state of these rules (the board
         // after the fall alone is what `gravity` makes).
         let expected = current
-            .play_under(step.cell, self.learned.rules())
+            .play_under(step.cell, self.game.report.learned.rules())
             .map(|(after, _)| after)
             .into_iter()
             .collect();

@@ -239,7 +239,7 @@ impl Round {
 /// The window's games, one after another: the one in play, its number,
 /// and when the next board is due.
 #[derive(Debug)]
-struct Session {
+struct Games {
     round: Round,
     /// The game in play, from 1.
     game: u32,
@@ -251,10 +251,10 @@ struct Session {
     next_after: Option<Duration>,
 }
 
-impl Session {
+impl Games {
     /// Game 1, `round`, begun at `now`.
-    fn new(round: Round, next_after: Option<Duration>, now: Instant) -> Session {
-        Session {
+    fn new(round: Round, next_after: Option<Duration>, now: Instant) -> Games {
+        Games {
             round,
             game: 1,
             began: now,
@@ -421,7 +421,7 @@ pub fn run(
         settings.style,
         settings.anim,
     );
-    let mut session = Session::new(round, settings.next_after, started);
+    let mut session = Games::new(round, settings.next_after, started);
     let mut drawing = None;
     let painter = Painter::new(&geometry, (width, height), &settings.look);
     let mut frame = Canvas::new(width, height, [0, 0, 0]);
@@ -526,7 +526,7 @@ fn status(title: &str, game: &Round) -> String {
 mod tests {
     use super::*;
 
-    const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    const REAL: &str = crate::game::EXAMPLE_BOARD;
 
     fn ms(ms: u64) -> Duration {
         Duration::from_millis(ms)
@@ -624,7 +624,7 @@ mod tests {
         let board: Board = REAL.parse().unwrap();
         let start = Instant::now();
         let round = Round::new(board, Rules::CentreColumns, Style::Pop, ms(200));
-        let mut session = Session::new(round, None, start);
+        let mut session = Games::new(round, None, start);
         session.round.click(Some(Cell::new(7, 0)), start);
         assert!(!session.next_due(start + ms(100_000)));
         session.ask();
@@ -649,7 +649,7 @@ mod tests {
         for (style, at_rest) in [(Style::Smooth, 300), (Style::Slow, 1500)] {
             let start = Instant::now();
             let round = Round::new(board, Rules::CentreRows, style, ms(300));
-            let mut session = Session::new(round, Some(ms(1000)), start);
+            let mut session = Games::new(round, Some(ms(1000)), start);
             assert!(!session.next_due(start + ms(5000)), "{style}");
             assert_eq!(session.round.click(Some(Cell::new(0, 0)), start), 2);
             // From when the window shows the board cleared.
@@ -666,19 +666,19 @@ mod tests {
         let start = Instant::now();
         let real: Board = REAL.parse().unwrap();
         let round = Round::new(real, Rules::CentreRows, Style::Smooth, ms(300));
-        let mut playing = Session::new(round, Some(Duration::ZERO), start);
+        let mut playing = Games::new(round, Some(Duration::ZERO), start);
         playing.round.click(Some(Cell::new(7, 0)), start);
         assert!(!playing.next_due(start + ms(100_000)));
         // Without --next-after, a cleared board stays.
         let one: Board = ONE_CLICK.parse().unwrap();
         let round = Round::new(one, Rules::CentreRows, Style::Smooth, ms(300));
-        let mut kept = Session::new(round, None, start);
+        let mut kept = Games::new(round, None, start);
         kept.round.click(Some(Cell::new(0, 0)), start);
         assert!(!kept.next_due(start + ms(100_000)));
         // A board given empty is cleared from the start.
         let empty = Board::empty(8, 6).unwrap();
         let round = Round::new(empty, Rules::CentreRows, Style::Smooth, ms(300));
-        let given = Session::new(round, Some(ms(500)), start);
+        let given = Games::new(round, Some(ms(500)), start);
         assert!(!given.next_due(start + ms(499)) && given.next_due(start + ms(500)));
     }
 

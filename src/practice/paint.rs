@@ -142,14 +142,14 @@ mod tests {
     fn the_default_calibration_reads_a_practice_frame() {
         let calibration = Calibration::load(&Calibration::default_path()).unwrap();
         for (text, scale) in [
-            ("GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG", 1.0),
+            (crate::game::EXAMPLE_BOARD, 1.0),
             ("        ,        ,    YB  ,  BBBYR ,  BBYRRO, OYYRORY", 1.0),
-            ("GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG", 0.5),
+            (crate::game::EXAMPLE_BOARD, 0.5),
             (
                 "        ,        ,        ,  BBY   ,  BBBBO , OYYYYY ",
                 0.75,
             ),
-            ("GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG", 2.0),
+            (crate::game::EXAMPLE_BOARD, 2.0),
         ] {
             let board: Board = text.parse().unwrap();
             let (image, geometry) = frame(&board, scale, 12);

@@ -329,7 +329,7 @@ impl Move {
 mod tests {
     use super::*;
 
-    const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    const REAL: &str = crate::game::EXAMPLE_BOARD;
 
     fn ms(ms: u64) -> Duration {
         Duration::from_millis(ms)

@@ -19,9 +19,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thiserror::Error;
 
-use crate::assist::REWARD_CLICKS;
 use crate::files::{self, FileError};
-use crate::game::{Board, Cell, Rules};
+use crate::game::{Board, Cell, REWARD_CLICKS, Rules};
 
 /// The most a game log may hold to be read: a game's line is about 1 KB
 /// (its board and a few dozen clicks), so this is a hundred thousand
@@ -201,12 +200,6 @@ impl ClickRecord {
             cost: None,
         }
     }
-}
-
-/// Whether a game of `clicks` clicks earns the reward: cleared within
-/// [`REWARD_CLICKS`].
-pub fn earns_reward(clicks: usize, cleared: bool) -> bool {
-    cleared && clicks <= REWARD_CLICKS
 }
 
 /// Now, as [`GameRecord::started`] says it: UTC to the second,
@@ -501,7 +494,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::EXAMPLE_BOARD;
+    use crate::game::{EXAMPLE_BOARD, earns_reward};
 
     /// An assisted game of the example board: 12 clicks, one off the hint.
     fn record() -> GameRecord {
@@ -616,14 +609,6 @@ mod tests {
                 r#""new-board""#
             ]
         );
-    }
-
-    #[test]
-    fn the_reward_takes_a_cleared_board_within_its_clicks() {
-        assert!(earns_reward(REWARD_CLICKS, true));
-        assert!(earns_reward(1, true));
-        assert!(!earns_reward(REWARD_CLICKS + 1, true));
-        assert!(!earns_reward(5, false));
     }
 
     #[test]

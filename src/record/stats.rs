@@ -111,8 +111,9 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::game::earns_reward;
     use crate::game::{Cell, EXAMPLE_BOARD};
-    use crate::record::{ClickRecord, End, Mode, earns_reward};
+    use crate::record::{ClickRecord, End, Mode};
 
     /// A game of `clicks` clicks on a board of optimum `optimum` under
     /// `rules`, cleared or not, taking `seconds`.

@@ -68,13 +68,13 @@ const SMALLEST: f32 = 7.0;
 
 /// A click label laid out to fit its cell.
 #[derive(Debug, PartialEq)]
-struct Lines {
+struct Label {
     rows: Vec<String>,
     /// The em, in pixels.
     size: f32,
 }
 
-impl Lines {
+impl Label {
     /// The size of the rows' block in pixels.
     fn pixels(&self) -> (i64, i64) {
         let width = self
@@ -92,18 +92,18 @@ impl Lines {
 /// `text` ("4,10,11") on one line, or its numbers stacked when that lets
 /// them be drawn bigger; as big as fits 80% of the cell, up to 0.36 of its
 /// height for the em.
-fn label_lines(text: &str, pitch_x: f32, pitch_y: f32) -> Lines {
+fn label_lines(text: &str, pitch_x: f32, pitch_y: f32) -> Label {
     let cap = 0.36 * pitch_x.min(pitch_y);
     let layout = |rows: Vec<String>| {
         // Measured at 100 pixels to the em, then scaled.
-        let unit = Lines { rows, size: 100.0 };
+        let unit = Label { rows, size: 100.0 };
         let (w, h) = unit.pixels();
         let fit = (80.0 * pitch_x / w.max(1) as f32)
             .min(80.0 * pitch_y / h as f32)
             .min(cap)
             .floor()
             .max(SMALLEST);
-        Lines { size: fit, ..unit }
+        Label { size: fit, ..unit }
     };
     let single = layout(vec![text.to_string()]);
     let stacked = layout(text.split(',').map(str::to_string).collect());
@@ -281,7 +281,7 @@ mod tests {
     use crate::game::replay;
     use crate::render::{Shot, Surround, screenshot};
 
-    const SEED_BOARD: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    const SEED_BOARD: &str = crate::game::EXAMPLE_BOARD;
 
     #[test]
     fn long_labels_stack_their_numbers_to_stay_readable() {

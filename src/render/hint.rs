@@ -174,7 +174,7 @@ fn capitalised(text: &str) -> String {
 mod tests {
     use super::*;
 
-    const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    const REAL: &str = crate::game::EXAMPLE_BOARD;
 
     /// Whether `rgb` is `want` up to anti-aliasing.
     fn about(rgb: [u8; 3], want: [u8; 3]) -> bool {

@@ -5,9 +5,8 @@
 //! piles on it at any (fractional) cell position and opacity, fast enough
 //! for animation. [`screenshot`] makes a whole picture: the board alone or
 //! inside a game window. [`annotate`] and [`storyboard`] draw a reading and
-//! its plan for people, [`HintPainter`] the assistant's hint, and
-//! [`plot`] the benchmark's chart of proof times and [`trend`] the player's
-//! record (in the bundled font, like every text here). Everything is procedural and follows a seed; the only
+//! its plan for people, [`HintPainter`] the assistant's hint, in the bundled [`font`] (which
+//! the charts, [`crate::chart`], share). Everything is procedural and follows a seed; the only
 //! things taken from the real game are colours measured on it.
 
 mod annotate;
@@ -17,16 +16,14 @@ mod hint;
 mod noise;
 mod overlay;
 mod pile;
-pub mod plot;
 mod swamp;
-pub mod trend;
 mod window;
 
 pub use annotate::{CellMark, annotate, storyboard};
 pub use canvas::Canvas;
 pub(crate) use canvas::srgb;
 pub use hint::{HintPainter, hint_size};
-pub use overlay::{Pointer, pointer, tooltip};
+pub use overlay::{PointerShape, pointer, tooltip};
 pub use window::frame;
 
 use crate::colour::{linear_from_cielab, oklab_from_linear};

@@ -6,7 +6,7 @@ use super::canvas::Canvas;
 
 /// The two shapes a pointer takes over a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pointer {
+pub enum PointerShape {
     Arrow,
     Hand,
 }
@@ -35,12 +35,12 @@ const HAND: [(f32, f32, f32, f32); 5] = [
 
 /// Draws the pointer with its hot spot at `(x, y)`, `scale` times the size
 /// of a desktop pointer: white with a black outline.
-pub fn pointer(canvas: &mut Canvas, kind: Pointer, (x, y): (f32, f32), scale: f32) {
+pub fn pointer(canvas: &mut Canvas, kind: PointerShape, (x, y): (f32, f32), scale: f32) {
     let inside = |px: f32, py: f32| -> bool {
         let (u, v) = ((px - x) / scale, (py - y) / scale);
         match kind {
-            Pointer::Arrow => in_polygon(&ARROW, u, v),
-            Pointer::Hand => HAND
+            PointerShape::Arrow => in_polygon(&ARROW, u, v),
+            PointerShape::Hand => HAND
                 .iter()
                 .any(|&(hx, hy, w, h)| u >= hx && u < hx + w && v >= hy && v < hy + h),
         }
@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn a_pointer_is_white_inside_a_black_outline() {
-        for kind in [Pointer::Arrow, Pointer::Hand] {
+        for kind in [PointerShape::Arrow, PointerShape::Hand] {
             let mut c = Canvas::new(60, 60, [50, 60, 55]);
             pointer(&mut c, kind, (30.0, 20.0), 1.0);
             let white = c.pixels.iter().filter(|&&p| p == 0x00ff_ffff).count();

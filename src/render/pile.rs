@@ -12,7 +12,7 @@ use super::noise::{self, Stream};
 
 /// How a colour's piles are textured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Style {
+enum Texture {
     /// Round lumps, like a cluster of caps (the green piles).
     Lumpy,
     /// Streaks running down from the top (orange).
@@ -27,12 +27,12 @@ enum Style {
 
 /// The styles of the colours in colour order: G, O, R, Y, B; further
 /// colours reuse them.
-const STYLES: [Style; 5] = [
-    Style::Lumpy,
-    Style::Ridged,
-    Style::Flecked,
-    Style::Glossy,
-    Style::Rocky,
+const STYLES: [Texture; 5] = [
+    Texture::Lumpy,
+    Texture::Ridged,
+    Texture::Flecked,
+    Texture::Glossy,
+    Texture::Rocky,
 ];
 
 /// A sprite's side, in pitches: the pile and its glow with room to spare.
@@ -68,8 +68,8 @@ struct Outline {
 }
 
 impl Outline {
-    fn random(stream: &mut Stream, style: Style) -> Outline {
-        let bump_size = if style == Style::Lumpy { 0.07 } else { 0.035 };
+    fn random(stream: &mut Stream, style: Texture) -> Outline {
+        let bump_size = if style == Texture::Lumpy { 0.07 } else { 0.035 };
         Outline {
             half_width: stream.range(0.42, 0.45),
             base: stream.range(0.27, 0.31),
@@ -180,9 +180,9 @@ fn distances(target: &[bool], side: usize) -> Vec<f32> {
 }
 
 /// The surface relief a style adds to the mound, in pitches.
-fn relief(style: Style, lumps: &[(f32, f32, f32)], seed: u64, u: f32, v: f32, apex: f32) -> f32 {
+fn relief(style: Texture, lumps: &[(f32, f32, f32)], seed: u64, u: f32, v: f32, apex: f32) -> f32 {
     match style {
-        Style::Lumpy => {
+        Texture::Lumpy => {
             lumps
                 .iter()
                 .map(|&(lu, lv, r)| {
@@ -192,13 +192,13 @@ fn relief(style: Style, lumps: &[(f32, f32, f32)], seed: u64, u: f32, v: f32, ap
                 .sum::<f32>()
                 + 0.012 * noise::fbm(seed, u * 7.0, v * 7.0, 2)
         }
-        Style::Ridged => {
+        Texture::Ridged => {
             let angle = (u - apex).atan2(v + 0.45);
             0.014 * (angle * 18.0 + 3.0 * noise::fbm(seed, u * 4.0, v * 4.0, 2)).sin()
         }
-        Style::Flecked => 0.025 * noise::fbm(seed, u * 9.0, v * 9.0, 3),
-        Style::Glossy => 0.02 * noise::fbm(seed, u * 3.0, v * 3.0, 2),
-        Style::Rocky => {
+        Texture::Flecked => 0.025 * noise::fbm(seed, u * 9.0, v * 9.0, 3),
+        Texture::Glossy => 0.02 * noise::fbm(seed, u * 3.0, v * 3.0, 2),
+        Texture::Rocky => {
             let ridge = 1.0 - (2.0 * noise::fbm(seed, u * 6.0, v * 6.0, 3) - 1.0).abs();
             0.035 * ridge * ridge
         }
@@ -299,14 +299,14 @@ impl Sprite {
                     let normal = normalise([-du, -dv, 1.0]);
                     let lambert = dot(normal, light).max(0.0);
                     let mut l = l0 + 0.2 * (lambert - 0.75);
-                    if style == Style::Glossy {
+                    if style == Texture::Glossy {
                         let half = normalise([light[0], light[1], light[2] + 1.0]);
                         l += 0.12 * dot(normal, half).max(0.0).powi(24);
                     }
                     let mut chroma = 0.85 * (1.0 + 1.5 * (l - l0));
                     let fleck_rate = match style {
-                        Style::Flecked => 0.06,
-                        Style::Rocky => 0.03,
+                        Texture::Flecked => 0.06,
+                        Texture::Rocky => 0.03,
                         _ => 0.0,
                     };
                     if noise::unit(seed, x as i32, y as i32) < fleck_rate {

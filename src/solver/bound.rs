@@ -119,7 +119,7 @@ mod tests {
 
     #[test]
     fn the_real_board_needs_six() {
-        let real = board("GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG");
+        let real = board(crate::game::EXAMPLE_BOARD);
         assert_eq!(lower_bound(&real), 6);
     }
 }

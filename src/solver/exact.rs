@@ -868,9 +868,7 @@ mod tests {
 
     #[test]
     fn proves_the_real_board_in_eleven() {
-        let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
-            .parse()
-            .unwrap();
+        let board: Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
         let options = SolveOptions {
             table_mb: 16,
             ..SolveOptions::default()

@@ -150,9 +150,7 @@ mod tests {
 
     #[test]
     fn a_move_changes_the_key() {
-        let board: Board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG"
-            .parse()
-            .unwrap();
+        let board: Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
         let shape = Shape::<u64>::of(&board, Rules::default());
         let key = |board: &Board| key(&shape, &Planes::of(board));
         for cluster in board.clusters().iter() {

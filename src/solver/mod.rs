@@ -160,6 +160,19 @@ impl Outcome {
 /// better solution as soon as it is found (the anytime log), from whichever
 /// of the search's threads found it. Stops as soon as the optimum is
 /// proven, or when the time limit runs out.
+///
+/// ```
+/// use dustbot::game::{Board, EXAMPLE_BOARD};
+/// use dustbot::solver::{SolveOptions, solve};
+///
+/// let board: Board = EXAMPLE_BOARD.parse()?;
+/// let outcome = solve(&board, &SolveOptions::default(), &mut |_| {});
+/// assert!(outcome.proven_optimal);
+/// // Each step's board is the one the click leaves; the last is empty.
+/// assert_eq!(outcome.length(), 11);
+/// assert!(outcome.moves.last().unwrap().board_after.is_cleared());
+/// # Ok::<(), dustbot::game::BoardError>(())
+/// ```
 pub fn solve(
     board: &Board,
     options: &SolveOptions,

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::Geometry;
 use crate::files;
 use crate::game::{Colour, MAX_CELLS, MAX_COLOURS};
+use crate::geometry::Geometry;
 
 /// The least CIEDE2000 distance between two colours' centres (the real
 /// game's nearest two, lime and gold, are about 20 apart).

@@ -9,8 +9,8 @@ use image::RgbaImage;
 use super::calibration::Calibration;
 use crate::colour::{self, Balance};
 
-use super::{Geometry, PixelPoint};
 use crate::game::Colour;
+use crate::geometry::{Geometry, PixelPoint};
 
 /// Half the side of the square window a cell is measured in, in pitches:
 /// wide enough for the whole pile, clear of the neighbours' piles.

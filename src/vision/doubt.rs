@@ -11,8 +11,9 @@ use std::fmt;
 
 use image::RgbaImage;
 
+use super::CellReading;
 use super::classify::CellStats;
-use super::{CellReading, Geometry};
+use crate::geometry::Geometry;
 
 /// Why a cell's reading cannot be trusted, whatever its confidence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,7 +155,7 @@ fn straight_edges(image: &RgbaImage, g: &Geometry) -> Vec<crate::game::Cell> {
     let y1 = ((g.y + h - margin_y).floor() as i64).min(i64::from(image.height()) - 1);
     let mut found = Vec::new();
     let mut mark = |x: i64, y: i64| {
-        let p = super::PixelPoint::new(x as f32 + 0.5, y as f32 + 0.5);
+        let p = crate::geometry::PixelPoint::new(x as f32 + 0.5, y as f32 + 0.5);
         if let Some(cell) = g.cell_at(p)
             && !found.contains(&cell)
         {

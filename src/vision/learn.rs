@@ -10,9 +10,10 @@ use super::calibration::{
     Thresholds, VERSION, round4,
 };
 use super::classify::{self, CellStats, Judge, Scratch};
-use super::{Geometry, VisionError, locate};
+use super::{VisionError, locate};
 use crate::colour::{self, Balance};
 use crate::game::{Board, Cell, Colour, NODIATIS_COLOURS};
+use crate::geometry::Geometry;
 
 /// The defaults a fresh calibration starts from.
 const CONFIDENCE: f32 = 0.5;

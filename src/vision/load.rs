@@ -37,13 +37,20 @@ pub enum LoadError {
 /// nothing.
 pub const MAX_PIXELS: u64 = 40_000_000;
 
+/// The most a screenshot file may hold: an uncompressed 8-bit RGBA picture
+/// of [`MAX_PIXELS`] (any PNG or JPEG of one is smaller), and room for its
+/// headers.
+pub const MAX_IMAGE_BYTES: u64 = 4 * MAX_PIXELS + (1 << 20);
+
 /// Loads a PNG or JPEG file (recognised by its contents, not its name) as
 /// RGBA, the pixel format captures come in.
 pub fn load(path: &Path) -> Result<RgbaImage, LoadError> {
-    let bytes = crate::files::read_bounded(path, crate::files::MAX_IMAGE_BYTES, "a screenshot")
-        .map_err(|cause| LoadError::Read {
-            path: path.to_owned(),
-            cause,
+    let bytes =
+        crate::files::read_bounded(path, MAX_IMAGE_BYTES, "a screenshot").map_err(|cause| {
+            LoadError::Read {
+                path: path.to_owned(),
+                cause,
+            }
         })?;
     let format = image::guess_format(&bytes)
         .ok()

@@ -21,17 +21,17 @@ use std::fmt;
 
 use thiserror::Error;
 
-pub use crate::geometry::{Geometry, PixelPoint};
 pub use calibration::{
     BackgroundModel, BoardShape, Calibration, CalibrationError, ColourModel, EmptyModel, PileModel,
     StoredGeometry, Thresholds, VERSION,
 };
 pub use doubt::Doubt;
 pub use learn::{LearnError, cluster_colours, learn, learn_from};
-pub use load::{LoadError, MAX_PIXELS, load};
+pub use load::{LoadError, MAX_IMAGE_BYTES, MAX_PIXELS, load};
 pub use read::{read, read_at};
 
 use crate::game::{Board, BoardError, Cell, Colour};
+use crate::geometry::Geometry;
 
 /// Why an image gives no board.
 #[derive(Debug, Error, Clone, PartialEq)]

@@ -7,14 +7,30 @@
 use image::RgbaImage;
 
 use super::classify::{self, CellVerdict, Judge, Scratch};
-use super::{Calibration, CellReading, Geometry, PixelPoint, Reading, VisionError, doubt, locate};
+use super::{Calibration, CellReading, Reading, VisionError, doubt, locate};
 use crate::colour::{self, Balance};
 use crate::game::Colour;
+use crate::geometry::{Geometry, PixelPoint};
 
 /// Reads the board in `image`. Tries `hint` (the last read's geometry)
 /// first, then the calibration's stored geometry for an image of its size;
 /// searches the image when neither fits. Fails only when no board is found;
 /// unsure cells are in the reading (see [`Reading::board`]).
+///
+/// ```
+/// use dustbot::game::{Board, EXAMPLE_BOARD};
+/// use dustbot::render::{self, Look, Shot, Surround};
+/// use dustbot::vision::{self, Calibration};
+///
+/// // A game window drawn in the real game's colours, read back.
+/// let board: Board = EXAMPLE_BOARD.parse()?;
+/// let shot = Shot { scale: 0.5, surround: Surround::Window, seed: 7 };
+/// let (picture, _) = render::screenshot(&board, &Look::nodiatis(), &shot);
+/// let calibration = Calibration::load(&Calibration::default_path())?;
+/// let reading = vision::read(&picture.to_image(), &calibration, None)?;
+/// assert_eq!(reading.board()?, board);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn read(
     image: &RgbaImage,
     calibration: &Calibration,

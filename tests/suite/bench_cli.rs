@@ -3,7 +3,7 @@
 //! `--plot` picture written whole; a `--plot` that could not be written
 //! refused before any board is solved.
 
-use dustbot::render::plot::SIZE;
+use dustbot::chart::plot::SIZE;
 
 use crate::vision_support::{assert_one_line_error, bot};
 

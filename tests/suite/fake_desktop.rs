@@ -8,25 +8,31 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use dustbot::assist::{self, AssistSettings};
-use dustbot::desktop::fake::{Click, FakeDesktop, Scale, Scene};
+use dustbot::assist::{self, Assist};
+use dustbot::desktop::fake::{Click, Content, FakeDesktop, Scale};
 use dustbot::desktop::{Desktop as _, InputError, ScreenPoint, ScreenRect};
 use dustbot::game::{Board, Rules};
 use dustbot::geometry::{Geometry, PixelPoint};
+use dustbot::live::session::{self, Event, Session};
 use dustbot::live::{LiveError, LiveSettings, RulesChoice};
-use dustbot::play::{self, Finish, PlaySettings};
+use dustbot::play::{self, Play};
 use dustbot::practice::{self, Look, Painter};
+use dustbot::record::{self, End, GameLog};
 use dustbot::render::{self, Canvas};
 use dustbot::solver::SolveOptions;
 use dustbot::vision::Calibration;
 use image::RgbaImage;
 
 /// The README's example board: 11 clicks, proven.
-const EXAMPLE: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+const EXAMPLE: &str = dustbot::game::EXAMPLE_BOARD;
 
-/// A practice game without animation: a click plays at once.
+/// A practice game without animation: a click plays at once. An empty
+/// board shows a few frames, then the next game's board, if any.
 struct Game {
     board: Board,
+    next: Vec<Board>,
+    /// Frames drawn of the empty board.
+    empty_frames: u32,
     rules: Rules,
     /// The board in the scene's logical pixels, where clicks land.
     geometry: Geometry,
@@ -36,12 +42,17 @@ struct Game {
 }
 
 impl Game {
-    fn new(board: Board, scale: Scale) -> (Game, (u32, u32), Rc<RefCell<u32>>) {
+    /// The game of `boards[0]`, and the next ones after it, at `scale`.
+    fn new(boards: &[&str], scale: Scale) -> (Game, (u32, u32), Rc<RefCell<u32>>) {
+        let mut boards: Vec<Board> = boards.iter().map(|b| b.parse().unwrap()).collect();
+        let board = boards.remove(0);
         let (geometry, size) = practice::layout(&board, 1.0);
         let (drawn, drawn_size) = practice::layout(&board, scale.0);
         let clicks = Rc::new(RefCell::new(0));
         let game = Game {
             board,
+            next: boards,
+            empty_frames: 0,
             rules: Rules::CentreRows,
             geometry,
             painter: Painter::new(&drawn, drawn_size, &Look::nodiatis()),
@@ -51,8 +62,16 @@ impl Game {
     }
 }
 
-impl Scene for Game {
+impl Content for Game {
     fn frame(&mut self, _now: Instant, size: (u32, u32)) -> RgbaImage {
+        // Long enough for the empty board to be read as settled.
+        if self.board.is_cleared() && !self.next.is_empty() {
+            self.empty_frames += 1;
+            if self.empty_frames > 6 {
+                self.board = self.next.remove(0);
+                self.empty_frames = 0;
+            }
+        }
         let mut canvas = Canvas::new(size.0 as usize, size.1 as usize, [0, 0, 0]);
         let scene = practice::Scene {
             drawn: practice::Drawn {
@@ -79,7 +98,12 @@ impl Scene for Game {
 /// A desktop whose second monitor, 2560x1600 at `scale`, is left of the
 /// first (x < 0), with the game's window on it.
 fn desktop(board: &str, scale: Scale) -> (FakeDesktop, Rc<RefCell<u32>>) {
-    let (game, size, clicks) = Game::new(board.parse().unwrap(), scale);
+    games(&[board], scale)
+}
+
+/// The desktop of [`desktop`] with the games of `boards`, one after another.
+fn games(boards: &[&str], scale: Scale) -> (FakeDesktop, Rc<RefCell<u32>>) {
+    let (game, size, clicks) = Game::new(boards, scale);
     let monitor = ScreenRect {
         x: -2560,
         y: 0,
@@ -113,8 +137,8 @@ fn live() -> LiveSettings {
     }
 }
 
-fn settings() -> PlaySettings {
-    PlaySettings {
+fn settings() -> Play {
+    Play {
         live: live(),
         max_replans: 0,
         max_moves: None,
@@ -141,11 +165,11 @@ fn live_play_clears_in_the_optimum_at_every_display_scaling() {
         let (mut desktop, game_clicks) = desktop(EXAMPLE, scale);
         let mut window = desktop.find("nodiatis").unwrap();
         assert_eq!(window.info().width, scale.physical(720));
-        let report = play::play(&mut desktop, window.as_mut(), &settings(), &mut |_| {})
+        let report = session::game(&mut settings(), &mut desktop, &mut window, &mut |_| {})
             .unwrap_or_else(|stop| panic!("at {}: {stop}", scale.0));
-        assert_eq!(report.finish, Finish::Cleared, "at {}", scale.0);
-        assert_eq!((report.clicks, report.planned), (11, 11), "at {}", scale.0);
-        assert!(report.proven_optimal);
+        assert_eq!(report.end(), Some(End::Cleared), "at {}", scale.0);
+        assert_eq!(report.clicks(), 11, "at {}", scale.0);
+        assert_eq!(report.optimum(), Some((11, true)), "at {}", scale.0);
         let clicks = desktop.clicks();
         assert_eq!(clicks.len(), 11);
         assert_eq!(*game_clicks.borrow(), 11, "every click reached the game");
@@ -164,8 +188,8 @@ fn the_user_moving_the_mouse_stops_before_the_next_click() {
     let (mut desktop, game_clicks) = desktop(EXAMPLE, Scale(1.0));
     let control = desktop.clone();
     let mut window = desktop.find("Nodiatis").unwrap();
-    let stopped = play::play(&mut desktop, window.as_mut(), &settings(), &mut |event| {
-        if let play::Event::Click { number: 3, .. } = event {
+    let stopped = session::game(&mut settings(), &mut desktop, &mut window, &mut |event| {
+        if let Event::Driver(play::Event::Click { number: 3, .. }) = event {
             control.move_pointer(ScreenPoint::new(-10, 10));
         }
     })
@@ -177,7 +201,7 @@ fn the_user_moving_the_mouse_stops_before_the_next_click() {
         ),
         "{stopped}"
     );
-    assert_eq!(stopped.clicks, 3);
+    assert_eq!(stopped.report.clicks(), 3);
     assert_eq!(desktop.clicks().len(), 3);
     assert_eq!(*game_clicks.borrow(), 3);
 }
@@ -196,7 +220,8 @@ fn a_window_over_the_board_stops_play_without_a_click() {
         },
     );
     let mut window = desktop.find("Nodiatis").unwrap();
-    let stopped = play::play(&mut desktop, window.as_mut(), &settings(), &mut |_| {}).unwrap_err();
+    let stopped =
+        session::game(&mut settings(), &mut desktop, &mut window, &mut |_| {}).unwrap_err();
     assert!(
         matches!(stopped.error, LiveError::Covered { .. }),
         "{stopped}"
@@ -206,8 +231,8 @@ fn a_window_over_the_board_stops_play_without_a_click() {
 }
 
 /// Assist mode's settings, as live play's.
-fn assisting() -> AssistSettings {
-    AssistSettings {
+fn assisting() -> Assist {
+    Assist {
         live: live(),
         // No hint window: the terminal's hints are enough here.
         look: None,
@@ -219,13 +244,13 @@ fn a_window_moved_between_clicks_is_clicked_where_it_is_now() {
     let (mut desktop, game_clicks) = desktop(EXAMPLE, Scale(1.5));
     let user = desktop.clone();
     let mut window = desktop.find("Nodiatis").unwrap();
-    let report = play::play(&mut desktop, window.as_mut(), &settings(), &mut |event| {
-        if let play::Event::Click { number: 3, .. } = event {
+    let report = session::game(&mut settings(), &mut desktop, &mut window, &mut |event| {
+        if let Event::Driver(play::Event::Click { number: 3, .. }) = event {
             user.move_window((-2300, 300));
         }
     })
     .unwrap_or_else(|stop| panic!("{stop}"));
-    assert_eq!((report.finish, report.clicks), (Finish::Cleared, 11));
+    assert_eq!((report.end(), report.clicks()), (Some(End::Cleared), 11));
     assert_eq!(*game_clicks.borrow(), 11);
     // The clicks after the move are on the board where it is now.
     for click in &desktop.clicks()[3..] {
@@ -238,15 +263,15 @@ fn closing_the_game_window_ends_the_assistant() {
     let (mut desktop, game_clicks) = desktop(EXAMPLE, Scale(1.0));
     let user = desktop.clone();
     let mut window = desktop.find("Nodiatis").unwrap();
-    let report = assist::assist(&mut desktop, &mut window, &assisting(), &mut |event| {
-        if let assist::Event::Hint(_) = event {
+    let report = session::game(&mut assisting(), &mut desktop, &mut window, &mut |event| {
+        if let Event::Driver(assist::Event::Hint(_)) = event {
             user.close();
         }
     })
     .unwrap();
     assert_eq!(
-        (report.finish, report.clicks),
-        (assist::Finish::WindowClosed, 0)
+        (report.end(), report.clicks()),
+        (Some(End::WindowClosed), 0)
     );
     assert_eq!(*game_clicks.borrow(), 0);
 }
@@ -257,8 +282,8 @@ fn assist_follows_a_player_who_clicks_every_hint() {
     let player = desktop.clone();
     let mut window = desktop.find("Nodiatis").unwrap();
     let mut hints = 0;
-    let report = assist::assist(&mut desktop, &mut window, &assisting(), &mut |event| {
-        if let assist::Event::Hint(hint) = event
+    let report = session::game(&mut assisting(), &mut desktop, &mut window, &mut |event| {
+        if let Event::Driver(assist::Event::Hint(hint)) = event
             && let Some(at) = hint.next_at
         {
             hints += 1;
@@ -266,12 +291,130 @@ fn assist_follows_a_player_who_clicks_every_hint() {
         }
     })
     .unwrap();
-    assert_eq!(report.finish, assist::Finish::Cleared);
-    assert_eq!((report.clicks, report.optimum), (11, 11));
+    assert_eq!(report.end(), Some(End::Cleared));
+    assert_eq!((report.clicks(), report.optimum()), (11, Some((11, true))));
     assert_eq!(hints, 11);
     assert_eq!(*game_clicks.borrow(), 11);
     // The assistant never clicked.
     assert!(desktop.clicks().is_empty());
+}
+
+/// The player's clicks for every hint of a game assisted on `desktop`.
+fn click_every_hint(player: &FakeDesktop) -> impl FnMut(Event<'_, assist::Event<'_>>) + '_ {
+    move |event| {
+        if let Event::Driver(assist::Event::Hint(hint)) = event
+            && let Some(at) = hint.next_at
+        {
+            player.player_click(at);
+        }
+    }
+}
+
+#[test]
+fn games_in_a_row_are_each_played_and_logged_as_they_end() {
+    // The second game's board is the first's turned upside down: another
+    // game, the same optimum.
+    let other: String = EXAMPLE.split(',').rev().collect::<Vec<_>>().join(",");
+    let (mut desktop, game_clicks) = games(&[EXAMPLE, &other], Scale(1.0));
+    let mut window = desktop.find("Nodiatis").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.jsonl");
+    let log = GameLog::open(&path, &[]).unwrap();
+    let mut session = Session::new(2, Some(log));
+    let mut waits = 0;
+    session
+        .run(&mut settings(), &mut desktop, &mut window, &mut |event| {
+            if let Event::WaitingNext = event {
+                waits += 1;
+            }
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(waits, 1);
+    let played = session.played();
+    assert_eq!(played.len(), 2);
+    assert_eq!(played[0].board.to_string(), EXAMPLE);
+    assert_eq!(played[1].board.to_string(), other);
+    for game in played {
+        assert!(game.cleared && game.reward, "{game:?}");
+        assert_eq!(game.clicks.len() as u32, game.optimum);
+        assert_eq!(game.end, End::Cleared);
+    }
+    assert_eq!(
+        *game_clicks.borrow() as usize,
+        played[0].clicks.len() + played[1].clicks.len()
+    );
+    let logged = record::read(&path, 10).unwrap();
+    assert_eq!((logged.records.as_slice(), logged.bad_count), (played, 0));
+}
+
+#[test]
+fn an_empty_board_at_the_start_is_waited_out_when_games_are_to_come() {
+    let empty = Board::empty(8, 6).unwrap().to_string();
+    let (mut desktop, _) = games(&[&empty, EXAMPLE], Scale(1.0));
+    let mut window = desktop.find("Nodiatis").unwrap();
+    // Until Ctrl-C: the run ends when the window closes after a game.
+    let user = desktop.clone();
+    let mut session = Session::new(0, None);
+    let (mut boards, mut no_game) = (Vec::new(), 0);
+    session
+        .run(&mut assisting(), &mut desktop, &mut window, &mut |event| {
+            if let Event::Board { board, .. } = event {
+                boards.push(board.to_string());
+            }
+            if let Event::NoGame(_) = event {
+                no_game += 1;
+            }
+            if let Event::WaitingNext = event {
+                user.close();
+            }
+            click_every_hint(&user)(event);
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!((no_game, boards), (1, vec![EXAMPLE.to_owned()]));
+    let played = session.played();
+    assert_eq!(played.len(), 1, "the empty board is no game");
+    assert!(played[0].cleared && played[0].reward);
+    // With one game asked, an empty board is refused.
+    let (mut desktop, _) = games(&[&empty], Scale(1.0));
+    let mut window = desktop.find("Nodiatis").unwrap();
+    let error = Session::new(1, None)
+        .run(&mut assisting(), &mut desktop, &mut window, &mut |_| {})
+        .unwrap_err();
+    assert!(error.to_string().contains("no board read"), "{error}");
+}
+
+#[test]
+fn assist_follows_the_game_into_a_window_that_replaced_it() {
+    // Part played (a full board would be the next game), and no clicks
+    // make it: RULES.md's board after its first move, B and Y swapped.
+    const LATER: &str = "GGGGYO  ,RORGBGB ,RRYGOOY ,YRYOYBR ,YRBYYRRO,OBGGRORB";
+    let (mut desktop, _) = desktop(EXAMPLE, Scale(1.0));
+    let user = desktop.clone();
+    let mut window = desktop.find("Nodiatis").unwrap();
+    let mut replaced = false;
+    let mut hint = click_every_hint(&user);
+    let report = session::game(
+        &mut assisting(),
+        &mut desktop,
+        &mut window,
+        &mut |event| match event {
+            Event::Driver(assist::Event::Hint(_)) if !replaced => {
+                replaced = true;
+                let (game, _, _) = Game::new(&[LATER], Scale(1.0));
+                user.replace(Box::new(game));
+            }
+            event => hint(event),
+        },
+    )
+    .unwrap_or_else(|stop| panic!("{stop}"));
+    assert_eq!(report.end(), Some(End::Cleared));
+    assert!(report.unseen(), "the change no click explains is said");
+    let record = report.record(dustbot::record::Mode::Assist, None).unwrap();
+    assert_eq!(record.board.to_string(), EXAMPLE);
+    assert!(
+        record.cleared && !record.reward,
+        "no reward for a count not all seen"
+    );
 }
 
 /// The practice window's own game, animated in `style` over 100 ms in real
@@ -285,7 +428,7 @@ struct Animated {
     takes_clicks: bool,
 }
 
-impl Scene for Animated {
+impl Content for Animated {
     fn frame(&mut self, now: Instant, size: (u32, u32)) -> RgbaImage {
         let mut canvas = Canvas::new(size.0 as usize, size.1 as usize, [0, 0, 0]);
         self.painter.paint(&self.round.scene(now), &mut canvas);
@@ -331,8 +474,8 @@ fn a_game_that_takes_no_click_stops_play_after_one_more_try() {
     let mut desktop = animated(practice::Style::Smooth, false);
     let mut window = desktop.find("Nodiatis").unwrap();
     let mut lost = Vec::new();
-    let stopped = play::play(&mut desktop, window.as_mut(), &settings(), &mut |event| {
-        if let play::Event::Lost { number, .. } = event {
+    let stopped = session::game(&mut settings(), &mut desktop, &mut window, &mut |event| {
+        if let Event::Driver(play::Event::Lost { number, .. }) = event {
             lost.push(number);
         }
     })
@@ -346,20 +489,20 @@ fn a_game_that_takes_no_click_stops_play_after_one_more_try() {
     // The click and the one more, both on the board; no move counted
     // beyond the one tried.
     assert_eq!(desktop.clicks().len(), 2);
-    assert_eq!(stopped.clicks, 1);
+    assert_eq!(stopped.report.clicks(), 1);
 }
 
 #[test]
 fn a_click_the_game_ignored_is_made_again_and_the_pace_learned() {
     let mut desktop = animated(practice::Style::Idle, true);
     let mut window = desktop.find("Nodiatis").unwrap();
-    let settings = PlaySettings {
+    let mut settings = Play {
         max_moves: Some(4),
         ..settings()
     };
     let mut lost = Vec::new();
-    let report = play::play(&mut desktop, window.as_mut(), &settings, &mut |event| {
-        if let play::Event::Lost { number, .. } = event {
+    let report = session::game(&mut settings, &mut desktop, &mut window, &mut |event| {
+        if let Event::Driver(play::Event::Lost { number, .. }) = event {
             lost.push(number);
         }
     })
@@ -367,7 +510,7 @@ fn a_click_the_game_ignored_is_made_again_and_the_pace_learned() {
     // The second click comes as the first move's board looks final, while
     // the game ignores input: made again, then the bot waits long enough.
     assert_eq!(lost, [2]);
-    assert_eq!((report.finish, report.clicks), (Finish::MaxMoves, 4));
+    assert_eq!((report.end(), report.clicks()), (Some(End::MaxMoves), 4));
     assert_eq!(desktop.clicks().len(), 5);
-    assert_eq!(report.replans, 0);
+    assert_eq!(report.replans(), 0);
 }

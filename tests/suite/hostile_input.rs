@@ -86,7 +86,7 @@ fn as_argument(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).replace('\0', " ")
 }
 
-const VALID_BOARD: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+const VALID_BOARD: &str = dustbot::game::EXAMPLE_BOARD;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
@@ -759,7 +759,7 @@ fn an_output_that_cannot_be_written_is_exit_2_for_every_command() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("g.jsonl"), "").unwrap();
     let image = crate::vision_support::real_png();
-    let board = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    let board = dustbot::game::EXAMPLE_BOARD;
     let cases: [&[&str]; 8] = [
         &["solve", board],
         &["solve", board, "--json"],

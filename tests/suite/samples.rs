@@ -12,7 +12,7 @@ use std::time::Duration;
 use dustbot::assist::{self, Hint};
 use dustbot::game::{Board, BoardRng, Cell, Rules, replay};
 use dustbot::geometry::Geometry;
-use dustbot::render::{self, Canvas, Look, Pointer, Shot, Surround};
+use dustbot::render::{self, Canvas, Look, PointerShape, Shot, Surround};
 use dustbot::solver::{self, SolveOptions};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
@@ -186,7 +186,7 @@ impl Recipe {
             stage.paint_hover(lit, 1.4, 0.75, &mut canvas);
             let at = stage.geometry().point(3.1, 0.1);
             let (x, y) = (at.x, at.y);
-            render::pointer(&mut canvas, Pointer::Hand, (x, y), self.scale.max(1.0));
+            render::pointer(&mut canvas, PointerShape::Hand, (x, y), self.scale.max(1.0));
         }
         let image = canvas.to_image();
         let image = match self.condition {

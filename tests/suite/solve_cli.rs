@@ -8,7 +8,7 @@ use dustbot::game::{Board, BoardRng, Cell, Rules, replay, replay_under};
 
 use crate::vision_support::{assert_one_line_error, bot};
 
-const REAL: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+const REAL: &str = dustbot::game::EXAMPLE_BOARD;
 
 fn run(args: &[&str]) -> std::process::Output {
     bot(&std::env::temp_dir(), args)

@@ -8,8 +8,9 @@ use std::io::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
+use dustbot::game::earns_reward;
 use dustbot::game::{Cell, EXAMPLE_BOARD, Rules};
-use dustbot::record::{ClickRecord, End, GameLog, GameRecord, Mode, earns_reward, now_rfc3339};
+use dustbot::record::{ClickRecord, End, GameLog, GameRecord, Mode, now_rfc3339};
 
 use crate::vision_support::{assert_one_line_error, bot};
 
@@ -210,7 +211,7 @@ fn the_plot_is_a_png_of_its_size_written_whole() {
     let picture = image::open(dir.path().join("record.png")).unwrap();
     assert_eq!(
         (picture.width(), picture.height()),
-        dustbot::render::trend::SIZE
+        dustbot::chart::trend::SIZE
     );
     let mut names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()

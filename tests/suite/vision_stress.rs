@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use dustbot::game::{Board, BoardRng, Cell, NODIATIS_COLOURS, NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use dustbot::geometry::Geometry;
-use dustbot::render::{self, Canvas, Look, Pointer, Stage, Tile};
+use dustbot::render::{self, Canvas, Look, PointerShape, Stage, Tile};
 use dustbot::vision::{self, Calibration};
 use image::RgbaImage;
 
@@ -219,7 +219,7 @@ fn case(group: &str, seed: u64) -> Case {
             let centre = stage.geometry().point(tile.x, tile.y);
             let (x, y) = (centre.x, centre.y);
             let p = stage.geometry().pitch_x;
-            let kind = dice.pick(&[Pointer::Arrow, Pointer::Hand]);
+            let kind = dice.pick(&[PointerShape::Arrow, PointerShape::Hand]);
             let at = (x + dice.range(-0.2, 0.2) * p, y + dice.range(-0.2, 0.2) * p);
             render::pointer(&mut out, kind, at, scale.max(1.0));
             Case {

@@ -3,7 +3,8 @@
 //! biggest group's pitch and origin, without the blobs that lie off it.
 
 use super::blobs::Pile;
-use super::{Geometry, PixelPoint, SearchShape, VisionError};
+use super::{SearchShape, VisionError};
+use crate::geometry::{Geometry, PixelPoint};
 
 /// The lattice of the piles found: column `c`, row `r` (rows grow
 /// downwards, as in the image) is centred at `(centre_x + c * pitch_x,

@@ -15,7 +15,8 @@ mod place;
 
 use image::RgbaImage;
 
-use super::{Geometry, PixelPoint, VisionError};
+use super::VisionError;
+use crate::geometry::{Geometry, PixelPoint};
 use blobs::pile_blobs;
 use lattice::{Placed, fit_grid, lattice_groups};
 

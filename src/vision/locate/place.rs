@@ -4,8 +4,9 @@
 
 use image::RgbaImage;
 
-use super::{Geometry, PileGrid, SearchShape, VisionError, min_max};
+use super::{PileGrid, SearchShape, VisionError, min_max};
 use crate::colour::Balance;
+use crate::geometry::Geometry;
 
 /// Places the grid's cells on the board: the lowest row is row 0 (gravity),
 /// and the columns are those where every row's tiles touch the centre line

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 /// The real game's board (`real/dust-game.board`): 11 moves, proven.
-pub const REAL_BOARD: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+pub const REAL_BOARD: &str = dustbot::game::EXAMPLE_BOARD;
 
 /// A board the solver proves in about a second (10 moves), for the tests
 /// that stop the bot mid-game.

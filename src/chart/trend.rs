@@ -5,8 +5,7 @@
 //! over no optimum), and the mean of the last [`WINDOW`] cleared games as
 //! a line: the trend. Below: the share of the last [`WINDOW`] games that
 //! earned the reward, and of all games, in percent. Drawn as the
-//! benchmark's plot is ([`super::plot`]: `plotters` on a bitmap, the
-//! bundled font).
+//! benchmark's plot is ([`super::plot`]).
 
 use image::RgbImage;
 use plotters::coord::Shift;
@@ -14,8 +13,8 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::font;
-use super::plot::{Lettered, PlotError, TEXT_SIZE, picture, rgb, text};
+use super::{Lettered, PlotError, TEXT_SIZE, picture, rgb, text};
+use crate::render::font;
 
 /// The picture's size in pixels.
 pub const SIZE: (u32, u32) = (960, 720);
@@ -50,7 +49,7 @@ const UPPER: f64 = 0.58;
 
 /// One game, as the picture shows it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Game {
+pub struct Dot {
     /// Clicks over the optimum, for a cleared game.
     pub over_optimum: Option<i64>,
     pub reward: bool,
@@ -63,7 +62,7 @@ pub struct Trend {
     /// The most clicks that earn the reward, for the lower chart's title.
     pub reward_clicks: usize,
     /// In the order played.
-    pub games: Vec<Game>,
+    pub games: Vec<Dot>,
 }
 
 /// The picture of `trend`, of [`SIZE`].
@@ -293,7 +292,7 @@ fn draw_lower(root: &Area<'_>, area: &Area<'_>, trend: &Trend) -> Result<(), Plo
         .y_max_light_lines(0)
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}%"))
-        .x_desc("Game, in the order played")
+        .x_desc("Dot, in the order played")
         .y_desc("Reward rate")
         .label_style(text(BLACK))
         .axis_desc_style(text(BLACK))
@@ -352,7 +351,7 @@ fn spread(a: i32, b: i32, apart: i32) -> (i32, i32) {
 /// The trend: at each cleared game, the mean of the clicks over the
 /// optimum of the last [`WINDOW`] cleared games up to it (of all of them
 /// while there are fewer).
-fn average_line(games: &[Game]) -> Vec<(f64, f64)> {
+fn average_line(games: &[Dot]) -> Vec<(f64, f64)> {
     let mut recent: Vec<f64> = Vec::new();
     let mut line = Vec::new();
     for (i, game) in games.iter().enumerate() {
@@ -368,7 +367,7 @@ fn average_line(games: &[Game]) -> Vec<(f64, f64)> {
 
 /// At each game, the percentage of the last [`WINDOW`] games up to it
 /// (of all of them while there are fewer) that earned the reward.
-fn reward_line(games: &[Game]) -> Vec<(f64, f64)> {
+fn reward_line(games: &[Dot]) -> Vec<(f64, f64)> {
     (0..games.len())
         .map(|i| {
             let last = &games[(i + 1).saturating_sub(WINDOW)..=i];
@@ -401,8 +400,8 @@ fn signed(value: f64) -> String {
 mod tests {
     use super::*;
 
-    fn game(over: Option<i64>, reward: bool) -> Game {
-        Game {
+    fn game(over: Option<i64>, reward: bool) -> Dot {
+        Dot {
             over_optimum: over,
             reward,
         }
@@ -411,7 +410,7 @@ mod tests {
     /// Twelve games: rewarded at 0 or +1 over, two without the reward at
     /// +3 and +5, one not cleared.
     fn sample() -> Trend {
-        let mut games: Vec<Game> = (0..12).map(|i| game(Some(i % 2), true)).collect();
+        let mut games: Vec<Dot> = (0..12).map(|i| game(Some(i % 2), true)).collect();
         games[3] = game(Some(3), false);
         games[6] = game(None, false);
         games[9] = game(Some(5), false);
@@ -424,13 +423,13 @@ mod tests {
 
     #[test]
     fn the_trend_averages_the_last_cleared_games() {
-        let games: Vec<Game> = [Some(2), None, Some(0), Some(4)]
+        let games: Vec<Dot> = [Some(2), None, Some(0), Some(4)]
             .into_iter()
             .map(|o| game(o, false))
             .collect();
         assert_eq!(average_line(&games), [(1.0, 2.0), (3.0, 1.0), (4.0, 2.0)]);
         // Past the window, the oldest game leaves the mean.
-        let many: Vec<Game> = (0..=WINDOW as i64).map(|i| game(Some(i), true)).collect();
+        let many: Vec<Dot> = (0..=WINDOW as i64).map(|i| game(Some(i), true)).collect();
         let line = average_line(&many);
         let last = line.last().unwrap();
         let expected = (1..=WINDOW as i64).sum::<i64>() as f64 / WINDOW as f64;
@@ -521,11 +520,11 @@ mod tests {
         };
         for (game, &at) in trend.games.iter().zip(&games) {
             let colour = match game {
-                Game {
+                Dot {
                     over_optimum: None, ..
                 } => NOT_CLEARED,
-                Game { reward: true, .. } => REWARD,
-                Game { reward: false, .. } => NO_REWARD,
+                Dot { reward: true, .. } => REWARD,
+                Dot { reward: false, .. } => NO_REWARD,
             };
             assert!(near(at, colour) >= 5, "{game:?} at {at:?}");
         }
