@@ -106,6 +106,39 @@ fn a_click_log_the_disk_cannot_hold_does_not_end_the_game() {
 }
 
 #[test]
+fn a_read_only_working_folder_stops_neither_play_nor_assist() {
+    let optimum = proven_optimum(QUICK_BOARD);
+    let desktop = Desktop::start();
+    let _game = desktop.practice(QUICK_BOARD, 300, GAME);
+    let run = desktop.start_bot_read_only(GAME, &[]).finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert!(
+        run.stdout.contains(&format!("cleared in {optimum} clicks")),
+        "{}",
+        run.dump()
+    );
+    assert!(
+        run.stderr.contains("debug: cannot save frames there"),
+        "{}",
+        run.dump()
+    );
+    let _next = desktop.practice(REAL_BOARD, 300, "Dust Next");
+    let bot = desktop.start_bot_read_only("Dust Next", &["--assist"]);
+    wait_for("the first hint", || {
+        let said = std::fs::read_to_string(desktop.path("bot.out")).ok()?;
+        said.contains("hint: click").then_some(())
+    });
+    bot.interrupt();
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert!(
+        run.stdout.contains("stopped by Ctrl-C after 0 click(s)"),
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
 fn clears_the_real_board_in_the_proven_optimum_without_a_replan() {
     let optimum = proven_optimum(REAL_BOARD);
     let desktop = Desktop::start();

@@ -319,12 +319,16 @@ impl Desktop {
 
     /// Starts `bot --window TEXT ARGS`, output to files.
     pub fn start_bot(&self, window: &str, args: &[&str]) -> BotRun {
-        let stdout = self.path("bot.out");
-        let stderr = self.path("bot.err");
         let mut all = vec!["--window", window];
         all.extend_from_slice(args);
-        let child = self
-            .command(&all)
+        self.spawn_bot(self.command(&all))
+    }
+
+    /// Starts `command`, a bot, its output in `bot.out` and `bot.err`.
+    fn spawn_bot(&self, mut command: Command) -> BotRun {
+        let stdout = self.path("bot.out");
+        let stderr = self.path("bot.err");
+        let child = command
             .stdout(File::create(&stdout).unwrap())
             .stderr(File::create(&stderr).unwrap())
             .spawn()
@@ -334,6 +338,44 @@ impl Desktop {
             stdout,
             stderr,
         }
+    }
+
+    /// [`Desktop::start_bot`] in a working folder the bot cannot write: a
+    /// folder of mode 555, the bot run as `nobody` when the tests run as
+    /// root (whom no mode stops). It runs a copy of itself beside the
+    /// calibration, where that user can read both.
+    pub fn start_bot_read_only(&self, window: &str, args: &[&str]) -> BotRun {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = |path: &Path, mode| {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+        };
+        let (bot, calibration) = (self.path("bin/bot"), self.path("calibration/nodiatis.toml"));
+        for folder in ["bin", "calibration"] {
+            std::fs::create_dir_all(self.path(folder)).unwrap();
+            mode(&self.path(folder), 0o755);
+        }
+        std::fs::copy(bot_path(), &bot).unwrap();
+        let repository = concat!(env!("CARGO_MANIFEST_DIR"), "/calibration/nodiatis.toml");
+        std::fs::copy(repository, &calibration).unwrap();
+        mode(&calibration, 0o644);
+        mode(self.dir.path(), 0o755);
+        let folder = self.path("read-only");
+        std::fs::create_dir_all(&folder).unwrap();
+        mode(&folder, 0o555);
+        let mut all = vec!["--window", window];
+        all.extend_from_slice(args);
+        let uid = Command::new("id").arg("-u").output().unwrap().stdout;
+        let mut command = if String::from_utf8_lossy(&uid).trim() == "0" {
+            let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+            let mut line: Vec<&OsStr> = nobody.iter().map(OsStr::new).collect();
+            line.push(bot.as_os_str());
+            line.extend(all.iter().map(OsStr::new));
+            self.on_this_display("setpriv", &line)
+        } else {
+            self.on_this_display(&bot, &all)
+        };
+        command.current_dir(&folder);
+        self.spawn_bot(command)
     }
 
     /// `bot ARGS` to the end.
