@@ -300,7 +300,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                 return ending(&error, None).ok_or(error);
             }
             self.pump();
-            if self.hints_over_board(eye) {
+            if self.hints_over_board(eye, false) {
                 continue;
             }
             let frame = eye.frame().and_then(|frame| {
@@ -534,15 +534,19 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
     /// Closes the hint window when it is over the board or near enough
     /// for its frame to be (the player moved it there): the board must be
     /// read, and the assistant never waits on its own window. True when it
-    /// did.
-    fn hints_over_board(&mut self, eye: &Eye) -> bool {
+    /// did. `thorough` (when the board cannot be read) also asks the
+    /// window system what is at the board's cells: the window list may
+    /// leave the bot's own windows out (xcap does on Windows), and those
+    /// questions are too many for every frame.
+    fn hints_over_board(&mut self, eye: &Eye, thorough: bool) -> bool {
         let Some(window) = &self.hints else {
             return false;
         };
         let id = window.id;
         let over = eye
             .in_front(window::GAP.unsigned_abs())
-            .is_ok_and(|windows| windows.iter().any(|w| w.id == id));
+            .is_ok_and(|windows| windows.iter().any(|w| w.id == id))
+            || (thorough && eye.window_over_board(id).unwrap_or(false));
         if over {
             self.close_hints("as it was over the board");
         }
@@ -557,7 +561,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
     /// Says why the board cannot be read, once until it can again; when
     /// the hint window was in the way, closes it instead.
     fn wait(&mut self, eye: &Eye, error: &LiveError) {
-        if self.hints_over_board(eye) {
+        if self.hints_over_board(eye, true) {
             return;
         }
         if !self.waiting {

@@ -48,7 +48,7 @@ pub fn main() -> ExitCode {
     if let Err(cause) = prepared {
         log::warn!("{cause}: on a scaled display the pixels read and the clicks may disagree");
     }
-    match run(cli, &bars) {
+    let code = match run(cli, &bars) {
         // What the run did cannot have been said whole.
         Ok(code) => match stdout::failure() {
             Some(cause) => {
@@ -61,15 +61,25 @@ pub fn main() -> ExitCode {
             eprintln!("error: {error:#}");
             ExitCode::from(2)
         }
+    };
+    if code != ExitCode::SUCCESS && crate::desktop::console_closes_at_exit() {
+        keep_console_open();
     }
+    code
+}
+
+/// A failed run whose console closes at exit (a shortcut, a batch file
+/// run from Explorer) waits for Enter: the player reads why first.
+fn keep_console_open() {
+    show("Press Enter to close this window.");
+    std::io::stdin().read_line(&mut String::new()).ok();
 }
 
 /// `bot` double-clicked in Explorer: its console closes when it exits, so
 /// it says what to do and waits for Enter instead of flashing past.
 fn started_from_explorer() -> ExitCode {
     say!("{}", args::GETTING_STARTED);
-    show("Press Enter to close this window.");
-    std::io::stdin().read_line(&mut String::new()).ok();
+    keep_console_open();
     ExitCode::SUCCESS
 }
 
@@ -143,10 +153,20 @@ fn init_logging(verbose: u8, quiet: u8) -> indicatif::MultiProgress {
     } else {
         level.min(log::LevelFilter::Error)
     };
+    // xcap logs an error line for each process whose program it cannot
+    // open (on Windows, every process of another user or elevated, the
+    // game run as administrator among them) while it lists the windows:
+    // nothing the player can act on, shown with -v only.
+    let xcap = if level >= log::LevelFilter::Debug {
+        level
+    } else {
+        log::LevelFilter::Off
+    };
     progress::install_logger(
         env_logger::Builder::new()
             .filter_level(level)
             .filter_module("enigo", enigo)
+            .filter_module("xcap", xcap)
             .parse_env("DUSTBOT_LOG")
             .format(log_line)
             .build(),

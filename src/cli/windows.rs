@@ -1,6 +1,7 @@
-//! `bot windows`: the visible windows, as `--window` chooses among them;
-//! titles are other programs' text, printed with their control characters
-//! escaped.
+//! `bot windows`: the visible windows, as `--window` chooses among them,
+//! terminals marked (`--window` never takes one whose title holds its
+//! text or the bot's command line); titles are other programs' text,
+//! printed with their control characters escaped.
 
 use std::process::ExitCode;
 
@@ -14,7 +15,7 @@ use crate::text::printable;
 pub fn run() -> Result<ExitCode> {
     let windows = crate::desktop::system().visible_windows()?;
     say!(
-        "{:<40} {:<20} {:>12} {:>10}",
+        "{:<40} {:<20} {:>12} {:>10}  KIND",
         "TITLE",
         "APPLICATION",
         "POSITION",
@@ -22,11 +23,12 @@ pub fn run() -> Result<ExitCode> {
     );
     for w in &windows {
         say!(
-            "{:<40} {:<20} {:>12} {:>10}",
+            "{:<40} {:<20} {:>12} {:>10}  {}",
             printable(&w.title),
             printable(&w.app),
             format!("{},{}", w.x, w.y),
-            format!("{}x{}", w.width, w.height)
+            format!("{}x{}", w.width, w.height),
+            if w.is_terminal() { "terminal" } else { "" }
         );
     }
     if windows.is_empty() {

@@ -46,6 +46,134 @@ impl WindowInfo {
     fn matches(&self, query: &str) -> bool {
         names(&self.title, query) || names(&self.app, query)
     }
+
+    /// Whether the window is a terminal's (its application is a known
+    /// terminal program): one that shows a command line in its title.
+    pub fn is_terminal(&self) -> bool {
+        terminal_app(&self.app)
+    }
+
+    /// Whether `--window QUERY`, run as `command`, must never take this
+    /// window: its title holds the bot's own command line (a terminal
+    /// that names the running command, Windows Terminal's tab), or it is
+    /// a terminal's whose title holds the search text.
+    fn is_the_bots_terminal(&self, query: &str, command: &CommandLine) -> bool {
+        command.is_in(&self.title) || (self.is_terminal() && names(&self.title, query))
+    }
+}
+
+/// Applications that are terminals, as the window list names them: on
+/// Windows the program's description or file name, on X11 its class
+/// (`WM_CLASS`), lower case. Any application whose name says "terminal"
+/// counts too (Windows Terminal, GNOME's, Xfce's, MATE's, LXTerminal).
+const TERMINALS: [&str; 27] = [
+    "console window host",
+    "conhost.exe",
+    "openconsole.exe",
+    "windows command processor",
+    "cmd.exe",
+    "windows powershell",
+    "powershell.exe",
+    "pwsh",
+    "pwsh.exe",
+    "conemu",
+    "conemu64.exe",
+    "mintty",
+    "xterm",
+    "uxterm",
+    "urxvt",
+    "rxvt",
+    "konsole",
+    "alacritty",
+    "kitty",
+    "wezterm",
+    "org.wezfurlong.wezterm",
+    "terminator",
+    "tilix",
+    "st",
+    "foot",
+    "kgx",
+    "guake",
+];
+
+/// Whether `app` names a terminal program (see [`TERMINALS`]).
+fn terminal_app(app: &str) -> bool {
+    let app = app.trim().to_lowercase();
+    app.contains("terminal") || TERMINALS.contains(&app.as_str())
+}
+
+/// The command line the bot was started with, as a terminal shows it in
+/// a title: the program's name (`bot`, `bot.exe`, `./target/debug/bot`,
+/// `.\bot`) and its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandLine {
+    /// The program's file name without `.exe`, lower case.
+    program: String,
+    /// The arguments, one space between them, lower case.
+    arguments: String,
+}
+
+impl CommandLine {
+    /// This process's.
+    pub fn own() -> CommandLine {
+        let args: Vec<String> = std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        CommandLine::of(&args)
+    }
+
+    /// The command line `args` (the program first).
+    pub fn of(args: &[String]) -> CommandLine {
+        let program = args.first().map_or("", String::as_str);
+        // Both separators: a Windows path read anywhere.
+        let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
+        let name = name.to_lowercase();
+        let name = name.strip_suffix(".exe").unwrap_or(&name);
+        CommandLine {
+            program: name.to_owned(),
+            // As in a title, where a shell's quotes are taken out.
+            arguments: args
+                .get(1..)
+                .unwrap_or_default()
+                .join(" ")
+                .to_lowercase()
+                .replace(['"', '\''], ""),
+        }
+    }
+
+    /// Whether `title` shows this command line: the program's name, then
+    /// a space and the arguments as typed (a shell's quotes taken out),
+    /// ignoring case. A bare program without arguments never searches a
+    /// window, and is never looked for.
+    fn is_in(&self, title: &str) -> bool {
+        if self.arguments.is_empty() || self.program.is_empty() {
+            return false;
+        }
+        let title: String = title
+            .to_lowercase()
+            .chars()
+            .filter(|c| !matches!(c, '"' | '\''))
+            .collect();
+        let mut from = 0;
+        while let Some(at) = title[from..].find(&self.arguments) {
+            let before = title[..from + at].trim_end();
+            let before = before.strip_suffix(".exe").unwrap_or(before);
+            let named = before.ends_with(&self.program)
+                && before[..before.len() - self.program.len()]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| c.is_whitespace() || matches!(c, '/' | '\\'));
+            let ends = title[from + at + self.arguments.len()..]
+                .chars()
+                .next()
+                .is_none_or(char::is_whitespace);
+            if named && ends && title[..from + at].ends_with(' ') {
+                return true;
+            }
+            from += at + title[from + at..].chars().next().map_or(1, char::len_utf8);
+        }
+        false
+    }
 }
 
 impl std::fmt::Display for WindowInfo {
@@ -277,10 +405,22 @@ fn list_all() -> Result<Vec<xcap::Window>, CaptureError> {
     })
 }
 
-/// Chooses the window `query` names among `all`: exactly one visible match,
-/// else an error that lists the candidates.
-pub(crate) fn pick(all: &[WindowInfo], query: &str) -> Result<WindowInfo, CaptureError> {
-    let matches: Vec<&WindowInfo> = all.iter().filter(|w| w.matches(query)).collect();
+/// Chooses the window `query` names among `all`, for the bot run as
+/// `command`: exactly one visible match, else an error that lists the
+/// candidates. A terminal that shows the bot's command line, or a
+/// terminal's window whose title holds `query`, is never a match: on
+/// Windows 11 the tab that runs `bot --window Nodiatis` is titled
+/// `...cmd.exe - bot --window Nodiatis`, and Windows Terminal is not the
+/// bot's ancestor.
+pub(crate) fn pick(
+    all: &[WindowInfo],
+    query: &str,
+    command: &CommandLine,
+) -> Result<WindowInfo, CaptureError> {
+    let matches: Vec<&WindowInfo> = all
+        .iter()
+        .filter(|w| w.matches(query) && !w.is_the_bots_terminal(query, command))
+        .collect();
     let visible: Vec<&WindowInfo> = matches.iter().copied().filter(|w| w.is_visible()).collect();
     match (visible.as_slice(), matches.as_slice()) {
         ([one], _) => Ok((*one).clone()),
@@ -318,10 +458,11 @@ fn list<'a>(windows: impl Iterator<Item = &'a WindowInfo>) -> String {
 /// What the window system says of `w`.
 fn info(w: &xcap::Window) -> Result<WindowInfo, xcap::XCapError> {
     let (id, area, minimised) = geometry(w)?;
+    let title = w.title().ok().filter(|t| !t.is_empty());
     Ok(WindowInfo {
         id,
         pid: w.pid().ok(),
-        title: w.title().unwrap_or_default(),
+        title: title.or_else(|| plain_title(id)).unwrap_or_default(),
         app: w.app_name().unwrap_or_default(),
         x: area.x,
         y: area.y,
@@ -329,6 +470,19 @@ fn info(w: &xcap::Window) -> Result<WindowInfo, xcap::XCapError> {
         height: area.height,
         minimised,
     })
+}
+
+/// The title of window `id` where `xcap` reads none: on X11 a window that
+/// sets only the ICCCM `WM_NAME` as Latin-1 text (xterm, older toolkits
+/// and games), which xcap reads as compound text only.
+fn plain_title(id: u32) -> Option<String> {
+    #[cfg(unix)]
+    return super::unix::wm_name(id);
+    #[cfg(not(unix))]
+    {
+        let _ = id;
+        None
+    }
 }
 
 /// Where `w` is and whether it is minimised, with its id: what changes
@@ -357,12 +511,30 @@ fn geometry(w: &xcap::Window) -> Result<(u32, ScreenRect, bool), xcap::XCapError
 /// bot), so that `--window` never picks the terminal whose title holds the
 /// command line.
 fn own_processes() -> Vec<u32> {
-    let mut pids = vec![std::process::id()];
-    while let Some(parent) = parent_of(*pids.last().expect("never empty")) {
-        if parent <= 1 || pids.contains(&parent) {
+    ancestors(std::process::id(), parent_of, started_at)
+}
+
+/// `pid` and its ancestors, `parent` and `started` telling a process's
+/// parent and start time. A process id is reused once its process has
+/// ended: a "parent" that started after its child is another program
+/// that took the id of the child's ended parent, and the chain stops
+/// there, as it does where a start time is unknown.
+fn ancestors(
+    pid: u32,
+    parent: impl Fn(u32) -> Option<u32>,
+    started: impl Fn(u32) -> Option<u64>,
+) -> Vec<u32> {
+    let mut pids = vec![pid];
+    loop {
+        let child = *pids.last().expect("never empty");
+        let Some(next) = parent(child) else { break };
+        if next <= 1 || pids.contains(&next) {
             break;
         }
-        pids.push(parent);
+        match (started(next), started(child)) {
+            (Some(born), Some(child_born)) if born <= child_born => pids.push(next),
+            _ => break,
+        }
     }
     pids
 }
@@ -373,6 +545,17 @@ fn parent_of(pid: u32) -> Option<u32> {
     return super::unix::parent_of(pid);
     #[cfg(windows)]
     return super::win32::parent_of(pid);
+    #[cfg(not(any(unix, windows)))]
+    None
+}
+
+/// When process `pid` started, in the system's own units (clock ticks
+/// since boot on Linux, 100 ns since 1601 on Windows): only compared.
+fn started_at(pid: u32) -> Option<u64> {
+    #[cfg(unix)]
+    return super::unix::started_at(pid);
+    #[cfg(windows)]
+    return super::win32::started_at(pid);
     #[cfg(not(any(unix, windows)))]
     None
 }
@@ -473,18 +656,28 @@ impl GameWindow for SystemWindow {
     fn screen(&self) -> Option<ScreenRect> {
         self.screen.as_ref().map(|(_, bounds)| *bounds)
     }
+
+    fn window_at(&self, point: ScreenPoint) -> Result<Option<u32>, CaptureError> {
+        #[cfg(unix)]
+        return super::unix::window_at(point).map_err(|cause| CaptureError::NoDesktop { cause });
+        #[cfg(windows)]
+        return Ok(super::win32::window_at(point));
+        #[cfg(not(any(unix, windows)))]
+        Err(CaptureError::NoDesktop {
+            cause: format!("no window system to ask what is at {point}"),
+        })
+    }
 }
 
 impl SystemWindow {
-    /// The monitor holding the top-left of `area` (desktop coordinates),
-    /// cached until the area leaves it.
+    /// The monitor that shows the most of `area` (desktop coordinates),
+    /// cached while it holds the whole area.
     fn screen_of(
         &mut self,
         area: &ScreenRect,
     ) -> Result<(xcap::Monitor, ScreenRect), CaptureError> {
-        let inside = |r: &ScreenRect| r.contains(area.origin());
         if let Some((monitor, bounds)) = &self.screen
-            && inside(bounds)
+            && bounds.intersection(area) == Some(*area)
         {
             return Ok((monitor.clone(), *bounds));
         }
@@ -492,7 +685,7 @@ impl SystemWindow {
             title: self.info.title.clone(),
             cause: e.to_string(),
         };
-        let found = xcap::Monitor::all()
+        let mut monitors: Vec<(xcap::Monitor, ScreenRect)> = xcap::Monitor::all()
             .map_err(grab)?
             .into_iter()
             .filter_map(|m| {
@@ -504,13 +697,31 @@ impl SystemWindow {
                 };
                 Some((m, bounds))
             })
-            .find(|(_, bounds)| inside(bounds))
-            .ok_or_else(|| CaptureError::OffScreen {
-                title: self.info.title.clone(),
-            })?;
+            .collect();
+        let bounds: Vec<ScreenRect> = monitors.iter().map(|(_, b)| *b).collect();
+        let best = most_of(area, &bounds).ok_or_else(|| CaptureError::OffScreen {
+            title: self.info.title.clone(),
+        })?;
+        let found = monitors.swap_remove(best);
         self.screen = Some(found.clone());
         Ok(found)
     }
+}
+
+/// Which of `monitors` shows the most of `area`: a window whose corner
+/// is off every monitor while its board is on one is read there. `None`
+/// when none shows any of it.
+fn most_of(area: &ScreenRect, monitors: &[ScreenRect]) -> Option<usize> {
+    let shown = |m: &ScreenRect| {
+        m.intersection(area)
+            .map_or(0, |r| u64::from(r.width) * u64::from(r.height))
+    };
+    let (best, most) = monitors
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (i, shown(m)))
+        .max_by_key(|&(i, shown)| (shown, std::cmp::Reverse(i)))?;
+    (most > 0).then_some(best)
 }
 
 #[cfg(test)]
@@ -531,14 +742,148 @@ mod tests {
         }
     }
 
+    /// A command line that no title shows.
+    fn nobody() -> CommandLine {
+        CommandLine::of(&[])
+    }
+
+    fn command(line: &[&str]) -> CommandLine {
+        CommandLine::of(&line.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>())
+    }
+
+    /// The windows a Windows 11 player has when they run the README's
+    /// route: `cmd` typed in Explorer's address bar opens Windows
+    /// Terminal, whose tab names the command running; the game; the
+    /// Explorer window of the bot's folder; a browser on the game's wiki.
+    fn windows_11(tab: &str) -> Vec<WindowInfo> {
+        let mut all = vec![
+            window(tab, "Windows Terminal", 1000, false),
+            window("Nodiatis", "Nodiatis", 1024, false),
+            window("Downloads - File Explorer", "Windows Explorer", 900, false),
+            window("Dust guide - Google Chrome", "Google Chrome", 1200, false),
+        ];
+        for (id, w) in all.iter_mut().enumerate() {
+            w.id = id as u32 + 1;
+        }
+        all
+    }
+
+    #[test]
+    fn the_terminal_that_runs_the_bot_is_never_the_game() {
+        let tab = r"C:\WINDOWS\system32\cmd.exe - bot  --window Nodiatis";
+        let all = windows_11(tab);
+        let bot = command(&["bot", "--window", "Nodiatis"]);
+        assert_eq!(pick(&all, "Nodiatis", &bot).unwrap().id, 2);
+        // Typed as bot.exe, .\bot or with quotes, the tab shows it so.
+        for (tab, args) in [
+            (
+                r"C:\WINDOWS\system32\cmd.exe - bot.exe --window nodiatis",
+                &["bot.exe", "--window", "nodiatis"][..],
+            ),
+            (
+                r"Administrator: Windows PowerShell - .\bot --window Nodiatis",
+                &[r"C:\dustbot\bot.exe", "--window", "Nodiatis"][..],
+            ),
+            (
+                r#"cmd.exe - bot --window "Nodiatis" --dry-run"#,
+                &["bot", "--window", "Nodiatis", "--dry-run"][..],
+            ),
+        ] {
+            let all = windows_11(tab);
+            assert_eq!(
+                pick(&all, "Nodiatis", &command(args)).unwrap().id,
+                2,
+                "{tab}"
+            );
+        }
+        // Whatever the text: a terminal never matches by its title.
+        let all = windows_11(r"C:\WINDOWS\system32\cmd.exe - bot --window Dust");
+        let bot = command(&["bot", "--window", "Dust"]);
+        assert_eq!(pick(&all, "Dust", &bot).unwrap().id, 4);
+        // A terminal titled with the text, running another command.
+        let all = windows_11("Nodiatis notes - vim");
+        assert_eq!(pick(&all, "Nodiatis", &nobody()).unwrap().id, 2);
+    }
+
+    #[test]
+    fn a_title_that_only_resembles_the_command_line_is_a_window() {
+        let bot = command(&["bot", "--window", "Nodiatis"]);
+        assert!(bot.is_in("cmd.exe - bot --window Nodiatis"));
+        assert!(bot.is_in("~/dustbot: ./target/debug/bot --window Nodiatis"));
+        // Another program's name, another command: not the bot's.
+        assert!(!bot.is_in("robot --window Nodiatis"));
+        assert!(
+            !bot.is_in("bot --window Nodiatis2 is not this"),
+            "the line is a prefix"
+        );
+        assert!(!bot.is_in("Nodiatis"));
+        // The bare bot searches no window.
+        assert!(!command(&["bot"]).is_in("bot"));
+        // A game window is not a terminal; the terminals are.
+        assert!(!window("Nodiatis", "Nodiatis", 1, false).is_terminal());
+        for app in [
+            "Windows Terminal",
+            "Console Window Host",
+            "XTerm",
+            "Gnome-terminal",
+            "kitty",
+        ] {
+            assert!(window("x", app, 1, false).is_terminal(), "{app}");
+        }
+    }
+
+    #[test]
+    fn a_reused_process_id_ends_the_chain_of_parents() {
+        // 30 is the bot; 20 its shell; 10 the terminal, started before.
+        let parents = [(30, 20), (20, 10), (10, 1)];
+        let parent = |pid| parents.iter().find(|p| p.0 == pid).map(|p| p.1);
+        let born = |pid| Some(u64::from(pid));
+        assert_eq!(ancestors(30, parent, born), [30, 20, 10]);
+        // The shell ended, and its id went to a program started after
+        // the bot: not the bot's ancestor, nor is its own parent.
+        let reused = |pid| Some(if pid == 20 { 500 } else { u64::from(pid) });
+        assert_eq!(ancestors(30, parent, reused), [30]);
+        // A start time that cannot be read stops the chain too.
+        let unknown = |pid| (pid != 10).then_some(u64::from(pid));
+        assert_eq!(ancestors(30, parent, unknown), [30, 20]);
+    }
+
+    #[test]
+    fn the_monitor_is_the_one_that_shows_most_of_the_window() {
+        let monitor = |x| ScreenRect {
+            x,
+            y: 0,
+            width: 1920,
+            height: 1080,
+        };
+        let monitors = [monitor(0), monitor(1920)];
+        // The client area's corner is left of every monitor; its board
+        // is on the first.
+        let area = ScreenRect {
+            x: -200,
+            y: 100,
+            width: 1000,
+            height: 700,
+        };
+        assert_eq!(most_of(&area, &monitors), Some(0));
+        let across = ScreenRect { x: 1500, ..area };
+        assert_eq!(most_of(&across, &monitors), Some(1));
+        let off = ScreenRect { x: -2000, ..area };
+        assert_eq!(most_of(&off, &monitors), None);
+    }
+
     #[test]
     fn picks_by_title_or_application_ignoring_case() {
         let all = [
             window("Aldric the Bold", "Nodiatis", 800, false),
             window("notes.txt", "editor", 800, false),
         ];
-        assert_eq!(pick(&all, "nodiatis").unwrap().title, "Aldric the Bold");
-        assert_eq!(pick(&all, "ALDRIC").unwrap().title, "Aldric the Bold");
+        let bot = CommandLine::of(&["bot".into(), "windows".into()]);
+        assert_eq!(
+            pick(&all, "nodiatis", &bot).unwrap().title,
+            "Aldric the Bold"
+        );
+        assert_eq!(pick(&all, "ALDRIC", &bot).unwrap().title, "Aldric the Bold");
     }
 
     #[test]
@@ -547,7 +892,7 @@ mod tests {
             window("notes.txt", "editor", 800, false),
             window("hidden", "x", 800, true),
         ];
-        let error = pick(&all, "nodiatis").unwrap_err().to_string();
+        let error = pick(&all, "nodiatis", &nobody()).unwrap_err().to_string();
         assert!(error.contains("notes.txt"), "{error}");
         assert!(!error.contains("hidden"), "{error}");
     }
@@ -558,7 +903,7 @@ mod tests {
             window("Dust Practice", "a", 800, false),
             window("Dust Practice 2", "b", 800, false),
         ];
-        let error = pick(&all, "dust").unwrap_err();
+        let error = pick(&all, "dust", &nobody()).unwrap_err();
         assert!(matches!(error, CaptureError::Several { count: 2, .. }));
     }
 
@@ -566,12 +911,12 @@ mod tests {
     fn minimised_and_empty_windows_are_named() {
         let all = [window("Nodiatis", "n", 800, true)];
         assert!(matches!(
-            pick(&all, "nod"),
+            pick(&all, "nod", &nobody()),
             Err(CaptureError::Minimised { .. })
         ));
         let all = [window("Nodiatis", "n", 0, false)];
         assert!(matches!(
-            pick(&all, "nod"),
+            pick(&all, "nod", &nobody()),
             Err(CaptureError::ZeroSize { .. })
         ));
     }

@@ -3,8 +3,10 @@
 //! whose clicks go to that scene, so that live play and assist mode run
 //! their real loops without a screen, on any platform. A clone of the
 //! desktop, kept by the test, plays the user and the window system: it
-//! moves the pointer or the window, puts another window in front, closes
-//! the game, and keeps every press and release the bot made. The desktop may be scaled (a monitor
+//! moves the pointer or the window, puts another window in front (one
+//! that takes clicks, a click-through overlay, or one the window list
+//! leaves out), closes the game, and keeps every press and release the
+//! bot made. The desktop may be scaled (a monitor
 //! at 125% or 150%): the scene then draws and takes clicks in its own
 //! logical pixels, and the desktop converts, as Windows does for a
 //! per-monitor DPI-aware process.
@@ -49,6 +51,21 @@ impl Scale {
     }
 }
 
+/// How a window in front of the game shows and takes clicks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cover {
+    /// An ordinary window: listed, drawn over the game, and a click on it
+    /// goes to it.
+    Opaque,
+    /// A transparent overlay that lets clicks through (a GPU vendor's, a
+    /// recorder's): listed, shows the game, takes no click.
+    ClickThrough,
+    /// A window the window list leaves out (on Windows xcap leaves out
+    /// the bot's own), that shows the game through it and takes the
+    /// clicks on it.
+    Unlisted,
+}
+
 /// One click the bot made: where the button went down and where it came
 /// up, on the desktop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,7 +83,7 @@ struct State {
     monitor: ScreenRect,
     open: bool,
     /// Windows in front of the game, front-most first.
-    in_front: Vec<WindowInfo>,
+    in_front: Vec<(WindowInfo, Cover)>,
     pointer: ScreenPoint,
     pressed: Option<ScreenPoint>,
     clicks: Vec<Click>,
@@ -86,11 +103,30 @@ impl State {
     /// click where the release is when both fall in its client area.
     fn deliver(&mut self, press: ScreenPoint, release: ScreenPoint) {
         let w = self.window.area();
-        if self.open && w.contains(press) && w.contains(release) {
+        let game = Some(self.window.id);
+        if self.window_at(press) == game && self.window_at(release) == game {
             let client = (release.x - w.x, release.y - w.y);
             let point = self.scale.logical(client);
             self.scene.click(point, Instant::now());
         }
+    }
+
+    /// The window a press at `point` goes to: the front-most that takes
+    /// clicks there, the game's if none, `None` off every window.
+    fn window_at(&self, point: ScreenPoint) -> Option<u32> {
+        self.in_front
+            .iter()
+            .find(|(w, cover)| *cover != Cover::ClickThrough && w.area().contains(point))
+            .map(|(w, _)| w.id)
+            .or_else(|| (self.open && self.window.area().contains(point)).then_some(self.window.id))
+    }
+
+    /// The windows in front that the window list shows.
+    fn listed(&self) -> impl Iterator<Item = &WindowInfo> {
+        self.in_front
+            .iter()
+            .filter(|(_, cover)| *cover != Cover::Unlisted)
+            .map(|(w, _)| w)
     }
 }
 
@@ -168,20 +204,26 @@ impl FakeDesktop {
 
     /// Another window comes to the front over `area` (desktop pixels).
     pub fn cover(&self, title: &str, area: ScreenRect) {
-        self.state.borrow_mut().in_front.insert(
-            0,
-            WindowInfo {
-                id: 2,
-                pid: Some(2),
-                title: title.to_owned(),
-                app: "other".to_owned(),
-                x: area.x,
-                y: area.y,
-                width: area.width,
-                height: area.height,
-                minimised: false,
-            },
-        );
+        self.cover_with(title, area, Cover::Opaque);
+    }
+
+    /// Another window that shows and takes clicks as `cover` says comes
+    /// to the front over `area` (desktop pixels).
+    pub fn cover_with(&self, title: &str, area: ScreenRect, cover: Cover) {
+        let mut state = self.state.borrow_mut();
+        let id = 2 + state.in_front.len() as u32;
+        let window = WindowInfo {
+            id,
+            pid: Some(id),
+            title: title.to_owned(),
+            app: "other".to_owned(),
+            x: area.x,
+            y: area.y,
+            width: area.width,
+            height: area.height,
+            minimised: false,
+        };
+        state.in_front.insert(0, (window, cover));
     }
 
     /// The user clicks at `at` (desktop pixels) with their own mouse: the
@@ -210,7 +252,7 @@ impl FakeDesktop {
 impl Desktop for FakeDesktop {
     fn windows(&mut self) -> Result<Vec<WindowInfo>, CaptureError> {
         let state = self.state.borrow();
-        let mut all = state.in_front.clone();
+        let mut all: Vec<WindowInfo> = state.listed().cloned().collect();
         if state.open {
             all.push(state.window.clone());
         }
@@ -257,11 +299,14 @@ impl GameWindow for FakeWindow {
         Ok(self
             .state
             .borrow()
-            .in_front
-            .iter()
+            .listed()
             .filter(|w| w.area().intersection(&on_desktop).is_some())
             .cloned()
             .collect())
+    }
+
+    fn window_at(&self, point: ScreenPoint) -> Result<Option<u32>, CaptureError> {
+        Ok(self.state.borrow().window_at(point))
     }
 
     fn capture_region(&mut self, region: Region) -> Result<(RgbaImage, Region), CaptureError> {
@@ -288,7 +333,8 @@ impl GameWindow for FakeWindow {
         .to_image();
         // A window in front shows instead of the game where it overlaps.
         let shown = part.on_screen(origin);
-        for other in &state.in_front {
+        let opaque = state.in_front.iter().filter(|(_, c)| *c == Cover::Opaque);
+        for (other, _) in opaque {
             if let Some(cover) = other.area().intersection(&shown) {
                 let cover = cover.in_client(shown.origin());
                 for y in cover.y..cover.y + cover.height as i32 {
@@ -316,7 +362,7 @@ impl Pointer for FakeDesktop {
         Ok(())
     }
 
-    fn left_down(&mut self) -> Result<bool, InputError> {
+    fn primary_down(&mut self) -> Result<bool, InputError> {
         Ok(self.state.borrow().pressed.is_some())
     }
 

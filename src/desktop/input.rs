@@ -1,7 +1,10 @@
 //! Input: clicks at screen pixels with `enigo`, and the two ways a user
 //! stops the bot: moving the mouse away from where the bot left it (the
-//! fail-safe, checked before every click) and Ctrl-C. It knows nothing of
-//! boards; live play decides where to click.
+//! fail-safe, checked before every click) and Ctrl-C. A click is made
+//! with the primary button as the player's settings have it (swapped for
+//! a left-handed player), and the cursor is moved again when the system
+//! put it elsewhere. It knows nothing of boards; live play decides where
+//! to click.
 
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -26,6 +29,12 @@ const RELEASE_WAIT: Duration = Duration::from_secs(5);
 /// tens of milliseconds to report a move.
 const READ_BACK_TRIES: u32 = 100;
 const READ_BACK_WAIT: Duration = Duration::from_millis(2);
+
+/// How many times the pointer is moved to its target before it counts
+/// as put elsewhere: Windows' `SetCursorPos` onto another monitor (of
+/// another scale) can land clamped at the first monitor's edge on its
+/// first call, and right on the next.
+const MOVE_TRIES: u32 = 3;
 
 /// A position on the screen, in pixels (x to the right, y down).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,7 +158,7 @@ impl Mouse {
                 self.left_at = found;
                 return Err(InputError::Moved { wanted: at, found });
             }
-            if !self.pointer.left_down()? {
+            if !self.pointer.primary_down()? {
                 break;
             }
             if started.elapsed() >= RELEASE_WAIT {
@@ -177,24 +186,29 @@ impl Mouse {
         Ok(())
     }
 
-    /// Moves the pointer to `to` and reads it back: where it really is
+    /// Moves the pointer to `to` and reads it back, moving it again
+    /// ([`MOVE_TRIES`] in all) while it is elsewhere: where it really is
     /// becomes where the bot left it, and must be within `within` pixels.
     fn move_to(&mut self, to: ScreenPoint, within: i32) -> Result<(), InputError> {
-        self.pointer.move_to(to)?;
-        // The window system may take a moment to report the move.
-        let mut found = self.pointer.location()?;
-        for _ in 0..READ_BACK_TRIES {
-            if on_target(found, to, within) {
-                break;
-            }
-            sleep(READ_BACK_WAIT);
+        let mut found = self.left_at;
+        for _ in 0..MOVE_TRIES {
+            self.pointer.move_to(to)?;
+            // The window system may take a moment to report the move.
             found = self.pointer.location()?;
+            for _ in 0..READ_BACK_TRIES / MOVE_TRIES {
+                if on_target(found, to, within) {
+                    break;
+                }
+                sleep(READ_BACK_WAIT);
+                found = self.pointer.location()?;
+            }
+            self.left_at = found;
+            if on_target(found, to, within) {
+                return Ok(());
+            }
+            log::debug!("the pointer went to {found}, not {to}: moving it again");
         }
-        self.left_at = found;
-        if !on_target(found, to, within) {
-            return Err(InputError::Misplaced { wanted: to, found });
-        }
-        Ok(())
+        Err(InputError::Misplaced { wanted: to, found })
     }
 }
 
@@ -243,12 +257,37 @@ impl Drop for Held<'_> {
     }
 }
 
+/// The physical button that acts as the primary (logical button 1) under
+/// an X11 pointer mapping (entry `i` is what physical button `i + 1` acts
+/// as), as enigo presses it: `None` when no button it can press is the
+/// primary (the bot is unsure, and does not click).
+pub fn primary_of_mapping(mapping: &[u8]) -> Option<Button> {
+    let physical = mapping.iter().position(|&logical| logical == 1)? + 1;
+    match physical {
+        1 => Some(Button::Left),
+        2 => Some(Button::Middle),
+        3 => Some(Button::Right),
+        _ => None,
+    }
+}
+
+/// The button to press for the primary on Windows, where injected
+/// presses are physical: with the buttons swapped (`SM_SWAPBUTTON`, a
+/// left-handed player) a `MOUSEEVENTF_LEFTDOWN` arrives as a right click,
+/// and the primary is the physical right button.
+pub fn primary_when_swapped(swapped: bool) -> Button {
+    if swapped { Button::Right } else { Button::Left }
+}
+
 /// The system's mouse: `enigo`, and on Windows the cursor put with
 /// `SetCursorPos` (enigo's absolute moves reach the primary monitor only).
 pub struct SystemPointer {
     enigo: Enigo,
     #[cfg(unix)]
     buttons: super::unix::Buttons,
+    /// The physical button pressed and not yet released: the release is
+    /// of that button, whatever the mapping says meanwhile.
+    pressed: Option<Button>,
 }
 
 impl std::fmt::Debug for SystemPointer {
@@ -265,7 +304,26 @@ impl SystemPointer {
             enigo,
             #[cfg(unix)]
             buttons: super::unix::Buttons::connect().map_err(InputError::Device)?,
+            pressed: None,
         })
+    }
+
+    /// The physical button that is the primary now, read before each
+    /// press: a player may swap the buttons while the bot runs.
+    fn primary(&self) -> Result<Button, InputError> {
+        #[cfg(unix)]
+        {
+            let mapping = self.buttons.mapping().map_err(InputError::Device)?;
+            primary_of_mapping(&mapping).ok_or_else(|| {
+                InputError::Device(format!(
+                    "no button the bot can press is the primary in the pointer mapping {mapping:?}"
+                ))
+            })
+        }
+        #[cfg(windows)]
+        return Ok(primary_when_swapped(super::win32::buttons_swapped()));
+        #[cfg(not(any(unix, windows)))]
+        Ok(Button::Left)
     }
 }
 
@@ -286,22 +344,33 @@ impl Pointer for SystemPointer {
             .map_err(device)
     }
 
-    fn left_down(&mut self) -> Result<bool, InputError> {
+    fn primary_down(&mut self) -> Result<bool, InputError> {
         #[cfg(unix)]
-        return self.buttons.left_down().map_err(InputError::Device);
+        return self.buttons.primary_down().map_err(InputError::Device);
+        // Windows reads the physical buttons' state: the one pressed.
         #[cfg(windows)]
-        return Ok(super::win32::left_down());
+        return Ok(super::win32::button_down(
+            self.pressed.map_or_else(|| self.primary(), Ok)?,
+        ));
         #[cfg(not(any(unix, windows)))]
         Ok(false)
     }
 
     fn button(&mut self, down: bool) -> Result<(), InputError> {
-        let direction = if down {
-            Direction::Press
-        } else {
-            Direction::Release
-        };
-        self.enigo.button(Button::Left, direction).map_err(device)
+        if down {
+            let button = self.primary()?;
+            self.enigo
+                .button(button, Direction::Press)
+                .map_err(device)?;
+            self.pressed = Some(button);
+            return Ok(());
+        }
+        let button = self.pressed.map_or_else(|| self.primary(), Ok)?;
+        self.enigo
+            .button(button, Direction::Release)
+            .map_err(device)?;
+        self.pressed = None;
+        Ok(())
     }
 }
 
@@ -321,6 +390,78 @@ mod tests {
         // Clamped at a screen edge, or scaled by 1.25.
         assert!(!on_target(ScreenPoint::new(500, 0), wanted, 24));
         assert!(!on_target(ScreenPoint::new(625, 375), wanted, 24));
+    }
+
+    #[test]
+    fn the_primary_is_pressed_with_the_buttons_swapped() {
+        // X11's default mapping, and a left-handed player's
+        // (`xmodmap -e "pointer = 3 2 1"`).
+        assert_eq!(primary_of_mapping(&[1, 2, 3, 4, 5]), Some(Button::Left));
+        assert_eq!(primary_of_mapping(&[3, 2, 1, 4, 5]), Some(Button::Right));
+        assert_eq!(primary_of_mapping(&[2, 1, 3]), Some(Button::Middle));
+        // No button the bot can press is the primary: unsure, no click.
+        assert_eq!(primary_of_mapping(&[0, 2, 3, 4, 5, 6, 7, 1]), None);
+        assert_eq!(primary_of_mapping(&[2, 3]), None);
+        // Windows: SM_SWAPBUTTON.
+        assert_eq!(primary_when_swapped(false), Button::Left);
+        assert_eq!(primary_when_swapped(true), Button::Right);
+    }
+
+    /// A pointer whose first `clamped` moves land at `edge` (Windows'
+    /// SetCursorPos onto another monitor), later ones where sent.
+    struct Clamping {
+        at: ScreenPoint,
+        edge: ScreenPoint,
+        clamped: u32,
+        down: bool,
+        presses: u32,
+    }
+
+    impl Pointer for Clamping {
+        fn location(&mut self) -> Result<ScreenPoint, InputError> {
+            Ok(self.at)
+        }
+        fn move_to(&mut self, to: ScreenPoint) -> Result<(), InputError> {
+            self.at = if self.clamped > 0 { self.edge } else { to };
+            self.clamped = self.clamped.saturating_sub(1);
+            Ok(())
+        }
+        fn button(&mut self, down: bool) -> Result<(), InputError> {
+            self.presses += u32::from(down);
+            self.down = down;
+            Ok(())
+        }
+        fn primary_down(&mut self) -> Result<bool, InputError> {
+            Ok(self.down)
+        }
+    }
+
+    fn clamping(clamped: u32) -> Clamping {
+        Clamping {
+            at: ScreenPoint::new(100, 100),
+            edge: ScreenPoint::new(1919, 500),
+            clamped,
+            down: false,
+            presses: 0,
+        }
+    }
+
+    #[test]
+    fn a_cursor_clamped_at_a_monitor_edge_is_moved_again() {
+        let target = ScreenPoint::new(2400, 500);
+        let mut mouse = Mouse::new(Box::new(clamping(1))).unwrap();
+        mouse.click(target, 5).unwrap();
+        assert_eq!(mouse.left_at, target);
+        // Clamped every time: no click, and the place it went is said.
+        let mut mouse = Mouse::new(Box::new(clamping(u32::MAX))).unwrap();
+        let error = mouse.click(target, 5).unwrap_err();
+        assert_eq!(
+            error,
+            InputError::Misplaced {
+                wanted: target,
+                found: ScreenPoint::new(1919, 500)
+            }
+        );
     }
 
     #[test]

@@ -47,6 +47,14 @@ pub trait GameWindow: std::fmt::Debug {
     /// The screen the last capture was on, in desktop coordinates.
     fn screen(&self) -> Option<ScreenRect>;
 
+    /// The top-level window a press at `point` (desktop pixels) would go
+    /// to, as the window system finds it there (its id as the window list
+    /// gives it; `None` over the bare desktop): the game's own id when a
+    /// click there reaches it. A window that lets clicks through (a
+    /// transparent overlay) is not found; one the window list leaves out
+    /// (the bot's own, on Windows) is.
+    fn window_at(&self, point: ScreenPoint) -> Result<Option<u32>, CaptureError>;
+
     /// The whole client area as the screen shows it now (the geometry
     /// refreshed first), clipped to the screen it starts on.
     fn capture_client(&mut self) -> Result<RgbaImage, CaptureError> {
@@ -67,12 +75,15 @@ pub trait Pointer {
     /// Puts the pointer at `to`.
     fn move_to(&mut self, to: ScreenPoint) -> Result<(), InputError>;
 
-    /// Presses (`true`) or releases the left button where the pointer is.
+    /// Presses (`true`) or releases the primary button where the pointer
+    /// is: the one applications take as the left click, which is the
+    /// right-hand button of a left-handed player's swapped mouse.
     fn button(&mut self, down: bool) -> Result<(), InputError>;
 
-    /// Whether the left button is down as the window system has taken the
-    /// events in so far: a release sent reads up only once it has arrived.
-    fn left_down(&mut self) -> Result<bool, InputError>;
+    /// Whether the primary button is down as the window system has taken
+    /// the events in so far: a release sent reads up only once it has
+    /// arrived.
+    fn primary_down(&mut self) -> Result<bool, InputError>;
 }
 
 /// The player's desktop: its windows and its mouse.
@@ -97,10 +108,11 @@ pub trait Desktop {
     }
 
     /// The one window whose title or application name contains `query`,
-    /// ignoring case.
+    /// ignoring case, and that is not a terminal showing the bot's
+    /// command line (see [`capture::pick`]).
     fn find(&mut self, query: &str) -> Result<Box<dyn GameWindow>, CaptureError> {
         let all = self.windows()?;
-        let info = capture::pick(&all, query)?;
+        let info = capture::pick(&all, query, &capture::CommandLine::own())?;
         self.open(&info)
     }
 }
@@ -139,13 +151,52 @@ pub fn file_identity(path: &std::path::Path) -> Option<(u64, u64)> {
 }
 
 /// Whether the bot was started on its own console (a double-click in
-/// Explorer on Windows), which closes when the bot exits: then a bare
-/// `bot` says what to do and waits for Enter instead of flashing past.
+/// Explorer on Windows, a shortcut), which closes when the bot exits:
+/// then a bare `bot` says what to do and waits for Enter instead of
+/// flashing past.
 pub fn own_console() -> bool {
     #[cfg(windows)]
-    return win32::own_console();
+    return win32::console_processes() == 1;
     #[cfg(not(windows))]
     false
+}
+
+/// Whether the console the bot runs in closes when it exits (see
+/// [`closes_at_exit`]): a failed run then waits for Enter, so that the
+/// player can read why.
+pub fn console_closes_at_exit() -> bool {
+    #[cfg(windows)]
+    return closes_at_exit(
+        win32::console_processes(),
+        win32::parent_command_line().as_deref(),
+    );
+    #[cfg(not(windows))]
+    false
+}
+
+/// Whether a console shared by `processes` processes, the bot's parent
+/// having the command line `parent`, closes when the bot exits: the bot
+/// alone on it (Windows made it for a double-click or a shortcut), or
+/// the bot and the `cmd.exe /c` that runs a batch file (Explorer's way of
+/// running one, and the console goes when the batch file ends). An
+/// interactive `cmd` (the terminal stays) runs a batch file itself,
+/// without `/c`.
+pub fn closes_at_exit(processes: u32, parent: Option<&str>) -> bool {
+    processes == 1 || (processes == 2 && parent.is_some_and(runs_a_batch_file))
+}
+
+/// Whether `command` is `cmd.exe /c` running a batch file (`.bat`, `.cmd`).
+fn runs_a_batch_file(command: &str) -> bool {
+    let command = command.to_lowercase();
+    let mut words = command.split_whitespace();
+    let program = words.next().unwrap_or_default().trim_matches('"');
+    let cmd = program.ends_with("cmd.exe") || program == "cmd";
+    let once = words.clone().any(|w| w.starts_with("/c"));
+    let batch = words.any(|w| {
+        let w = w.trim_matches('"');
+        w.ends_with(".bat") || w.ends_with(".cmd")
+    });
+    cmd && once && batch
 }
 
 /// The id the window list gives `window`, one of the bot's own (`minifb`):
@@ -195,5 +246,26 @@ pub fn topmost_options() -> minifb::WindowOptions {
     minifb::WindowOptions {
         topmost: true,
         ..minifb::WindowOptions::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_console_that_closes_at_exit_keeps_a_failure_on_the_screen() {
+        // A double-click, a shortcut: the bot alone on its console.
+        assert!(closes_at_exit(1, None));
+        // A batch file double-clicked: Explorer's cmd.exe /c runs it.
+        let batch = r#"C:\WINDOWS\system32\cmd.exe /c ""C:\Users\Ana\Desktop\play dust.bat" ""#;
+        assert!(closes_at_exit(2, Some(batch)));
+        assert!(closes_at_exit(2, Some("cmd /C run.cmd")));
+        // An interactive cmd runs the bot, or a batch file, itself.
+        assert!(!closes_at_exit(2, Some(r"C:\WINDOWS\system32\cmd.exe")));
+        assert!(!closes_at_exit(2, Some("powershell.exe -File run.bat")));
+        assert!(!closes_at_exit(2, None));
+        // cmd /c from a terminal: the terminal's shell shares the console.
+        assert!(!closes_at_exit(3, Some(batch)));
     }
 }

@@ -1,8 +1,12 @@
 //! Stop requests: Ctrl-C, and the signals that end a process (SIGTERM,
-//! SIGHUP; on Windows the console's close and log-off events), and
-//! standard output that can no longer be written. Each only sets a flag that the live loop and assist mode check before every
-//! capture and every click, so that a stop never falls between a press
-//! and its release: the button is never left down.
+//! SIGHUP), and standard output that can no longer be written. Each sets
+//! a flag that the live loop and assist mode check before every capture
+//! and every click, so that a stop never falls between a press and its
+//! release: the button is never left down. Windows' console close,
+//! log-off and shut-down events are other: Windows ends the process as
+//! soon as their handler returns, so the handler ([`ending`]) sets the
+//! flag and, before it returns, waits for a click in progress to release
+//! its button, or releases it itself.
 
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,16 +38,47 @@ pub fn catch() -> Result<(), InputError> {
     ONCE.call_once(|| {
         result = ctrlc::set_handler(|| {
             if REQUESTED.swap(true, Ordering::SeqCst) {
-                let asked = Instant::now();
-                while HELD.load(Ordering::SeqCst) && asked.elapsed() < RELEASE_WAIT {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
+                wait_released(|| HELD.load(Ordering::SeqCst), RELEASE_WAIT);
                 std::process::exit(SECOND_STOP_EXIT);
             }
         })
         .map_err(|e| InputError::Device(format!("cannot catch Ctrl-C: {e}")));
+        // After ctrlc's: Windows calls the last handler set first.
+        #[cfg(windows)]
+        if result.is_ok() {
+            result = super::win32::catch_console_end().map_err(InputError::Device);
+        }
     });
     result
+}
+
+/// Waits while `held` says a click holds the button, at most `wait`;
+/// whether it is still held.
+fn wait_released(held: impl Fn() -> bool, wait: Duration) -> bool {
+    let asked = Instant::now();
+    while held() && asked.elapsed() < wait {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    held()
+}
+
+/// The process is about to be ended from outside (Windows' console
+/// closed): a stop is asked for, and a click in progress gets the time to
+/// release its button, else `release` releases it. Returns once the
+/// button is up. (Only Windows has such events.)
+#[cfg_attr(not(windows), allow(dead_code))]
+pub(super) fn ending(release: impl FnOnce()) {
+    REQUESTED.store(true, Ordering::SeqCst);
+    end_the_hold(|| HELD.load(Ordering::SeqCst), release, RELEASE_WAIT);
+}
+
+/// [`ending`]'s rule: when `held` still says so after `wait`, `release`.
+#[cfg_attr(not(windows), allow(dead_code))]
+fn end_the_hold(held: impl Fn() -> bool, release: impl FnOnce(), wait: Duration) {
+    if wait_released(held, wait) {
+        release();
+        HELD.store(false, Ordering::SeqCst);
+    }
 }
 
 /// The left button goes down (`true`) or up: a second stop waits for it
@@ -73,5 +108,29 @@ pub fn check() -> Result<(), InputError> {
         Err(InputError::OutputFailed)
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn a_hold_that_does_not_end_is_released_before_the_process_ends() {
+        let released = Cell::new(false);
+        end_the_hold(|| true, || released.set(true), Duration::from_millis(20));
+        assert!(released.get());
+    }
+
+    #[test]
+    fn a_click_that_releases_in_time_is_not_released_twice() {
+        let started = Instant::now();
+        let released = Cell::new(false);
+        // The click's own release comes 10 ms in.
+        let held = || started.elapsed() < Duration::from_millis(10);
+        end_the_hold(held, || released.set(true), Duration::from_secs(2));
+        assert!(!released.get());
+        assert!(started.elapsed() < Duration::from_secs(1));
     }
 }

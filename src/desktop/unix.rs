@@ -1,7 +1,9 @@
 //! The desktop on Linux: an X11 display (through `xcap`, `enigo` and
 //! `x11rb`), with `/proc` for the processes the bot runs in, and Xlib's
 //! error handler for the bot's own windows (minifb's), the one `unsafe`
-//! call here.
+//! call here. Through x11rb it reads what xcap does not: the pointer's
+//! buttons and their mapping (which physical button is the primary), the
+//! top-level window at a point, and a title set only as ICCCM `WM_NAME`.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{
-    AtomEnum, ClientMessageEvent, ConnectionExt, EventMask, KeyButMask, Window,
+    Atom, AtomEnum, ClientMessageEvent, ConnectionExt, EventMask, KeyButMask, Window,
 };
 use x11rb::rust_connection::RustConnection;
 
@@ -53,11 +55,27 @@ impl Buttons {
         Ok(Buttons { conn, root })
     }
 
-    /// Whether the left button is down, once the server has taken in
-    /// every event before this query (a round trip): while a grab freezes
-    /// the pointer, a release sent waits in the server's queue, and the
-    /// button still reads down.
-    pub(super) fn left_down(&self) -> Result<bool, String> {
+    /// The pointer's mapping: entry `i` is the logical button that
+    /// physical button `i + 1` acts as (`xmodmap -e "pointer = 3 2 1"`
+    /// swaps the first and the third for a left-handed player). Fake
+    /// presses (XTest) are physical and go through it.
+    pub(super) fn mapping(&self) -> Result<Vec<u8>, String> {
+        Ok(self
+            .conn
+            .get_pointer_mapping()
+            .map_err(|e| e.to_string())?
+            .reply()
+            .map_err(|e| e.to_string())?
+            .map)
+    }
+
+    /// Whether the primary (logical button 1, what applications take as
+    /// the left click) is down, once the server has taken in every event
+    /// before this query (a round trip): while a grab freezes the
+    /// pointer, a release sent waits in the server's queue, and the
+    /// button still reads down. The server's button mask is of logical
+    /// buttons.
+    pub(super) fn primary_down(&self) -> Result<bool, String> {
         let reply = self
             .conn
             .query_pointer(self.root)
@@ -80,6 +98,124 @@ pub(super) fn parent_of(pid: u32) -> Option<u32> {
         .nth(1)?
         .parse()
         .ok()
+}
+
+/// When process `pid` started, in clock ticks since boot, from `/proc`.
+pub(super) fn started_at(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The 22nd field; the fields after the command's ')' start at the 3rd.
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(19)?
+        .parse()
+        .ok()
+}
+
+/// The process's own connection to the display for the queries here,
+/// made at the first: the same display as xcap's and enigo's.
+fn display() -> Result<&'static (RustConnection, Window), String> {
+    static DISPLAY: OnceLock<Result<(RustConnection, Window), String>> = OnceLock::new();
+    DISPLAY
+        .get_or_init(|| {
+            let (conn, screen) = x11rb::connect(None).map_err(|e| e.to_string())?;
+            let root = conn.setup().roots[screen].root;
+            Ok((conn, root))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn atom(conn: &RustConnection, name: &[u8]) -> Result<Atom, String> {
+    Ok(conn
+        .intern_atom(false, name)
+        .map_err(|e| e.to_string())?
+        .reply()
+        .map_err(|e| e.to_string())?
+        .atom)
+}
+
+/// Window `id`'s ICCCM title (`WM_NAME`), of whatever text type it was
+/// set as; `None` when it has none.
+pub(super) fn wm_name(id: u32) -> Option<String> {
+    let (conn, _) = display().ok()?;
+    let reply = conn
+        .get_property(false, id, AtomEnum::WM_NAME, AtomEnum::ANY, 0, 1024)
+        .ok()?
+        .reply()
+        .ok()?;
+    let utf8 = atom(conn, b"UTF8_STRING").ok()?;
+    let title = decode_text(reply.type_ == utf8, &reply.value);
+    (!title.is_empty()).then_some(title)
+}
+
+/// A text property's bytes as text: UTF-8 when its type says so, else
+/// ISO Latin-1 (`STRING`, and the ASCII that compound text mostly is), a
+/// character per byte.
+fn decode_text(utf8: bool, bytes: &[u8]) -> String {
+    if utf8 {
+        String::from_utf8_lossy(bytes).into_owned()
+    } else {
+        bytes.iter().map(|&b| char::from(b)).collect()
+    }
+}
+
+/// The top-level window at `point`, as the window list names it (the
+/// client window inside the window manager's frame), `None` over the
+/// bare root. The server's own answer for the root's child at the point,
+/// which honours input shapes: a click-through overlay (an empty input
+/// shape) is not found, as a press there goes through it. It is the child
+/// a pointer query gives with the pointer there, without moving it.
+pub(super) fn window_at(point: super::ScreenPoint) -> Result<Option<u32>, String> {
+    let text = |e: &dyn std::fmt::Display| e.to_string();
+    let (conn, root) = display()?;
+    let (x, y) = (clamp16(point.x), clamp16(point.y));
+    let child = conn
+        .translate_coordinates(*root, *root, x, y)
+        .map_err(|e| text(&e))?
+        .reply()
+        .map_err(|e| text(&e))?
+        .child;
+    if child == x11rb::NONE {
+        return Ok(None);
+    }
+    let state = atom(conn, b"WM_STATE")?;
+    Ok(Some(client_of(conn, child, state, 3)?.unwrap_or(child)))
+}
+
+fn clamp16(v: i32) -> i16 {
+    v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+}
+
+/// The client window in `frame` (the window that has `WM_STATE`, as
+/// ICCCM's clients do), looked for `depth` levels down, top-most first.
+fn client_of(
+    conn: &RustConnection,
+    frame: Window,
+    state: Atom,
+    depth: u32,
+) -> Result<Option<Window>, String> {
+    let text = |e: &dyn std::fmt::Display| e.to_string();
+    let has_state = conn
+        .get_property(false, frame, state, AtomEnum::ANY, 0, 0)
+        .map_err(|e| text(&e))?
+        .reply()
+        .is_ok_and(|r| r.type_ != x11rb::NONE);
+    if has_state {
+        return Ok(Some(frame));
+    }
+    if depth == 0 {
+        return Ok(None);
+    }
+    let Ok(tree) = conn.query_tree(frame).map_err(|e| text(&e))?.reply() else {
+        return Ok(None); // gone meanwhile
+    };
+    for child in tree.children.into_iter().rev() {
+        if let Some(client) = client_of(conn, child, state, depth - 1)? {
+            return Ok(Some(client));
+        }
+    }
+    Ok(None)
 }
 
 /// How long the window manager gets to take the window in and keep it
@@ -176,4 +312,27 @@ unsafe extern "C" fn on_error(
 /// Whether an Xlib error named the window `id`: it is gone.
 pub(super) fn lost(id: u32) -> bool {
     LAST_ERROR_RESOURCE.load(Ordering::SeqCst) == u64::from(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_of_every_text_type_read() {
+        // xterm sets WM_NAME as STRING, ISO Latin-1.
+        assert_eq!(
+            decode_text(false, b"bot --window Dust"),
+            "bot --window Dust"
+        );
+        assert_eq!(decode_text(false, b"caf\xe9"), "café");
+        assert_eq!(decode_text(true, "café".as_bytes()), "café");
+    }
+
+    #[test]
+    fn this_process_started_after_its_parent() {
+        let own = started_at(std::process::id()).unwrap();
+        let parent = started_at(parent_of(std::process::id()).unwrap()).unwrap();
+        assert!(parent <= own, "{parent} > {own}");
+    }
 }

@@ -2,28 +2,49 @@
 //! `minifb` do not make for the bot. Per-monitor DPI awareness, so that
 //! capture, window geometry and the cursor share one pixel space at any
 //! display scaling; a window's client area (xcap gives the frame with its
-//! title bar); the cursor put anywhere on the virtual desktop; the console
-//! window the bot runs in and its ancestors, never to be taken for the
-//! game; whether that console is the bot's alone (started from Explorer);
-//! a file's identity (its volume and file index: one file under every
-//! name, hard links included).
+//! title bar); the top-level window at a point (where a press would go);
+//! the cursor put anywhere on the virtual desktop; which physical button
+//! is the primary (`SM_SWAPBUTTON`) and whether it is down; the console
+//! window the bot runs in and its ancestors (with their start times),
+//! never to be taken for the game; whether that console closes when the
+//! bot exits (started from Explorer, a shortcut or a batch file); the
+//! console's close, log-off and shut-down events, which end the process
+//! once handled, with the button released first; a file's identity (its
+//! volume and file index: one file under every name, hard links
+//! included).
 //! The only module with `unsafe`: each call is a plain Win32 function on
 //! values this module owns.
 #![allow(unsafe_code)]
 
-use windows_sys::Win32::Foundation::{CloseHandle, HWND, INVALID_HANDLE_VALUE, POINT, RECT};
+use windows_sys::Win32::Foundation::{
+    CloseHandle, FILETIME, HWND, INVALID_HANDLE_VALUE, POINT, RECT, UNICODE_STRING,
+};
 use windows_sys::Win32::Graphics::Gdi::ClientToScreen;
-use windows_sys::Win32::System::Console::{GetConsoleProcessList, GetConsoleWindow};
+use windows_sys::Win32::System::Console::{
+    CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT, GetConsoleProcessList,
+    GetConsoleWindow, SetConsoleCtrlHandler,
+};
 use windows_sys::Win32::System::Diagnostics::ToolHelp::{
     CreateToolhelp32Snapshot, PROCESSENTRY32W, Process32FirstW, Process32NextW, TH32CS_SNAPPROCESS,
+};
+use windows_sys::Win32::System::Threading::{
+    GetProcessTimes, OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION,
 };
 use windows_sys::Win32::UI::HiDpi::{
     DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2, DPI_AWARENESS_PER_MONITOR_AWARE,
     GetAwarenessFromDpiAwarenessContext, GetThreadDpiAwarenessContext,
     SetProcessDpiAwarenessContext,
 };
-use windows_sys::Win32::UI::Input::KeyboardAndMouse::{GetAsyncKeyState, VK_LBUTTON};
-use windows_sys::Win32::UI::WindowsAndMessaging::{GetClientRect, SetCursorPos};
+use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
+    GetAsyncKeyState, INPUT, INPUT_0, INPUT_MOUSE, MOUSEEVENTF_LEFTUP, MOUSEEVENTF_MIDDLEUP,
+    MOUSEEVENTF_RIGHTUP, MOUSEINPUT, SendInput, VK_LBUTTON, VK_MBUTTON, VK_RBUTTON,
+};
+use windows_sys::Win32::UI::WindowsAndMessaging::{
+    GA_ROOT, GetAncestor, GetClientRect, GetSystemMetrics, SM_SWAPBUTTON, SetCursorPos,
+    WindowFromPoint,
+};
+
+use enigo::Button;
 
 use super::{ScreenPoint, ScreenRect};
 
@@ -85,11 +106,107 @@ pub(super) fn set_cursor(to: ScreenPoint) -> Result<(), String> {
     }
 }
 
-/// Whether the left button is down as the system has it now (SendInput
-/// puts the bot's own presses and releases in that state at once).
-pub(super) fn left_down() -> bool {
+/// The top-level window at `point` (physical pixels), as the window list
+/// names it (its handle's value): what a press there would reach.
+/// `WindowFromPoint` hit-tests as the mouse does, so a window that lets
+/// clicks through (layered and transparent to input) is not found, and
+/// it finds the windows xcap leaves out (the bot's own).
+pub(super) fn window_at(point: ScreenPoint) -> Option<u32> {
+    // SAFETY: plain values; a null handle is no window.
+    let top = unsafe {
+        let hwnd = WindowFromPoint(POINT {
+            x: point.x,
+            y: point.y,
+        });
+        if hwnd.is_null() {
+            return None;
+        }
+        GetAncestor(hwnd, GA_ROOT)
+    };
+    (!top.is_null()).then_some(top as usize as u32)
+}
+
+/// Whether the player swapped the mouse's buttons (a left-handed player's
+/// setting): the primary is then the physical right button.
+pub(super) fn buttons_swapped() -> bool {
+    // SAFETY: a plain value.
+    unsafe { GetSystemMetrics(SM_SWAPBUTTON) != 0 }
+}
+
+/// Whether the physical `button` is down as the system has it now
+/// (`GetAsyncKeyState` reads the physical buttons, not the swapped
+/// meaning; SendInput puts the bot's own presses and releases in that
+/// state at once).
+pub(super) fn button_down(button: Button) -> bool {
+    let key = match button {
+        Button::Right => VK_RBUTTON,
+        Button::Middle => VK_MBUTTON,
+        _ => VK_LBUTTON,
+    };
     // SAFETY: a plain value; the high bit is the button's state now.
-    (unsafe { GetAsyncKeyState(i32::from(VK_LBUTTON)) } as u16) & 0x8000 != 0
+    (unsafe { GetAsyncKeyState(i32::from(key)) } as u16) & 0x8000 != 0
+}
+
+/// Releases the primary button with SendInput: for the console handler,
+/// which runs on a thread of its own, away from the pointer the click
+/// holds.
+fn release_primary() {
+    let flags = match super::input::primary_when_swapped(buttons_swapped()) {
+        Button::Right => MOUSEEVENTF_RIGHTUP,
+        Button::Middle => MOUSEEVENTF_MIDDLEUP,
+        _ => MOUSEEVENTF_LEFTUP,
+    };
+    let input = INPUT {
+        r#type: INPUT_MOUSE,
+        Anonymous: INPUT_0 {
+            mi: MOUSEINPUT {
+                dx: 0,
+                dy: 0,
+                mouseData: 0,
+                dwFlags: flags,
+                time: 0,
+                dwExtraInfo: 0,
+            },
+        },
+    };
+    // SAFETY: one input of the size given.
+    unsafe { SendInput(1, &input, std::mem::size_of::<INPUT>() as i32) };
+}
+
+/// Whether a console event ends the process once its handlers return:
+/// the console's close button, log-off and shut-down do; Ctrl-C and
+/// Ctrl-Break are ctrlc's, a stop request.
+fn ends_the_process(event: u32) -> bool {
+    matches!(
+        event,
+        CTRL_CLOSE_EVENT | CTRL_LOGOFF_EVENT | CTRL_SHUTDOWN_EVENT
+    )
+}
+
+/// Handles the console events that end the process (see
+/// [`ends_the_process`]): a stop is asked for, and a press in progress is
+/// released before the handler returns and Windows ends the process (the
+/// click's own release, else this one). Set after ctrlc's handler, so
+/// that Windows calls it first; the other events go on to ctrlc's.
+/// Windows does not send log-off and shut-down to a console program
+/// that has windows (user32): those end the session and its input too.
+pub(super) fn catch_console_end() -> Result<(), String> {
+    unsafe extern "system" fn on_event(event: u32) -> windows_sys::core::BOOL {
+        if !ends_the_process(event) {
+            return 0;
+        }
+        super::stop::ending(release_primary);
+        1
+    }
+    // SAFETY: a handler that lives as long as the program.
+    if unsafe { SetConsoleCtrlHandler(Some(on_event), 1) } != 0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "cannot handle the console's close: {}",
+            std::io::Error::last_os_error()
+        ))
+    }
 }
 
 /// The console window the bot runs in, if it has one: its title holds
@@ -100,13 +217,75 @@ pub(super) fn console_window() -> Option<u32> {
     (!hwnd.is_null()).then_some(hwnd as usize as u32)
 }
 
-/// Whether the bot is the only process on its console: Windows made the
-/// console for it (a double-click in Explorer) and closes it at exit.
-pub(super) fn own_console() -> bool {
+/// How many processes share the bot's console: 1 when Windows made the
+/// console for it (a double-click in Explorer, a shortcut), which closes
+/// when it exits.
+pub(super) fn console_processes() -> u32 {
     let mut processes = [0u32; 4];
     // SAFETY: the buffer and its length agree.
-    let count = unsafe { GetConsoleProcessList(processes.as_mut_ptr(), processes.len() as u32) };
-    count == 1
+    unsafe { GetConsoleProcessList(processes.as_mut_ptr(), processes.len() as u32) }
+}
+
+/// The command line of the bot's parent process (the batch file's
+/// `cmd.exe /c "run.bat"`), where Windows tells it (8.1 and later).
+pub(super) fn parent_command_line() -> Option<String> {
+    use windows_sys::Wdk::System::Threading::{
+        NtQueryInformationProcess, ProcessCommandLineInformation,
+    };
+    let parent = parent_of(std::process::id())?;
+    // A UNICODE_STRING and the text it points to, in one buffer of u64s
+    // (aligned for it); a command line holds at most 32767 characters.
+    let mut buffer = vec![0u64; 8 + 32768 * 2 / 8];
+    let bytes = (buffer.len() * 8) as u32;
+    let mut written = 0u32;
+    // SAFETY: a handle this function owns and closes; the buffer and its
+    // length agree, and on success it starts with the UNICODE_STRING
+    // whose text lies within the buffer.
+    unsafe {
+        let process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, parent);
+        if process.is_null() {
+            return None;
+        }
+        let status = NtQueryInformationProcess(
+            process,
+            ProcessCommandLineInformation,
+            buffer.as_mut_ptr().cast(),
+            bytes,
+            &mut written,
+        );
+        CloseHandle(process);
+        if status < 0 {
+            return None;
+        }
+        let text = &*buffer.as_ptr().cast::<UNICODE_STRING>();
+        if text.Buffer.is_null() {
+            return None;
+        }
+        let units = std::slice::from_raw_parts(text.Buffer, usize::from(text.Length) / 2);
+        Some(String::from_utf16_lossy(units))
+    }
+}
+
+/// When process `pid` started, in 100 ns since 1601; `None` when it is
+/// gone or may not be looked at.
+pub(super) fn started_at(pid: u32) -> Option<u64> {
+    let zero = || FILETIME {
+        dwLowDateTime: 0,
+        dwHighDateTime: 0,
+    };
+    let (mut created, mut exited, mut kernel, mut user) = (zero(), zero(), zero(), zero());
+    // SAFETY: a handle this function owns and closes; the times are
+    // written into locals.
+    let read = unsafe {
+        let process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid);
+        if process.is_null() {
+            return None;
+        }
+        let read = GetProcessTimes(process, &mut created, &mut exited, &mut kernel, &mut user);
+        CloseHandle(process);
+        read
+    };
+    (read != 0).then(|| u64::from(created.dwHighDateTime) << 32 | u64::from(created.dwLowDateTime))
 }
 
 /// The parent of process `pid`, from a snapshot of the processes.
@@ -153,4 +332,19 @@ pub(super) fn file_identity(file: &std::fs::File) -> Option<(u64, u64)> {
             u64::from(info.nFileIndexHigh) << 32 | u64::from(info.nFileIndexLow),
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_console_closing_ends_the_process_and_ctrl_c_does_not() {
+        use windows_sys::Win32::System::Console::{CTRL_BREAK_EVENT, CTRL_C_EVENT};
+        for event in [CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT] {
+            assert!(ends_the_process(event), "{event}");
+        }
+        assert!(!ends_the_process(CTRL_C_EVENT));
+        assert!(!ends_the_process(CTRL_BREAK_EVENT));
+    }
 }

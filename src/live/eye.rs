@@ -11,8 +11,8 @@ use image::RgbaImage;
 
 use super::screen::ScreenBoard;
 use super::{LiveError, Moment, NoBoard};
-use crate::desktop::{GameWindow, Region, ScreenRect, WindowInfo};
-use crate::game::Board;
+use crate::desktop::{GameWindow, Region, ScreenPoint, ScreenRect, WindowInfo};
+use crate::game::{Board, Cell};
 use crate::geometry::Geometry;
 use crate::vision::{self, Calibration, VisionError};
 
@@ -122,16 +122,79 @@ impl<'w> Eye<'w> {
         })
     }
 
-    /// `Err(Covered)` when another window is in front of the board: a
-    /// click on the board would land there.
+    /// `Err(Covered)` when another window in front of the board takes
+    /// the clicks there: a click on the board would land on it. A window
+    /// that lets clicks through (a transparent overlay) is no cover.
     pub fn uncovered(&self, when: Moment) -> Result<(), LiveError> {
-        match self.in_front(0)?.first() {
-            Some(by) => Err(LiveError::Covered {
-                when,
-                by: by.to_string(),
-            }),
-            None => Ok(()),
+        let board = self.board.area();
+        for by in self.in_front(0)? {
+            let Some(over) = by.area().intersection(&board) else {
+                continue;
+            };
+            let centre = ScreenPoint::new(
+                over.x + (over.width / 2) as i32,
+                over.y + (over.height / 2) as i32,
+            );
+            if !self.takes_click_at(centre)? {
+                return Err(LiveError::Covered {
+                    when,
+                    by: by.to_string(),
+                });
+            }
         }
+        Ok(())
+    }
+
+    /// `Err(Covered)` unless a press at `point` would reach the game
+    /// window, as the window system finds it there now; the window in the
+    /// way is named when the window list shows it.
+    pub fn takes_click(&self, point: ScreenPoint, when: Moment) -> Result<(), LiveError> {
+        if self.takes_click_at(point)? {
+            return Ok(());
+        }
+        let listed = self.in_front(0)?;
+        let by = listed
+            .iter()
+            .find(|w| w.area().contains(point))
+            .map_or_else(
+                || "a window the window list does not show (one of the bot's own?)".to_owned(),
+                ToString::to_string,
+            );
+        Err(LiveError::Covered { when, by })
+    }
+
+    fn takes_click_at(&self, point: ScreenPoint) -> Result<bool, LiveError> {
+        let game = self.window.info().id;
+        Ok(self.window.window_at(point)? == Some(game))
+    }
+
+    /// Whether window `id` (one of the bot's own, which the window list
+    /// may leave out) is what the window system finds at a cell of the
+    /// board or one of its corners.
+    pub fn window_over_board(&self, id: u32) -> Result<bool, LiveError> {
+        let board = self.board.area();
+        let (right, bottom) = (
+            board.x + board.width as i32 - 1,
+            board.y + board.height as i32 - 1,
+        );
+        let corners = [
+            (board.x, board.y),
+            (right, board.y),
+            (board.x, bottom),
+            (right, bottom),
+        ]
+        .map(|(x, y)| ScreenPoint::new(x, y));
+        let g = self.board.geometry;
+        let cells = (0..g.width).flat_map(|x| (0..g.height).map(move |y| Cell::new(x, y)));
+        for point in corners
+            .into_iter()
+            .chain(cells.filter_map(|cell| self.board.click_point(cell)))
+        {
+            if self.window.window_at(point)? == Some(id) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// The windows in front of the game window over its board or within

@@ -268,6 +268,8 @@ impl Playing<'_, '_, '_> {
         // Within a quarter cell of the centre is on the cell.
         let g = &eye.board.geometry;
         let within = (0.25 * g.pitch_x.min(g.pitch_y)) as i32;
+        // The window system's own word on where a press there goes.
+        eye.takes_click(at, Moment::BeforeClick(number))?;
         let pressed = Instant::now();
         let clicked = mouse.click(at, within);
         // A click whose pointer moved before its release was still

@@ -145,6 +145,24 @@ fn following_every_hint_clears_a_twelve_click_board_in_twelve_clicks() {
     );
 }
 
+/// A left-handed player (the buttons swapped) who clicks every hint with
+/// the primary button is followed to the end.
+#[test]
+fn a_left_handed_player_is_followed_to_the_end() {
+    let desktop = Desktop::start();
+    desktop.swap_buttons();
+    let game = game_at_corner(&desktop, TWELVE);
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    let (run, _, _) = follow_twelve(&desktop, &game, bot, &log);
+    assert!(
+        run.stdout
+            .contains("cleared in 12 clicks (optimum 12 proven at the start)"),
+        "{}",
+        run.dump()
+    );
+}
+
 #[test]
 fn auto_rules_learn_the_games_rules_from_the_players_click() {
     learns_from_the_players_click("smooth", ANIM);

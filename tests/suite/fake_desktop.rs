@@ -9,7 +9,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use dustbot::assist::{self, Assist};
-use dustbot::desktop::fake::{Click, Content, FakeDesktop, Scale};
+use dustbot::desktop::fake::{Click, Content, Cover, FakeDesktop, Scale};
 use dustbot::desktop::{Desktop as _, InputError, ScreenPoint, ScreenRect};
 use dustbot::game::{Board, Rules};
 use dustbot::geometry::{Geometry, PixelPoint};
@@ -226,6 +226,52 @@ fn a_window_over_the_board_stops_play_without_a_click() {
         matches!(stopped.error, LiveError::Covered { .. }),
         "{stopped}"
     );
+    assert!(desktop.clicks().is_empty());
+    assert_eq!(*game_clicks.borrow(), 0);
+}
+
+/// A transparent overlay that lets clicks through (a GPU vendor's, a
+/// recorder's) over the whole game window does not stop play.
+#[test]
+fn a_click_through_overlay_over_the_board_is_played_through() {
+    let (mut desktop, game_clicks) = desktop(EXAMPLE, Scale(1.25));
+    let w = desktop.window();
+    desktop.cover_with("Overlay", w.area().grown(10), Cover::ClickThrough);
+    let mut window = desktop.find("Nodiatis").unwrap();
+    let report = session::game(&mut settings(), &mut desktop, &mut window, &mut |_| {})
+        .unwrap_or_else(|stop| panic!("{stop}"));
+    assert_eq!(report.end(), Some(End::Cleared));
+    assert_eq!(report.clicks(), 11);
+    assert_eq!(*game_clicks.borrow(), 11);
+}
+
+/// A window the window list leaves out (on Windows, the bot's own hint
+/// window: xcap never lists its process's windows) in front of a cell:
+/// the window system's answer for the point stops the click.
+#[test]
+fn a_window_the_list_does_not_show_stops_the_click_it_would_take() {
+    let (mut desktop, game_clicks) = desktop(EXAMPLE, Scale(1.0));
+    let w = desktop.window();
+    // The whole board: the first click's cell is under it.
+    desktop.cover_with(
+        "Dust Hint",
+        ScreenRect {
+            x: w.x + 30,
+            y: w.y + 30,
+            width: 660,
+            height: 500,
+        },
+        Cover::Unlisted,
+    );
+    let mut window = desktop.find("Nodiatis").unwrap();
+    let stopped =
+        session::game(&mut settings(), &mut desktop, &mut window, &mut |_| {}).unwrap_err();
+    match &stopped.error {
+        LiveError::Covered { by, .. } => {
+            assert!(by.contains("does not show"), "{stopped}");
+        }
+        _ => panic!("{stopped}"),
+    }
     assert!(desktop.clicks().is_empty());
     assert_eq!(*game_clicks.borrow(), 0);
 }

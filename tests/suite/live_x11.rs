@@ -105,6 +105,46 @@ fn a_click_log_the_disk_cannot_hold_does_not_end_the_game() {
     assert!((1..optimum).contains(&whole), "{logged}");
 }
 
+/// A left-handed player's mouse: the bot presses the physical button
+/// that is the primary, and the game takes its clicks.
+#[test]
+fn with_the_buttons_swapped_clears_in_the_proven_optimum() {
+    let optimum = proven_optimum(QUICK_BOARD);
+    let desktop = Desktop::start();
+    desktop.swap_buttons();
+    let game = desktop.practice(QUICK_BOARD, 300, GAME);
+    let run = desktop.start_bot(GAME, &[]).finish();
+    assert_cleared_in_optimum(&game.clicks(), &run, optimum);
+}
+
+/// A terminal that names the running command in its title (here xterm,
+/// which sets only the ICCCM title, `WM_NAME`) beside the game, not the
+/// bot's ancestor: listed by its title as a terminal, never taken for
+/// the game.
+#[test]
+fn a_terminal_titled_with_the_bots_command_line_is_not_the_game() {
+    let desktop = Desktop::start();
+    let game = desktop.practice(REAL_BOARD, 300, GAME);
+    let line = format!("{} --window {GAME} --dry-run", bot_path());
+    let (_terminal, _) = desktop.terminal(&line);
+    let listed = desktop.run_bot(&["windows"]);
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    let row = listed
+        .lines()
+        .find(|l| l.contains("--window Dust Practice"))
+        .unwrap_or_else(|| panic!("the terminal is not listed by its title: {listed}"));
+    assert!(row.trim_end().ends_with("terminal"), "{listed}");
+    let run = desktop.run_bot(&["--window", GAME, "--dry-run"]);
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(out.contains(REAL_BOARD), "{out}");
+    assert!(game.clicks().is_empty());
+}
+
 #[test]
 fn a_read_only_working_folder_stops_neither_play_nor_assist() {
     let optimum = proven_optimum(QUICK_BOARD);

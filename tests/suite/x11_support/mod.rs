@@ -71,6 +71,9 @@ impl Drop for Running {
 pub struct Desktop {
     pub display: String,
     pub dir: tempfile::TempDir,
+    /// The physical button the player presses as the primary: 3 once
+    /// [`Desktop::swap_buttons`] made the mouse a left-handed player's.
+    primary: std::cell::Cell<u8>,
     // Dropped in order: the window manager before its server.
     wm: Running,
     _server: Running,
@@ -116,6 +119,7 @@ impl Desktop {
         Desktop {
             display,
             dir,
+            primary: std::cell::Cell::new(1),
             wm,
             _server: server,
             _turn: turn,
@@ -383,22 +387,57 @@ impl Desktop {
         self.command(args).output().unwrap()
     }
 
-    /// A click as a player makes it, at a screen point: the button held
-    /// for 60 ms (the practice window polls it).
+    /// Swaps the mouse's first and third buttons, as a left-handed
+    /// player's settings do (`xmodmap -e "pointer = 3 2 1"`): physical
+    /// button 3 is then the primary, the one applications take as the
+    /// left click, and the player clicks with it.
+    pub fn swap_buttons(&self) {
+        let out = Command::new("xmodmap")
+            .args(["-e", "pointer = 3 2 1"])
+            .env("DISPLAY", &self.display)
+            .output()
+            .expect("xmodmap (scripts/install-deps installs x11-xserver-utils)");
+        assert!(out.status.success(), "{out:?}");
+        self.primary.set(3);
+    }
+
+    /// A click as a player makes it, at a screen point, with the primary
+    /// button: held for 60 ms (the practice window polls it).
     pub fn click(&self, (x, y): (i64, i64)) {
         let (x, y) = (x.to_string(), y.to_string());
+        let button = self.primary.get().to_string();
         let out = self.xdotool(&[
             "mousemove",
             &x,
             &y,
             "mousedown",
-            "1",
+            &button,
             "sleep",
             "0.06",
             "mouseup",
-            "1",
+            &button,
         ]);
         assert!(out.status.success(), "{out:?}");
+    }
+
+    /// A terminal (xterm) titled `title`, as a shell that names the
+    /// running command in the title makes it; not the bot's ancestor.
+    pub fn terminal(&self, title: &str) -> (Running, String) {
+        self.open_window(title, || {
+            let mut command = Command::new("xterm");
+            command
+                .args([
+                    "-T",
+                    title,
+                    "-geometry",
+                    "80x10+0+840",
+                    "-e",
+                    "sleep",
+                    "120",
+                ])
+                .env("DISPLAY", &self.display);
+            command
+        })
     }
 
     /// Whether two windows' frames overlap on the screen.
