@@ -19,6 +19,19 @@ pub fn excerpt(text: &str) -> String {
     format!("{head:?}... ({} more characters)", count - EXCERPT)
 }
 
+/// A window's title for a message: quoted and cut as [`excerpt`] does,
+/// and said as not text where it is not: the window system's bytes that
+/// were not valid UTF-8 read as U+FFFD, which a player would otherwise
+/// take for the title's own characters.
+pub fn title(title: &str) -> String {
+    let quoted = excerpt(title);
+    if title.contains(char::REPLACEMENT_CHARACTER) {
+        format!("{quoted} (not valid UTF-8: each \u{fffd} stands for bytes that are not text)")
+    } else {
+        quoted
+    }
+}
+
 /// `text` as it may be printed unquoted (a window's title in a table):
 /// control characters (an escape sequence's ESC, a newline) and the
 /// invisible characters that reorder or hide text are written as escapes
@@ -46,6 +59,23 @@ fn invisible(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_title_is_cut_and_one_that_is_not_text_is_said_so() {
+        let long = "T".repeat(200);
+        assert_eq!(
+            title(&long),
+            format!("{:?}... (140 more characters)", "T".repeat(60))
+        );
+        assert_eq!(title("Nodiatis"), "\"Nodiatis\"");
+        let garbled = String::from_utf8_lossy(b"Dust \xff\xfe Game").into_owned();
+        assert!(
+            title(&garbled)
+                .ends_with("(not valid UTF-8: each \u{fffd} stands for bytes that are not text)"),
+            "{}",
+            title(&garbled)
+        );
+    }
+
     use super::*;
 
     #[test]

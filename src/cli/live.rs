@@ -60,24 +60,38 @@ pub(super) fn run_games<D: Driver>(
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(&driver.live().query)?;
     say!("window {}", window.info());
-    let context = format!(
-        "window {}, calibration {}",
-        crate::text::excerpt(&window.info().title),
-        calibration.display()
-    );
     let ran = session.run(&mut driver, &mut desktop, &mut window, observe);
     if session.has_summary() {
         say!("{}", run_summary(session.played()));
     }
-    match ran {
-        Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(RunError::Stopped(stopped, unlogged)) => {
+    let error = match ran {
+        Ok(()) => return Ok(ExitCode::SUCCESS),
+        Err(error) => error,
+    };
+    let context = context(&window.title_now(), calibration, &error);
+    match error {
+        RunError::Stopped(stopped, unlogged) => {
             if let Some(error) = unlogged {
                 eprintln!("error: {error}");
             }
             Err(stop_error(args, &stopped)).context(context)
         }
-        Err(error) => Err(error).context(context),
+        error => Err(error).context(context),
+    }
+}
+
+/// What a run's error is said with: the window by its title of now and
+/// the calibration, the window left out where the error names it already.
+fn context(title: &str, calibration: &Path, error: &RunError) -> String {
+    let live = match error {
+        RunError::Stopped(stopped, _) => Some(&stopped.error),
+        RunError::Waiting(error) => Some(error),
+        RunError::Log(_) => None,
+    };
+    let calibration = format!("calibration {}", calibration.display());
+    match live {
+        Some(LiveError::Capture(_)) => calibration,
+        _ => format!("window {}, {calibration}", crate::text::title(title)),
     }
 }
 
@@ -233,6 +247,21 @@ mod tests {
                 .starts_with("stopped at --max-moves 3: 3 clicks")
         );
         assert!(summary(&report(None, 0), None).starts_with("dry run, no click"));
+    }
+
+    #[test]
+    fn an_error_says_the_window_once_by_its_title_of_now() {
+        let calibration = Path::new("calibration/nodiatis.toml");
+        let gone = RunError::Waiting(LiveError::Capture(crate::desktop::CaptureError::Gone {
+            title: "Nodiatis".into(),
+        }));
+        let said = format!("{}: {gone}", context("Nodiatis", calibration, &gone));
+        assert_eq!(said.matches("Nodiatis\"").count(), 1, "{said}");
+        let other = RunError::Waiting(LiveError::NoDust);
+        assert_eq!(
+            context("Nodiatis - Aldric", calibration, &other),
+            "window \"Nodiatis - Aldric\", calibration calibration/nodiatis.toml"
+        );
     }
 
     #[test]

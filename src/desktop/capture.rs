@@ -182,7 +182,7 @@ impl std::fmt::Display for WindowInfo {
         write!(
             f,
             "{} ({}) at {},{} size {}x{}",
-            crate::text::excerpt(&self.title),
+            crate::text::title(&self.title),
             crate::text::printable(&self.app),
             self.x,
             self.y,
@@ -213,15 +213,15 @@ pub enum CaptureError {
         count: usize,
         candidates: String,
     },
-    #[error("the window {title:?} is minimised")]
+    #[error("the window {} is minimised", crate::text::title(.title))]
     Minimised { title: String },
-    #[error("the window {title:?} has zero size")]
+    #[error("the window {} has zero size", crate::text::title(.title))]
     ZeroSize { title: String },
-    #[error("the window {title:?} is gone (closed)")]
+    #[error("the window {} is gone (closed)", crate::text::title(.title))]
     Gone { title: String },
-    #[error("cannot capture the window {title:?}: {cause}")]
+    #[error("cannot capture the window {}: {cause}", crate::text::title(.title))]
     Grab { title: String, cause: String },
-    #[error("the window {title:?} is not on any screen")]
+    #[error("the window {} is not on any screen", crate::text::title(.title))]
     OffScreen { title: String },
 }
 
@@ -446,8 +446,23 @@ fn unusable(w: &WindowInfo) -> CaptureError {
     }
 }
 
+/// The windows for a message, each as [`WindowInfo`] shows it; two that
+/// would read the same (one program's twin windows, one on the other) are
+/// told apart by their ids.
 fn list<'a>(windows: impl Iterator<Item = &'a WindowInfo>) -> String {
-    let names: Vec<String> = windows.map(ToString::to_string).collect();
+    let windows: Vec<&WindowInfo> = windows.collect();
+    let shown: Vec<String> = windows.iter().map(ToString::to_string).collect();
+    let names: Vec<String> = windows
+        .iter()
+        .zip(&shown)
+        .map(|(w, text)| {
+            if shown.iter().filter(|other| *other == text).count() > 1 {
+                format!("{text} (window id {:#x})", w.id)
+            } else {
+                text.clone()
+            }
+        })
+        .collect();
     if names.is_empty() {
         "none".into()
     } else {
@@ -583,6 +598,16 @@ pub struct SystemWindow {
 impl GameWindow for SystemWindow {
     fn info(&self) -> &WindowInfo {
         &self.info
+    }
+
+    // Read only for a message: a round trip each time.
+    fn title_now(&self) -> String {
+        self.window
+            .title()
+            .ok()
+            .filter(|t| !t.is_empty())
+            .or_else(|| plain_title(self.info.id))
+            .unwrap_or_else(|| self.info.title.clone())
     }
 
     // The title, process and application stay those found.
@@ -895,6 +920,20 @@ mod tests {
         let error = pick(&all, "nodiatis", &nobody()).unwrap_err().to_string();
         assert!(error.contains("notes.txt"), "{error}");
         assert!(!error.contains("hidden"), "{error}");
+    }
+
+    #[test]
+    fn identical_windows_are_named_apart_and_long_titles_cut() {
+        let long = "Nodiatis - ".to_owned() + &"x".repeat(300);
+        let mut twin = window(&long, "client", 800, false);
+        twin.id = 0x42;
+        let all = [window(&long, "client", 800, false), twin];
+        let error = pick(&all, "nodiatis", &nobody()).unwrap_err().to_string();
+        assert!(error.contains("(window id 0x42)"), "{error}");
+        assert_eq!(error.matches("(window id ").count(), 2, "{error}");
+        assert!(!error.contains(&"x".repeat(100)), "{error}");
+        let gone = CaptureError::Gone { title: long }.to_string();
+        assert!(gone.contains("more characters) is gone"), "{gone}");
     }
 
     #[test]

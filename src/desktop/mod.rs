@@ -33,6 +33,13 @@ pub trait GameWindow: std::fmt::Debug {
     /// of zero size.
     fn refresh(&mut self) -> Result<&WindowInfo, CaptureError>;
 
+    /// The window's title now, for a message (a browser's tab may have
+    /// changed it since the window was found); the title found when it
+    /// cannot be read.
+    fn title_now(&self) -> String {
+        self.info().title.clone()
+    }
+
     /// The windows in front of this one that overlap `region` of its
     /// client area (at its place as last refreshed), front-most first: a
     /// click there would land on them.
