@@ -604,6 +604,7 @@ fn open_window(eye: &Eye, board: &Board, look: &Look, query: &str) -> Result<Hin
         (board.width(), board.height()),
         look,
         (eye.board.client, eye.board.area(), eye.screen()),
+        eye.screen_scale(),
     )
 }
 

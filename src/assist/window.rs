@@ -21,10 +21,41 @@ use crate::render::{Canvas, HintPainter, Look, hint_size};
 /// of; the last one is empty, which no text is part of.
 const TITLES: [&str; 4] = ["Dust Hint", "Hint", "Assistant", ""];
 
-/// Pixels kept for a window manager's frame around a window (its title
-/// bar and borders), and between windows. A window placed at a point has
-/// its frame's corner there, its client area further right and down.
+/// Pixels kept between the hint window's frame and the game window (or
+/// its board).
 pub const GAP: i32 = 24;
+
+/// A window manager's frame around a window, in desktop pixels: borders
+/// left, right and below, and the title bar with its border above. A
+/// window placed at a point has its frame's corner there, its client area
+/// further right and down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub border: i32,
+    pub top: i32,
+}
+
+impl Frame {
+    /// The frame Windows 10 and 11 give a window on a screen at `scale`:
+    /// a resize border of 8 pixels at 100% (`SM_CXSIZEFRAME` plus
+    /// `SM_CXPADDEDBORDER`, part of the window's rectangle though drawn
+    /// invisible) and a caption of 23 (`SM_CYCAPTION`), both scaled with
+    /// the screen as a per-monitor aware process sees them. The X11
+    /// window managers' frames are thinner: the hint keeps clear there too.
+    pub fn at_scale(scale: f32) -> Frame {
+        let scaled = |pixels: f32| (pixels * scale.max(1.0)).round() as i32;
+        Frame {
+            border: scaled(8.0),
+            top: scaled(8.0 + 23.0),
+        }
+    }
+
+    /// The size of a window whose client area is `(w, h)`, its frame
+    /// included.
+    fn around(self, (w, h): (i32, i32)) -> (i32, i32) {
+        (w + 2 * self.border, h + self.top + self.border)
+    }
+}
 
 /// The scales the hint picture is tried at, biggest first; at half size
 /// its cells are 20 pixels and its caption is about as small as text
@@ -94,8 +125,10 @@ impl HintWindow {
         cells: (u8, u8),
         look: &Look,
         (game, board, screen): (ScreenRect, ScreenRect, ScreenRect),
+        scale: f32,
     ) -> Result<HintWindow, String> {
-        let placement = place(game, board, screen, cells).ok_or(NO_ROOM)?;
+        let frame = Frame::at_scale(scale);
+        let placement = place(game, board, screen, frame, cells).ok_or(NO_ROOM)?;
         let painter = HintPainter::new(cells.0, cells.1, look, placement.scale);
         let (width, height) = painter.size();
         let title = title_for(query);
@@ -188,16 +221,17 @@ pub fn title_for(query: &str) -> String {
 /// the game window at the biggest scale that has room (to its right, left,
 /// below or above); else over the game window, beside the board at the
 /// biggest scale that has room there; `None` when neither has. The window
-/// with its frame keeps [`GAP`] from the board, always.
+/// with its `frame` keeps [`GAP`] from the board, always.
 pub fn place(
     game: ScreenRect,
     board: ScreenRect,
     screen: ScreenRect,
+    frame: Frame,
     cells: (u8, u8),
 ) -> Option<Placement> {
     let sizes = SCALES.map(|scale| {
         let (w, h) = hint_size(cells.0, cells.1, scale);
-        (scale, framed((w as i32, h as i32)))
+        (scale, frame.around((w as i32, h as i32)))
     });
     let found = |spot: Spot, clear: ScreenRect| {
         sizes.iter().find_map(|&(scale, outer)| {
@@ -210,11 +244,6 @@ pub fn place(
     };
     let gap = GAP.unsigned_abs();
     found(Spot::Beside, game.grown(gap)).or_else(|| found(Spot::Over, board.grown(gap)))
-}
-
-/// A window's size with its frame.
-fn framed((w, h): (i32, i32)) -> (i32, i32) {
-    (w + GAP, h + GAP)
 }
 
 /// The top-left of a window of `size` (its frame included) on `screen`
@@ -260,6 +289,44 @@ mod tests {
     }
 
     #[test]
+    fn the_frame_is_the_screens_scale_of_windows_own() {
+        assert_eq!(Frame::at_scale(1.0), FRAME);
+        assert_eq!(
+            Frame::at_scale(1.5),
+            Frame {
+                border: 12,
+                top: 47
+            }
+        );
+        // On a screen at 150%, the window with its frame at that scale
+        // keeps clear of the board, where one placed for 100% frames
+        // would not fit: the room below the game holds the hint at full
+        // size with a 100% frame, not with a 150% one.
+        let (game, board) = practice(1.0, (100, 50));
+        let (w, h) = hint_size(8, 6, 1.0);
+        let top = 50 + 560 + GAP;
+        let screen = rect(0, 0, 1100, (top + h as i32 + 45) as u32);
+        let below = screen.height as i32 - top;
+        assert!(h as i32 + 31 + 8 <= below && h as i32 + 47 + 12 > below);
+        assert!(w as i32 + 2 * 12 <= 1100);
+        let at_100 = place(game, board, screen, FRAME, (8, 6)).unwrap();
+        assert_eq!((at_100.spot, at_100.scale), (Spot::Beside, 1.0));
+        let scaled = Frame::at_scale(1.5);
+        let placement = place(game, board, screen, scaled, (8, 6)).unwrap();
+        let hint = outer_with(&placement, scaled);
+        assert_eq!(hint.intersection(&screen), Some(hint), "{placement:?}");
+        assert!(
+            hint.intersection(&board.grown(GAP.unsigned_abs()))
+                .is_none(),
+            "{placement:?}"
+        );
+        assert!(
+            placement.scale < 1.0 || placement.spot == Spot::Over,
+            "{placement:?}"
+        );
+    }
+
+    #[test]
     fn the_title_never_matches_the_window_asked_for() {
         assert_eq!(title_for("Nodiatis"), "Dust Hint");
         assert_eq!(title_for("Dust Practice"), "Dust Hint");
@@ -293,13 +360,18 @@ mod tests {
         practice(scale, at)
     }
 
-    /// The window's area with its frame.
-    fn outer(placement: &Placement) -> ScreenRect {
-        let (w, h) = framed({
-            let (w, h) = hint_size(8, 6, placement.scale);
-            (w as i32, h as i32)
-        });
+    const FRAME: Frame = Frame { border: 8, top: 31 };
+
+    /// The window's area with `frame`.
+    fn outer_with(placement: &Placement, frame: Frame) -> ScreenRect {
+        let (w, h) = hint_size(8, 6, placement.scale);
+        let (w, h) = frame.around((w as i32, h as i32));
         rect(placement.at.0, placement.at.1, w as u32, h as u32)
+    }
+
+    /// The window's area with its frame at 100%.
+    fn outer(placement: &Placement) -> ScreenRect {
+        outer_with(placement, FRAME)
     }
 
     /// The hint's frame is on the screen, [`GAP`] away from the board.
@@ -316,13 +388,13 @@ mod tests {
     #[test]
     fn the_hint_goes_beside_the_game_at_full_size_where_there_is_room() {
         let screen = rect(0, 0, 1600, 1000);
-        let (w, h) = framed({
+        let (w, h) = {
             let (w, h) = hint_size(8, 6, 1.0);
-            (w as i32, h as i32)
-        });
+            FRAME.around((w as i32, h as i32))
+        };
         // Room on the right.
         let (game, board) = practice(1.0, (100, 50));
-        let placement = place(game, board, screen, (8, 6)).unwrap();
+        let placement = place(game, board, screen, FRAME, (8, 6)).unwrap();
         assert_eq!((placement.spot, placement.scale), (Spot::Beside, 1.0));
         assert_eq!(placement.at, (100 + 720 + GAP, 50 - GAP));
         assert!(
@@ -332,7 +404,7 @@ mod tests {
         );
         // No room on the right: on the left.
         let (game, board) = practice(1.0, (800, 50));
-        let placement = place(game, board, screen, (8, 6)).unwrap();
+        let placement = place(game, board, screen, FRAME, (8, 6)).unwrap();
         assert_eq!(placement.at, (800 - GAP - w, 50 - GAP));
         assert!(
             outer(&placement)
@@ -343,13 +415,13 @@ mod tests {
         let wide = rect(0, 0, 1600, 560);
         let board = rect(480, 40, 640, 480);
         assert_eq!(
-            place(wide, board, screen, (8, 6)).unwrap().at,
+            place(wide, board, screen, FRAME, (8, 6)).unwrap().at,
             (0, 560 + GAP)
         );
         let wide = rect(0, 440, 1600, 560);
         let board = rect(480, 480, 640, 480);
         assert_eq!(
-            place(wide, board, screen, (8, 6)).unwrap().at,
+            place(wide, board, screen, FRAME, (8, 6)).unwrap().at,
             (0, 440 - GAP - h)
         );
     }
@@ -360,7 +432,7 @@ mod tests {
         // centred, 280 pixels on either side.
         let screen = rect(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.0);
-        let placement = place(game, board, screen, (8, 6)).unwrap();
+        let placement = place(game, board, screen, FRAME, (8, 6)).unwrap();
         assert_eq!(placement.spot, Spot::Beside);
         assert!(
             placement.scale < 1.0 && placement.scale >= 0.5,
@@ -386,14 +458,14 @@ mod tests {
         // 1.25 times the real size: 900x700 of 1280x900, no room beside.
         let screen = rect(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.25);
-        let placement = place(game, board, screen, (8, 6)).unwrap();
+        let placement = place(game, board, screen, FRAME, (8, 6)).unwrap();
         assert_eq!(placement.spot, Spot::Over, "{placement:?}");
         assert!(outer(&placement).intersection(&game).is_some());
         assert_clear(&placement, board, screen);
         // A full-screen game with its board in a corner: at full size.
         let screen = rect(0, 0, 1600, 1000);
         let board = rect(40, 40, 640, 480);
-        let placement = place(screen, board, screen, (8, 6)).unwrap();
+        let placement = place(screen, board, screen, FRAME, (8, 6)).unwrap();
         assert_eq!((placement.spot, placement.scale), (Spot::Over, 1.0));
         assert_clear(&placement, board, screen);
     }
@@ -404,9 +476,12 @@ mod tests {
         // pixels on either side, less than the smallest hint with frames.
         let screen = rect(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.5);
-        assert_eq!(place(game, board, screen, (8, 6)), None);
+        assert_eq!(place(game, board, screen, FRAME, (8, 6)), None);
         // A screen the board alone fills.
         let board = rect(10, 10, 620, 460);
-        assert_eq!(place(board, board, rect(0, 0, 640, 480), (8, 6)), None);
+        assert_eq!(
+            place(board, board, rect(0, 0, 640, 480), FRAME, (8, 6)),
+            None
+        );
     }
 }

@@ -682,6 +682,14 @@ impl GameWindow for SystemWindow {
         self.screen.as_ref().map(|(_, bounds)| *bounds)
     }
 
+    fn screen_scale(&self) -> f32 {
+        self.screen
+            .as_ref()
+            .and_then(|(monitor, _)| monitor.scale_factor().ok())
+            .filter(|scale| scale.is_finite() && *scale >= 1.0)
+            .unwrap_or(1.0)
+    }
+
     fn window_at(&self, point: ScreenPoint) -> Result<Option<u32>, CaptureError> {
         #[cfg(unix)]
         return super::unix::window_at(point).map_err(|cause| CaptureError::NoDesktop { cause });

@@ -350,6 +350,10 @@ impl GameWindow for FakeWindow {
     fn screen(&self) -> Option<ScreenRect> {
         Some(self.state.borrow().monitor)
     }
+
+    fn screen_scale(&self) -> f32 {
+        self.state.borrow().scale.0
+    }
 }
 
 impl Pointer for FakeDesktop {

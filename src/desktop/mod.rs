@@ -54,6 +54,13 @@ pub trait GameWindow: std::fmt::Debug {
     /// The screen the last capture was on, in desktop coordinates.
     fn screen(&self) -> Option<ScreenRect>;
 
+    /// The display scale of the screen the last capture was on (1.0 for
+    /// 100%, 1.5 for 150%): what the window manager's frames are drawn
+    /// at.
+    fn screen_scale(&self) -> f32 {
+        1.0
+    }
+
     /// The top-level window a press at `point` (desktop pixels) would go
     /// to, as the window system finds it there (its id as the window list
     /// gives it; `None` over the bare desktop): the game's own id when a

@@ -225,6 +225,11 @@ impl<'w> Eye<'w> {
     pub fn screen(&self) -> ScreenRect {
         self.window.screen().unwrap_or(self.board.client)
     }
+
+    /// The display scale of that screen.
+    pub fn screen_scale(&self) -> f32 {
+        self.window.screen_scale()
+    }
 }
 
 /// Captures the whole client area as the screen shows it and searches the

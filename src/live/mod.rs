@@ -178,6 +178,8 @@ pub(crate) fn plan(
     let outcome = solver::solve(board, &options, &mut |_| {});
     let last = outcome.moves.last().map_or(*board, |step| step.board_after);
     if !last.is_cleared() {
+        // A search cut short by a stop is the stop, not a board unsolved.
+        stop::check()?;
         return Err(LiveError::NoPlan(Box::new(*board)));
     }
     Ok(outcome)
