@@ -506,7 +506,7 @@ impl GameWindow for SystemWindow {
         #[cfg(unix)]
         let kept = self.pixels.as_ref().map(|pixels| pixels.grab(part));
         #[cfg(not(unix))]
-        let kept = None;
+        let kept: Option<Result<RgbaImage, String>> = None;
         let image = match kept {
             Some(image) => image.map_err(grab)?,
             None => monitor
