@@ -28,7 +28,8 @@ use crate::geometry::Geometry;
 use crate::live::eye::Eye;
 use crate::live::session::{self, Driver, Start};
 use crate::live::settling::{Pace, Settling};
-use crate::live::{self, LiveError, LiveSettings, Moment, POLL, Seen, Settled};
+use crate::live::watch::Cadence;
+use crate::live::{self, LiveError, LiveSettings, Moment, Seen, Settled};
 use crate::record::{End, Mode};
 use crate::render::Look;
 use crate::solver::SolveOptions;
@@ -290,8 +291,12 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
         Ok(assisted)
     }
 
-    /// Watches the board until the game ends.
+    /// Watches the board until the game ends: while it holds still, a
+    /// glance at a few rows of it stands for the full check (the window's
+    /// place, what covers it, the board read), made again every so often
+    /// and at once when the glance differs.
     fn watch(&mut self, eye: &mut Eye) -> Result<End, LiveError> {
+        let mut cadence = Cadence::new(Instant::now());
         loop {
             let tick = Instant::now();
             // Ctrl-C ends the game well; standard output failed stops it.
@@ -300,6 +305,15 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                 return ending(&error, None).ok_or(error);
             }
             self.pump();
+            if !cadence.check_due(tick) {
+                if eye.holds_still() {
+                    sleep(cadence.glance_gap(tick).saturating_sub(tick.elapsed()));
+                    continue;
+                }
+                // Something moved there (maybe the mouse to click): fast.
+                cadence.changed(tick);
+            }
+            cadence.checked(tick);
             if self.hints_over_board(eye, false) {
                 continue;
             }
@@ -330,8 +344,9 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                 if let Some(finish) = self.follow(eye)? {
                     return Ok(finish);
                 }
+                cadence.changed(Instant::now());
             } else {
-                sleep(POLL.saturating_sub(tick.elapsed()));
+                sleep(cadence.glance_gap(tick).saturating_sub(tick.elapsed()));
             }
         }
     }

@@ -344,6 +344,46 @@ impl ScreenRect {
     }
 }
 
+/// `parts` of `window`'s client area cut from one capture of the
+/// rectangle around them all: [`GameWindow::capture_parts`] where the
+/// platform has nothing cheaper. An error when the capture was cut at the
+/// screen's edge.
+pub(crate) fn parts_of_one_capture<W: GameWindow + ?Sized>(
+    window: &mut W,
+    parts: &[Region],
+) -> Result<Vec<RgbaImage>, CaptureError> {
+    let Some(first) = parts.first() else {
+        return Ok(Vec::new());
+    };
+    let (mut left, mut top) = (first.x, first.y);
+    let (mut right, mut bottom) = (left, top);
+    for part in parts {
+        left = left.min(part.x);
+        top = top.min(part.y);
+        right = right.max(part.x + part.width as i32);
+        bottom = bottom.max(part.y + part.height as i32);
+    }
+    let around = Region {
+        x: left,
+        y: top,
+        width: (right - left) as u32,
+        height: (bottom - top) as u32,
+    };
+    let (image, captured) = window.capture_region(around)?;
+    if captured != around {
+        return Err(CaptureError::OffScreen {
+            title: window.info().title.clone(),
+        });
+    }
+    Ok(parts
+        .iter()
+        .map(|part| {
+            let (x, y) = ((part.x - left) as u32, (part.y - top) as u32);
+            image::imageops::crop_imm(&image, x, y, part.width, part.height).to_image()
+        })
+        .collect())
+}
+
 /// Whether `query` names a window called `text`: it is part of it,
 /// ignoring case.
 pub fn names(text: &str, query: &str) -> bool {
@@ -387,6 +427,10 @@ impl Desktop for SystemDesktop {
             window,
             info: info.clone(),
             screen: None,
+            #[cfg(unix)]
+            pixels: super::unix::Pixels::connect()
+                .map_err(|cause| log::debug!("capturing through xcap: {cause}"))
+                .ok(),
         }))
     }
 
@@ -593,6 +637,11 @@ pub struct SystemWindow {
     /// The monitor the last region capture used and its place on the
     /// desktop: looking it up costs several round trips to the display.
     screen: Option<(xcap::Monitor, ScreenRect)>,
+    /// On X11, the screen's pixels through one connection kept open
+    /// (`xcap` opens three a capture, which cost the X server more than
+    /// the pixels); `None` where that cannot serve.
+    #[cfg(unix)]
+    pixels: Option<super::unix::Pixels>,
 }
 
 impl GameWindow for SystemWindow {
@@ -658,17 +707,25 @@ impl GameWindow for SystemWindow {
             .ok_or_else(|| CaptureError::OffScreen {
                 title: self.info.title.clone(),
             })?;
-        let image = monitor
-            .capture_region(
-                (part.x - bounds.x) as u32,
-                (part.y - bounds.y) as u32,
-                part.width,
-                part.height,
-            )
-            .map_err(|e| CaptureError::Grab {
-                title: self.info.title.clone(),
-                cause: e.to_string(),
-            })?;
+        let grab = |cause: String| CaptureError::Grab {
+            title: self.info.title.clone(),
+            cause,
+        };
+        #[cfg(unix)]
+        let kept = self.pixels.as_ref().map(|pixels| pixels.grab(part));
+        #[cfg(not(unix))]
+        let kept: Option<Result<RgbaImage, String>> = None;
+        let image = match kept {
+            Some(image) => image.map_err(grab)?,
+            None => monitor
+                .capture_region(
+                    (part.x - bounds.x) as u32,
+                    (part.y - bounds.y) as u32,
+                    part.width,
+                    part.height,
+                )
+                .map_err(|e| grab(e.to_string()))?,
+        };
         log::debug!(
             "captured a {}x{} region in {:.1} ms",
             image.width(),
@@ -676,6 +733,30 @@ impl GameWindow for SystemWindow {
             started.elapsed().as_secs_f64() * 1000.0
         );
         Ok((image, part.in_client(origin)))
+    }
+
+    // On X11 each row is its own small request on the connection kept.
+    fn capture_parts(&mut self, parts: &[Region]) -> Result<Vec<RgbaImage>, CaptureError> {
+        #[cfg(unix)]
+        if let (Some(pixels), Some((_, bounds))) = (&self.pixels, &self.screen) {
+            let origin = self.info.area().origin();
+            return parts
+                .iter()
+                .map(|part| {
+                    let on_desktop = part.on_screen(origin);
+                    if on_desktop.intersection(bounds) != Some(on_desktop) {
+                        return Err(CaptureError::OffScreen {
+                            title: self.info.title.clone(),
+                        });
+                    }
+                    pixels.grab(on_desktop).map_err(|cause| CaptureError::Grab {
+                        title: self.info.title.clone(),
+                        cause,
+                    })
+                })
+                .collect();
+        }
+        parts_of_one_capture(self, parts)
     }
 
     fn screen(&self) -> Option<ScreenRect> {

@@ -51,6 +51,14 @@ pub trait GameWindow: std::fmt::Debug {
     /// captured, in client coordinates.
     fn capture_region(&mut self, region: Region) -> Result<(RgbaImage, Region), CaptureError>;
 
+    /// Pictures of `parts` of the client area (at the window's place as
+    /// last refreshed) as the screen shows them, one each: an error when
+    /// one is not wholly on the screen the capture is on. For glances at a
+    /// few rows, where one capture of all of them would take much more.
+    fn capture_parts(&mut self, parts: &[Region]) -> Result<Vec<RgbaImage>, CaptureError> {
+        capture::parts_of_one_capture(self, parts)
+    }
+
     /// The screen the last capture was on, in desktop coordinates.
     fn screen(&self) -> Option<ScreenRect>;
 

@@ -10,13 +10,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use image::RgbaImage;
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{
-    Atom, AtomEnum, ClientMessageEvent, ConnectionExt, EventMask, KeyButMask, Window,
+    Atom, AtomEnum, ClientMessageEvent, ConnectionExt, EventMask, ImageFormat, ImageOrder,
+    KeyButMask, Window,
 };
 use x11rb::rust_connection::RustConnection;
 
-use super::CaptureError;
+use super::{CaptureError, ScreenRect};
 
 /// `Ok` when there is an X11 display to list windows on; else what works
 /// instead of what the window system's library makes of it.
@@ -83,6 +85,95 @@ impl Buttons {
             .reply()
             .map_err(|e| e.to_string())?;
         Ok(reply.mask.contains(KeyButMask::BUTTON1))
+    }
+}
+
+/// The screen's pixels through one connection to the X server, kept for
+/// the game window's life.
+pub(crate) struct Pixels {
+    conn: RustConnection,
+    root: Window,
+    /// Where red is in each 4-byte pixel the server sends (blue, green
+    /// and red side by side, in the server's byte order).
+    red_first: bool,
+}
+
+impl std::fmt::Debug for Pixels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pixels").field("root", &self.root).finish()
+    }
+}
+
+impl Pixels {
+    /// A connection to the display whose root window is true colour at 4
+    /// bytes a pixel, as every X server of today's desktops is; an error
+    /// (capture through `xcap` then) for anything else, and under
+    /// Wayland, where `xcap` captures through the compositor.
+    pub(crate) fn connect() -> Result<Pixels, String> {
+        let wayland = std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty())
+            || std::env::var_os("XDG_SESSION_TYPE").is_some_and(|t| t == "wayland");
+        if wayland {
+            return Err("a Wayland session".into());
+        }
+        let (conn, screen) = x11rb::connect(None).map_err(|e| e.to_string())?;
+        let setup = conn.setup();
+        let root = &setup.roots[screen];
+        let bits = setup
+            .pixmap_formats
+            .iter()
+            .find(|f| f.depth == root.root_depth)
+            .map(|f| f.bits_per_pixel);
+        if !matches!(root.root_depth, 24 | 32) || bits != Some(32) {
+            return Err(format!(
+                "a root window of depth {} at {bits:?} bits a pixel",
+                root.root_depth
+            ));
+        }
+        let red_first = setup.image_byte_order == ImageOrder::MSB_FIRST;
+        let root = root.root;
+        Ok(Pixels {
+            conn,
+            root,
+            red_first,
+        })
+    }
+
+    /// The pixels of `area` of the desktop, which must be on the screen.
+    pub(crate) fn grab(&self, area: ScreenRect) -> Result<RgbaImage, String> {
+        let too_big = |_| {
+            format!(
+                "{}x{} pixels is too big to capture",
+                area.width, area.height
+            )
+        };
+        let (x, y) = (i16::try_from(area.x), i16::try_from(area.y));
+        let (width, height) = (u16::try_from(area.width), u16::try_from(area.height));
+        let reply = self
+            .conn
+            .get_image(
+                ImageFormat::Z_PIXMAP,
+                self.root,
+                x.map_err(too_big)?,
+                y.map_err(too_big)?,
+                width.map_err(too_big)?,
+                height.map_err(too_big)?,
+                u32::MAX,
+            )
+            .map_err(|e| e.to_string())?
+            .reply()
+            .map_err(|e| e.to_string())?;
+        // Each pixel as the server sends it (xRGB in its byte order) to
+        // RGBA.
+        let rgba = reply
+            .data
+            .chunks_exact(4)
+            .flat_map(|p| match self.red_first {
+                true => [p[1], p[2], p[3], 255],
+                false => [p[2], p[1], p[0], 255],
+            })
+            .collect();
+        RgbaImage::from_raw(area.width, area.height, rgba)
+            .ok_or_else(|| "the X server sent too few pixels".to_owned())
     }
 }
 

@@ -3,13 +3,15 @@
 //! would land on that window), reads it with the calibration, and follows
 //! the window when it moves or is resized. Every frame refreshes the
 //! window's geometry first, so each says where the window was when it was
-//! taken.
+//! taken. Between frames, a glance ([`super::watch`]) at a few rows where
+//! the board was tells whether anything changed since the last frame.
 
 use std::time::Instant;
 
 use image::RgbaImage;
 
 use super::screen::ScreenBoard;
+use super::watch::{self, Glance};
 use super::{LiveError, Moment, NoBoard};
 use crate::desktop::{GameWindow, Region, ScreenPoint, ScreenRect, WindowInfo};
 use crate::game::{Board, Cell};
@@ -36,6 +38,8 @@ pub struct Eye<'w> {
     /// The board in the client area found at the last search, and the
     /// client area at the last frame.
     pub board: ScreenBoard,
+    /// The glance of the last frame of the board's region.
+    seen: Option<Glance>,
 }
 
 impl<'w> Eye<'w> {
@@ -57,6 +61,7 @@ impl<'w> Eye<'w> {
             window,
             calibration,
             board: ScreenBoard { geometry, client },
+            seen: None,
         })
     }
 
@@ -71,6 +76,7 @@ impl<'w> Eye<'w> {
             window,
             calibration,
             board,
+            seen: None,
         }
     }
 
@@ -97,6 +103,7 @@ impl<'w> Eye<'w> {
                 client.height
             );
             let hint = self.board.geometry;
+            self.seen = None;
             let (geometry, frame) = find(&mut *self.window, self.calibration, client, Some(&hint))?;
             self.board.geometry = geometry;
             return Ok(frame);
@@ -106,6 +113,7 @@ impl<'w> Eye<'w> {
         if part != region {
             return Err(LiveError::OffScreen);
         }
+        self.seen = Some(Glance::of_capture(&image, region));
         let started = Instant::now();
         let geometry = self.board.geometry.translated(part.x as f32, part.y as f32);
         let reading = vision::read_at(&image, self.calibration, &geometry);
@@ -120,6 +128,17 @@ impl<'w> Eye<'w> {
             client,
             taken: Instant::now(),
         })
+    }
+
+    /// Whether the board's pixels are those of the last frame, by a glance
+    /// at a few rows where the board was then (the window's place is not
+    /// looked up): `false` when anything there changed or the glance
+    /// failed, and a frame is due.
+    pub fn holds_still(&mut self) -> bool {
+        match (self.seen, self.board.region()) {
+            (Some(seen), Some(region)) => glance(self.window, region) == Some(seen),
+            _ => false,
+        }
     }
 
     /// `Err(Covered)` when another window in front of the board takes
@@ -230,6 +249,13 @@ impl<'w> Eye<'w> {
     pub fn screen_scale(&self) -> f32 {
         self.window.screen_scale()
     }
+}
+
+/// A glance at `area` of `window`'s client area (at its place as last
+/// refreshed); `None` when it cannot be captured.
+pub fn glance(window: &mut dyn GameWindow, area: Region) -> Option<Glance> {
+    let rows = window.capture_parts(&watch::rows(area)).ok()?;
+    Some(Glance::of_rows(&rows))
 }
 
 /// Captures the whole client area as the screen shows it and searches the

@@ -5,10 +5,11 @@
 //! and learns how long the game animates; [`rules`] learns which variant
 //! of the rules the game plays by; [`screen`] maps the board between the
 //! window's pixels and the desktop's (what to capture, where to click,
-//! where the mouse rests); [`session`] holds the life of a game and of
-//! games in a row, once for both drivers. This module holds the settings
-//! both drivers share, the one error type they stop with (in `error`), the
-//! wait for a settled board and the plan.
+//! where the mouse rests); [`watch`] says how to watch a board that holds
+//! still cheaply; [`session`] holds the life of a game and of games in a
+//! row, once for both drivers. This module holds the settings both drivers
+//! share, the one error type they stop with (in `error`), the wait for a
+//! settled board, the wait for the next game and the plan.
 
 #[cfg(test)]
 mod animations;
@@ -18,6 +19,7 @@ pub mod rules;
 pub(crate) mod screen;
 pub mod session;
 pub(crate) mod settling;
+pub(crate) mod watch;
 
 use std::path::{Path, PathBuf};
 use std::thread::sleep;
@@ -25,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use image::RgbaImage;
 
-use crate::desktop::{CaptureError, GameWindow, stop};
+use crate::desktop::{CaptureError, GameWindow, Region, stop};
 use crate::game::{Board, Rules};
 use crate::solver::{self, Outcome, SolveOptions, StopFlag};
 use crate::vision::Calibration;
@@ -33,12 +35,14 @@ pub use error::{LiveError, Moment, NoBoard};
 use eye::{Eye, Frame};
 pub use rules::{Learned, RulesChoice, Seen};
 use settling::{Pace, Progress, Settling};
+use watch::Cadence;
 
-/// How often the board is captured while it settles or while the player
-/// thinks.
+/// How often the board is captured while it settles, and glanced at right
+/// after a change (see [`watch::Cadence`]).
 pub const POLL: Duration = Duration::from_millis(50);
 
-/// How often a window without a new game's board is looked at again.
+/// How often a window without a new game's board is searched again, at
+/// most, while it changes.
 const REFIND: Duration = Duration::from_millis(200);
 
 /// What both drivers were asked for.
@@ -94,14 +98,35 @@ pub(crate) fn first_board<'w>(
 /// is waited out: no board (the game over, a menu, a result screen), a
 /// board part played, a window in front. Ctrl-C, or the window closing,
 /// ends the wait with an error. The bot never clicks to start a game: the
-/// player or the game does.
+/// player or the game does. The window is searched again only when a
+/// glance at it differs from the one before the last search, or it moved:
+/// a window that holds still shows no new game.
 pub(crate) fn wait_next_game(
     window: &mut dyn GameWindow,
     settings: &LiveSettings,
 ) -> Result<(), LiveError> {
+    let mut cadence = Cadence::new(Instant::now());
+    // The glance taken just before the last search (so no later change
+    // passes for it).
+    let mut searched = None;
     loop {
         let tick = Instant::now();
         stop::check()?;
+        let mut moved = false;
+        if cadence.check_due(tick) {
+            cadence.checked(tick);
+            let before = window.info().area();
+            // Closed, minimised, moved or resized: the search says which.
+            moved = window.refresh().map(|now| now.area()).ok() != Some(before);
+        }
+        let (width, height) = (window.info().width, window.info().height);
+        let glance = eye::glance(window, Region::whole(width, height));
+        if !moved && glance.is_some() && glance == searched {
+            sleep(cadence.glance_gap(tick).saturating_sub(tick.elapsed()));
+            continue;
+        }
+        cadence.changed(tick);
+        searched = glance;
         match first_board(window, settings) {
             Ok((_, settled)) if settled.board.is_full() => return Ok(()),
             Err(error @ (LiveError::Input(_) | LiveError::Capture(CaptureError::Gone { .. }))) => {
