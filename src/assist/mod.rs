@@ -557,7 +557,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
         let Some(window) = &self.hints else {
             return false;
         };
-        let id = window.id;
+        let id = window.id();
         let over = eye
             .in_front(window::GAP.unsigned_abs())
             .is_ok_and(|windows| windows.iter().any(|w| w.id == id))

@@ -8,13 +8,11 @@
 //! leaves the bot's process out), and its title is chosen so that
 //! `--window` cannot name it either.
 
-use minifb::Window;
-
 use image::RgbaImage;
 
 use super::Hint;
 use super::follow::clicks_on;
-use crate::desktop::{self, ScreenRect};
+use crate::desktop::{self, OwnWindow, ScreenRect};
 use crate::render::{Canvas, HintPainter, Look, hint_size};
 
 /// Titles for the hint window, the first that `--window`'s text is not part
@@ -96,12 +94,10 @@ pub const NO_ROOM: &str = "no room on the screen for it away from the board";
 
 /// The hint window.
 pub struct HintWindow {
-    window: Window,
+    window: OwnWindow,
     painter: HintPainter,
     frame: Canvas,
     pub title: String,
-    /// The X window's id, as the window list gives it.
-    pub id: u32,
     pub placement: Placement,
 }
 
@@ -132,20 +128,11 @@ impl HintWindow {
         let painter = HintPainter::new(cells.0, cells.1, look, placement.scale);
         let (width, height) = painter.size();
         let title = title_for(query);
-        if let Err(error) = desktop::survive_window_errors() {
-            log::warn!("the hint window's errors may end the assistant: {error}");
-        }
-        let mut window = Window::new(&title, width, height, desktop::topmost_options())
-            .map_err(|e| e.to_string())?;
+        let mut window = OwnWindow::open(&title, (width, height), true)?;
         // The assistant paces itself: no waiting in the window's updates.
-        window.set_target_fps(0);
-        let (x, y) = placement.at;
-        window.set_position(x as isize, y as isize);
-        if let Err(error) = desktop::keep_above(&window) {
-            log::warn!("the hint window cannot be kept above the others: {error}");
-        }
+        window.set_rate(0);
+        window.place(placement.at);
         Ok(HintWindow {
-            id: desktop::own_window_id(&window),
             window,
             painter,
             frame: Canvas::new(width, height, [0, 0, 0]),
@@ -157,38 +144,35 @@ impl HintWindow {
     /// Shows `hint`; false once the window is closed (by the player, or
     /// destroyed by another program).
     pub fn show(&mut self, hint: &Hint) -> bool {
-        if !self.is_open() {
+        if !self.window.is_open() {
             return false;
         }
         paint(&self.painter, hint, &mut self.frame);
-        let (w, h) = (self.frame.width, self.frame.height);
-        self.window
-            .update_with_buffer(&self.frame.pixels, w, h)
-            .is_ok()
+        let size = (self.frame.width, self.frame.height);
+        self.window.show(&self.frame.pixels, size).is_ok()
     }
 
     /// Handles the window's events (moves, repaints, closing); false once
     /// the window is closed.
     pub fn pump(&mut self) -> bool {
-        if self.is_open() {
-            self.window.update();
+        if self.window.is_open() {
+            self.window.pump();
         }
-        self.is_open()
+        self.window.is_open()
+    }
+
+    /// The window's id, as the window list gives it.
+    pub fn id(&self) -> u32 {
+        self.window.id()
     }
 
     /// Who closed the window, in the words of the terminal's line.
     pub fn closed_by(&self) -> &'static str {
-        if desktop::own_window_lost(self.id) {
+        if self.window.destroyed() {
             "by another program"
         } else {
             "by the player"
         }
-    }
-
-    /// Whether the window is still there: not closed by the player, not
-    /// destroyed by another program.
-    fn is_open(&self) -> bool {
-        self.window.is_open() && !desktop::own_window_lost(self.id)
     }
 }
 

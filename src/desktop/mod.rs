@@ -2,8 +2,9 @@
 //! only place with per-platform code. It owns the window list and the game
 //! window's geometry and pixels ([`capture`]), the mouse ([`input`]), the
 //! stop requests (Ctrl-C and the signals that end a process, [`stop`]),
-//! which windows are the bot's own (its terminal, its hint window) and the
-//! bot's own windows' place on top. The rest of the bot is written against
+//! which windows are the bot's own (its terminal, its hint window), and
+//! the bot's own windows themselves ([`own`]: the practice and hint
+//! windows, `minifb` kept on this floor). The rest of the bot is written against
 //! the three traits here, [`Desktop`], [`GameWindow`] and [`Pointer`]: the
 //! system's desktop (X11 through `xcap` and `enigo`, or Win32) implements
 //! them, and so does [`fake`], a scripted desktop (frames in, clicks out)
@@ -12,6 +13,7 @@
 pub mod capture;
 pub mod fake;
 pub mod input;
+pub mod own;
 pub mod stop;
 
 #[cfg(unix)]
@@ -23,6 +25,7 @@ use image::RgbaImage;
 
 pub use capture::{CaptureError, Region, ScreenRect, WindowInfo, names};
 pub use input::{InputError, Mouse, ScreenPoint};
+pub use own::{Key, OwnWindow};
 
 /// The game window, as live play and assist mode watch it.
 pub trait GameWindow: std::fmt::Debug {
@@ -221,22 +224,14 @@ fn runs_a_batch_file(command: &str) -> bool {
     cmd && once && batch
 }
 
-/// The id the window list gives `window`, one of the bot's own (`minifb`):
-/// the handle's value, an X window id on X11 and a window handle on
-/// Windows alike.
-pub fn own_window_id(window: &minifb::Window) -> u32 {
-    window.get_window_handle() as usize as u32
-}
-
-/// Keeps `window`, one of the bot's own (`minifb`), above the other
-/// windows; minifb does that itself on Windows when asked in its options,
-/// not on X11.
-pub fn keep_above(window: &minifb::Window) -> Result<(), String> {
+/// Keeps the bot's own window `id` above the other windows; minifb does
+/// that itself on Windows when asked in its options, not on X11.
+fn keep_above(id: u32) -> Result<(), String> {
     #[cfg(unix)]
-    return unix::keep_above(own_window_id(window));
+    return unix::keep_above(id);
     #[cfg(not(unix))]
     {
-        let _ = window;
+        let _ = id;
         Ok(())
     }
 }
@@ -244,7 +239,7 @@ pub fn keep_above(window: &minifb::Window) -> Result<(), String> {
 /// Makes the window system's errors on the bot's own windows (a window
 /// destroyed by another program) something [`own_window_lost`] tells,
 /// not the end of the process; nothing to do off X11.
-pub fn survive_window_errors() -> Result<(), String> {
+fn survive_window_errors() -> Result<(), String> {
     #[cfg(unix)]
     return unix::survive_window_errors();
     #[cfg(not(unix))]
@@ -253,21 +248,13 @@ pub fn survive_window_errors() -> Result<(), String> {
 
 /// Whether the bot's own window `id` is gone, destroyed by another
 /// program (see [`survive_window_errors`]).
-pub fn own_window_lost(id: u32) -> bool {
+fn own_window_lost(id: u32) -> bool {
     #[cfg(unix)]
     return unix::lost(id);
     #[cfg(not(unix))]
     {
         let _ = id;
         false
-    }
-}
-
-/// Options for a window of the bot's own that stays on top of the others.
-pub fn topmost_options() -> minifb::WindowOptions {
-    minifb::WindowOptions {
-        topmost: true,
-        ..minifb::WindowOptions::default()
     }
 }
 

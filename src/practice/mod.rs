@@ -1,4 +1,4 @@
-//! The practice window: a real window (`minifb`) that plays like the game,
+//! The practice window: a real window of the bot's own that plays like the game,
 //! under any variant of the rules. It draws the board, takes clicks on
 //! cells, animates the removal, the fall and the second step (rows or
 //! columns closing up) in one of the styles of [`Style`], counts the
@@ -20,10 +20,10 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use minifb::{InputCallback, Key, MouseButton, MouseMode, Window, WindowOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::desktop::{Key, OwnWindow};
 use crate::game::{Board, Cell, Rules};
 use crate::geometry::{Geometry, PixelPoint};
 use crate::render::{self, Canvas};
@@ -301,18 +301,16 @@ impl Games {
     }
 }
 
-/// Hears every press of one of [`NEW_BOARD_KEYS`], however short:
-/// minifb's own key state misses a press released before the next poll
-/// (as `xdotool key` sends them). A key held down asks once.
+/// Hears every press of one of [`NEW_BOARD_KEYS`], however short (the
+/// window tells of each, see [`OwnWindow::on_keys`]). A key held down asks
+/// once.
 #[derive(Debug)]
 struct NewBoardKeys {
     asked: Rc<std::cell::Cell<bool>>,
     down: [bool; NEW_BOARD_KEYS.len()],
 }
 
-impl InputCallback for NewBoardKeys {
-    fn add_char(&mut self, _: u32) {}
-
+impl NewBoardKeys {
     fn set_key_state(&mut self, key: Key, down: bool) {
         if let Some(k) = NEW_BOARD_KEYS.iter().position(|&new| new == key) {
             if down && !self.down[k] {
@@ -405,15 +403,16 @@ pub fn run(
         out: BufWriter::new(file),
     });
     let (geometry, (width, height)) = layout(&settings.board, settings.scale);
-    let mut window = Window::new(&settings.title, width, height, WindowOptions::default())
-        .map_err(|e| PracticeError::Window(e.to_string()))?;
+    let mut window =
+        OwnWindow::open(&settings.title, (width, height), false).map_err(PracticeError::Window)?;
     // Polling at 120 Hz sees every press of a 40 ms click.
-    window.set_target_fps(120);
+    window.set_rate(120);
     let asked = Rc::new(std::cell::Cell::new(false));
-    window.set_input_callback(Box::new(NewBoardKeys {
+    let mut keys = NewBoardKeys {
         asked: Rc::clone(&asked),
         down: [false; NEW_BOARD_KEYS.len()],
-    }));
+    };
+    window.on_keys(move |key, down| keys.set_key_state(key, down));
     let started = Instant::now();
     let round = Round::new(
         settings.board,
@@ -429,19 +428,19 @@ pub fn run(
     let mut painted: Option<Instant> = None;
     let mut was_down = false;
     let mut shown_clicks = None;
-    while window.is_open() && !window.is_key_down(Key::Escape) {
+    while window.is_open() && !window.key_down(Key::Escape) {
         let now = Instant::now();
         let t_ms = now.duration_since(started).as_millis() as u64;
-        let down = window.get_mouse_down(MouseButton::Left);
+        let down = window.primary_down();
         if down && !was_down {
             // minifb asks where the pointer is before it takes the events
             // in: a press that came with a move since the last poll would
             // be placed where the pointer was before the move. Ask again.
-            window.update();
+            window.pump();
         }
         if down
             && !was_down
-            && let Some((px, py)) = window.get_mouse_pos(MouseMode::Discard)
+            && let Some((px, py)) = window.pointer()
         {
             let cell = geometry.cell_at(PixelPoint::new(px, py));
             let size = session.round.click(cell, now);
@@ -500,11 +499,11 @@ pub fn run(
         }
         if animating || painted.is_none_or(|at| now.duration_since(at) >= REPAINT) {
             window
-                .update_with_buffer(&frame.pixels, width, height)
-                .map_err(|e| PracticeError::Window(e.to_string()))?;
+                .show(&frame.pixels, (width, height))
+                .map_err(PracticeError::Window)?;
             painted = (!animating).then_some(now);
         } else {
-            window.update();
+            window.pump();
         }
     }
     Ok(Summary {
@@ -700,8 +699,6 @@ mod tests {
         assert!(!asked.take());
         keys.set_key_state(Key::Space, true);
         assert!(asked.take());
-        keys.set_key_state(Key::M, true);
-        assert!(!asked.take());
     }
 
     #[test]

@@ -1,0 +1,175 @@
+//! The bot's own windows (the practice window, the hint window): one type
+//! over `minifb`, so that the window toolkit stays on this floor. A
+//! window shows a picture of 0RGB words, tells where the pointer is and
+//! whether the primary button and a few keys are down, and says whether
+//! it is still there: closed by the player, or destroyed by another
+//! program (which on X11 would otherwise end the process through Xlib's
+//! default error handler).
+
+use minifb::{InputCallback, MouseButton, MouseMode, Window, WindowOptions};
+
+/// The keys the bot's windows listen to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    Escape,
+    N,
+    Space,
+    Enter,
+    NumPadEnter,
+}
+
+impl Key {
+    const ALL: [(Key, minifb::Key); 5] = [
+        (Key::Escape, minifb::Key::Escape),
+        (Key::N, minifb::Key::N),
+        (Key::Space, minifb::Key::Space),
+        (Key::Enter, minifb::Key::Enter),
+        (Key::NumPadEnter, minifb::Key::NumPadEnter),
+    ];
+
+    fn of(key: minifb::Key) -> Option<Key> {
+        Key::ALL
+            .iter()
+            .find_map(|&(ours, theirs)| (theirs == key).then_some(ours))
+    }
+
+    fn toolkits(self) -> minifb::Key {
+        Key::ALL
+            .iter()
+            .find_map(|&(ours, theirs)| (ours == self).then_some(theirs))
+            .unwrap_or(minifb::Key::Unknown)
+    }
+}
+
+/// A window of the bot's own.
+pub struct OwnWindow {
+    window: Window,
+    /// Its id, as the window list gives it.
+    id: u32,
+}
+
+impl std::fmt::Debug for OwnWindow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OwnWindow")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OwnWindow {
+    /// Opens a window titled `title` whose client area is `size` pixels,
+    /// kept above the other windows when `topmost` (as the window manager
+    /// allows; said in the log when it does not).
+    pub fn open(title: &str, size: (usize, usize), topmost: bool) -> Result<OwnWindow, String> {
+        if let Err(error) = super::survive_window_errors() {
+            log::warn!("{title}: the window system's errors on it may end the bot: {error}");
+        }
+        let options = WindowOptions {
+            topmost,
+            ..WindowOptions::default()
+        };
+        let window = Window::new(title, size.0, size.1, options).map_err(|e| e.to_string())?;
+        // The handle's value: an X window id on X11 and a window handle
+        // on Windows, both what the window list gives.
+        let id = window.get_window_handle() as usize as u32;
+        let own = OwnWindow { window, id };
+        // minifb keeps a window on top itself on Windows, not on X11.
+        if topmost && let Err(error) = super::keep_above(id) {
+            log::warn!("{title}: cannot be kept above the other windows: {error}");
+        }
+        Ok(own)
+    }
+
+    /// The window's id, as the window list gives it.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// How often [`OwnWindow::show`] and [`OwnWindow::pump`] may run at
+    /// most, waiting in them as needed; 0 never waits.
+    pub fn set_rate(&mut self, per_second: usize) {
+        self.window.set_target_fps(per_second);
+    }
+
+    /// Puts the window's frame with its top-left at `at` (desktop pixels).
+    pub fn place(&mut self, at: (i32, i32)) {
+        self.window.set_position(at.0 as isize, at.1 as isize);
+    }
+
+    pub fn set_title(&mut self, title: &str) {
+        self.window.set_title(title);
+    }
+
+    /// Shows `pixels` (0RGB words, `size` pixels, row by row) and takes
+    /// in the window's events.
+    pub fn show(&mut self, pixels: &[u32], size: (usize, usize)) -> Result<(), String> {
+        self.window
+            .update_with_buffer(pixels, size.0, size.1)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Takes in the window's events (moves, repaints, input, closing).
+    pub fn pump(&mut self) {
+        self.window.update();
+    }
+
+    /// Whether the window is still there: not closed by the player, not
+    /// destroyed by another program.
+    pub fn is_open(&self) -> bool {
+        self.window.is_open() && !self.destroyed()
+    }
+
+    /// Whether another program destroyed the window.
+    pub fn destroyed(&self) -> bool {
+        super::own_window_lost(self.id)
+    }
+
+    /// Whether the primary (left) button is down over the window, as of
+    /// the last events taken in.
+    pub fn primary_down(&self) -> bool {
+        self.window.get_mouse_down(MouseButton::Left)
+    }
+
+    /// Where the pointer is in the client area, when it is over it.
+    pub fn pointer(&self) -> Option<(f32, f32)> {
+        self.window.get_mouse_pos(MouseMode::Discard)
+    }
+
+    /// Whether `key` is down, as of the last events taken in.
+    pub fn key_down(&self, key: Key) -> bool {
+        self.window.is_key_down(key.toolkits())
+    }
+
+    /// Tells `heard` of every press and release of the keys there are,
+    /// however short: the key state misses a press released before the
+    /// next events are taken in (as `xdotool key` sends them).
+    pub fn on_keys(&mut self, heard: impl FnMut(Key, bool) + 'static) {
+        self.window.set_input_callback(Box::new(Heard(heard)));
+    }
+}
+
+struct Heard<F>(F);
+
+impl<F: FnMut(Key, bool)> InputCallback for Heard<F> {
+    fn add_char(&mut self, _: u32) {}
+
+    fn set_key_state(&mut self, key: minifb::Key, down: bool) {
+        if let Some(key) = Key::of(key) {
+            (self.0)(key, down);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_maps_to_the_toolkits_and_back() {
+        for (ours, theirs) in Key::ALL {
+            assert_eq!(ours.toolkits(), theirs);
+            assert_eq!(Key::of(theirs), Some(ours));
+        }
+        assert_eq!(Key::of(minifb::Key::M), None);
+    }
+}
