@@ -14,8 +14,7 @@ use enigo::Coordinate;
 use enigo::{Button, Direction, Enigo, Mouse as _, Settings};
 use thiserror::Error;
 
-use super::Pointer;
-use super::stop;
+use super::{Pointer, ScreenPoint, stop};
 
 /// How long a click holds the button down: the game misses shorter presses.
 pub const HOLD: Duration = Duration::from_millis(40);
@@ -35,25 +34,6 @@ const READ_BACK_WAIT: Duration = Duration::from_millis(2);
 /// another scale) can land clamped at the first monitor's edge on its
 /// first call, and right on the next.
 const MOVE_TRIES: u32 = 3;
-
-/// A position on the screen, in pixels (x to the right, y down).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ScreenPoint {
-    pub x: i32,
-    pub y: i32,
-}
-
-impl ScreenPoint {
-    pub const fn new(x: i32, y: i32) -> ScreenPoint {
-        ScreenPoint { x, y }
-    }
-}
-
-impl std::fmt::Display for ScreenPoint {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({}, {})", self.x, self.y)
-    }
-}
 
 /// Why no click.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]

@@ -14,6 +14,7 @@ pub mod capture;
 pub mod fake;
 pub mod input;
 pub mod own;
+mod screen;
 pub mod stop;
 
 #[cfg(unix)]
@@ -23,9 +24,10 @@ mod win32;
 
 use image::RgbaImage;
 
-pub use capture::{CaptureError, Region, ScreenRect, WindowInfo, names};
-pub use input::{InputError, Mouse, ScreenPoint};
+pub use capture::{CaptureError, WindowInfo, names};
+pub use input::{InputError, Mouse};
 pub use own::{Key, OwnWindow};
+pub use screen::{Region, ScreenPoint, ScreenRect};
 
 /// The game window, as live play and assist mode watch it.
 pub trait GameWindow: std::fmt::Debug {
