@@ -348,13 +348,7 @@ fn open_appending(
 /// spellings and hard links alike (a hard link has a path of its own, so
 /// the file's identity is compared, not its path).
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (
-        crate::desktop::file_identity(a),
-        crate::desktop::file_identity(b),
-    ) {
-        (Some(a), Some(b)) => a == b,
-        _ => false,
-    }
+    same_file::is_same_file(a, b).unwrap_or(false)
 }
 
 #[cfg(test)]

@@ -30,6 +30,11 @@
 //!   window of our own to play on.
 //! - [`cli`]: the command line on top, which wires them.
 //!
+//! The floors from [`desktop`] up come with the default `desktop` feature:
+//! without it (`--no-default-features`) the library is the game, the
+//! solver, the vision, the renderer, the charts and the record, and
+//! compiles no OS crate.
+//!
 //! Reading a board and solving it takes three calls:
 //!
 //! ```
@@ -42,16 +47,22 @@
 //! # Ok::<(), dustbot::game::BoardError>(())
 //! ```
 
+#[cfg(feature = "desktop")]
 pub mod assist;
 pub mod chart;
+#[cfg(feature = "desktop")]
 pub mod cli;
 pub mod colour;
+#[cfg(feature = "desktop")]
 pub mod desktop;
 pub mod files;
 pub mod game;
 pub mod geometry;
+#[cfg(feature = "desktop")]
 pub mod live;
+#[cfg(feature = "desktop")]
 pub mod play;
+#[cfg(feature = "desktop")]
 pub mod practice;
 pub mod record;
 pub mod render;

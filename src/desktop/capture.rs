@@ -10,6 +10,7 @@ use image::RgbaImage;
 use thiserror::Error;
 
 use super::input::{self, InputError};
+use super::platform;
 use super::{Desktop, GameWindow, Pointer, Region, ScreenPoint, ScreenRect};
 
 /// A window as the window system reports it; the position is the top-left
@@ -308,8 +309,7 @@ impl Desktop for SystemDesktop {
             window,
             info: info.clone(),
             screen: None,
-            #[cfg(unix)]
-            pixels: super::unix::Pixels::connect()
+            pixels: platform::Pixels::connect()
                 .map_err(|cause| log::debug!("capturing through xcap: {cause}"))
                 .ok(),
         }))
@@ -323,8 +323,7 @@ impl Desktop for SystemDesktop {
 /// Every window `xcap` lists, front-most first, once the platform says
 /// there is a desktop to list.
 fn list_all() -> Result<Vec<xcap::Window>, CaptureError> {
-    #[cfg(unix)]
-    super::unix::check_display()?;
+    platform::check_display()?;
     xcap::Window::all().map_err(|e| CaptureError::NoDesktop {
         cause: e.to_string(),
     })
@@ -416,13 +415,7 @@ fn info(w: &xcap::Window) -> Result<WindowInfo, xcap::XCapError> {
 /// sets only the ICCCM `WM_NAME` as Latin-1 text (xterm, older toolkits
 /// and games), which xcap reads as compound text only.
 fn plain_title(id: u32) -> Option<String> {
-    #[cfg(unix)]
-    return super::unix::wm_name(id);
-    #[cfg(not(unix))]
-    {
-        let _ = id;
-        None
-    }
+    platform::wm_name(id)
 }
 
 /// Where `w` is and whether it is minimised, with its id: what changes
@@ -434,8 +427,7 @@ fn plain_title(id: u32) -> Option<String> {
 fn geometry(w: &xcap::Window) -> Result<(u32, ScreenRect, bool), xcap::XCapError> {
     let id = w.id()?;
     let minimised = w.is_minimized().unwrap_or(false);
-    #[cfg(windows)]
-    if let Some(client) = super::win32::client_area(id) {
+    if let Some(client) = platform::client_area(id) {
         return Ok((id, client, minimised));
     }
     let area = ScreenRect {
@@ -481,33 +473,20 @@ fn ancestors(
 
 /// The parent of process `pid`, where the system says.
 fn parent_of(pid: u32) -> Option<u32> {
-    #[cfg(unix)]
-    return super::unix::parent_of(pid);
-    #[cfg(windows)]
-    return super::win32::parent_of(pid);
-    #[cfg(not(any(unix, windows)))]
-    None
+    platform::parent_of(pid)
 }
 
 /// When process `pid` started, in the system's own units (clock ticks
 /// since boot on Linux, 100 ns since 1601 on Windows): only compared.
 fn started_at(pid: u32) -> Option<u64> {
-    #[cfg(unix)]
-    return super::unix::started_at(pid);
-    #[cfg(windows)]
-    return super::win32::started_at(pid);
-    #[cfg(not(any(unix, windows)))]
-    None
+    platform::started_at(pid)
 }
 
 /// The console window the bot runs in, on Windows, whose title holds the
 /// command line (`bot --window Nodiatis`): never the game. Elsewhere the
 /// terminal is one of the bot's ancestors.
 fn own_window() -> Option<u32> {
-    #[cfg(windows)]
-    return super::win32::console_window();
-    #[cfg(not(windows))]
-    None
+    platform::console_window()
 }
 
 /// A window of the system's desktop, watched by live play or assist mode.
@@ -521,8 +500,7 @@ pub struct SystemWindow {
     /// On X11, the screen's pixels through one connection kept open
     /// (`xcap` opens three a capture, which cost the X server more than
     /// the pixels); `None` where that cannot serve.
-    #[cfg(unix)]
-    pixels: Option<super::unix::Pixels>,
+    pixels: Option<platform::Pixels>,
 }
 
 impl GameWindow for SystemWindow {
@@ -592,10 +570,7 @@ impl GameWindow for SystemWindow {
             title: self.info.title.clone(),
             cause,
         };
-        #[cfg(unix)]
         let kept = self.pixels.as_ref().map(|pixels| pixels.grab(part));
-        #[cfg(not(unix))]
-        let kept: Option<Result<RgbaImage, String>> = None;
         let image = match kept {
             Some(image) => image.map_err(grab)?,
             None => monitor
@@ -616,9 +591,9 @@ impl GameWindow for SystemWindow {
         Ok((image, part.in_client(origin)))
     }
 
-    // On X11 each row is its own small request on the connection kept.
+    // Where a connection is kept (X11), each part is its own small
+    // request on it.
     fn capture_parts(&mut self, parts: &[Region]) -> Result<Vec<RgbaImage>, CaptureError> {
-        #[cfg(unix)]
         if let (Some(pixels), Some((_, bounds))) = (&self.pixels, &self.screen) {
             let origin = self.info.area().origin();
             return parts
@@ -653,14 +628,7 @@ impl GameWindow for SystemWindow {
     }
 
     fn window_at(&self, point: ScreenPoint) -> Result<Option<u32>, CaptureError> {
-        #[cfg(unix)]
-        return super::unix::window_at(point).map_err(|cause| CaptureError::NoDesktop { cause });
-        #[cfg(windows)]
-        return Ok(super::win32::window_at(point));
-        #[cfg(not(any(unix, windows)))]
-        Err(CaptureError::NoDesktop {
-            cause: format!("no window system to ask what is at {point}"),
-        })
+        platform::window_at(point).map_err(|cause| CaptureError::NoDesktop { cause })
     }
 }
 

@@ -9,12 +9,10 @@
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-#[cfg(not(windows))]
-use enigo::Coordinate;
 use enigo::{Button, Direction, Enigo, Mouse as _, Settings};
 use thiserror::Error;
 
-use super::{Pointer, ScreenPoint, stop};
+use super::{Pointer, ScreenPoint, platform, stop};
 
 /// How long a click holds the button down: the game misses shorter presses.
 pub const HOLD: Duration = Duration::from_millis(40);
@@ -263,8 +261,7 @@ pub fn primary_when_swapped(swapped: bool) -> Button {
 /// `SetCursorPos` (enigo's absolute moves reach the primary monitor only).
 pub struct SystemPointer {
     enigo: Enigo,
-    #[cfg(unix)]
-    buttons: super::unix::Buttons,
+    buttons: platform::Buttons,
     /// The physical button pressed and not yet released: the release is
     /// of that button, whatever the mapping says meanwhile.
     pressed: Option<Button>,
@@ -282,8 +279,7 @@ impl SystemPointer {
             Enigo::new(&Settings::default()).map_err(|e| InputError::Device(e.to_string()))?;
         Ok(SystemPointer {
             enigo,
-            #[cfg(unix)]
-            buttons: super::unix::Buttons::connect().map_err(InputError::Device)?,
+            buttons: platform::Buttons::connect().map_err(InputError::Device)?,
             pressed: None,
         })
     }
@@ -291,19 +287,7 @@ impl SystemPointer {
     /// The physical button that is the primary now, read before each
     /// press: a player may swap the buttons while the bot runs.
     fn primary(&self) -> Result<Button, InputError> {
-        #[cfg(unix)]
-        {
-            let mapping = self.buttons.mapping().map_err(InputError::Device)?;
-            primary_of_mapping(&mapping).ok_or_else(|| {
-                InputError::Device(format!(
-                    "no button the bot can press is the primary in the pointer mapping {mapping:?}"
-                ))
-            })
-        }
-        #[cfg(windows)]
-        return Ok(primary_when_swapped(super::win32::buttons_swapped()));
-        #[cfg(not(any(unix, windows)))]
-        Ok(Button::Left)
+        self.buttons.primary().map_err(InputError::Device)
     }
 }
 
@@ -316,24 +300,13 @@ impl Pointer for SystemPointer {
     }
 
     fn move_to(&mut self, to: ScreenPoint) -> Result<(), InputError> {
-        #[cfg(windows)]
-        return super::win32::set_cursor(to).map_err(InputError::Device);
-        #[cfg(not(windows))]
-        self.enigo
-            .move_mouse(to.x, to.y, Coordinate::Abs)
-            .map_err(device)
+        platform::move_cursor(&mut self.enigo, to).map_err(InputError::Device)
     }
 
     fn primary_down(&mut self) -> Result<bool, InputError> {
-        #[cfg(unix)]
-        return self.buttons.primary_down().map_err(InputError::Device);
-        // Windows reads the physical buttons' state: the one pressed.
-        #[cfg(windows)]
-        return Ok(super::win32::button_down(
-            self.pressed.map_or_else(|| self.primary(), Ok)?,
-        ));
-        #[cfg(not(any(unix, windows)))]
-        Ok(false)
+        self.buttons
+            .primary_down(self.pressed)
+            .map_err(InputError::Device)
     }
 
     fn button(&mut self, down: bool) -> Result<(), InputError> {

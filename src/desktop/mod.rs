@@ -17,10 +17,17 @@ pub mod own;
 mod screen;
 pub mod stop;
 
+// One platform under one name: the floor calls `platform::...` and each
+// platform module has every function, those it has no use for doing
+// nothing.
 #[cfg(unix)]
 mod unix;
+#[cfg(unix)]
+use unix as platform;
 #[cfg(windows)]
 mod win32;
+#[cfg(windows)]
+use win32 as platform;
 
 use image::RgbaImage;
 
@@ -156,25 +163,7 @@ pub fn system() -> capture::SystemDesktop {
 /// that failed, if it did (the bot then refuses to play on a scaled
 /// display); elsewhere there is nothing to do.
 pub fn prepare() -> Result<(), String> {
-    #[cfg(windows)]
-    return win32::make_dpi_aware();
-    #[cfg(not(windows))]
-    Ok(())
-}
-
-/// The identity of the file at `path`, the same under every name it has
-/// (a hard link, a symbolic link, another spelling of the path): its
-/// device and inode, on Windows its volume and file index. `None` when
-/// the file cannot be looked at.
-pub fn file_identity(path: &std::path::Path) -> Option<(u64, u64)> {
-    #[cfg(windows)]
-    return win32::file_identity(&std::fs::File::open(path).ok()?);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        let metadata = std::fs::metadata(path).ok()?;
-        Some((metadata.dev(), metadata.ino()))
-    }
+    platform::prepare()
 }
 
 /// Whether the bot was started on its own console (a double-click in
@@ -182,23 +171,14 @@ pub fn file_identity(path: &std::path::Path) -> Option<(u64, u64)> {
 /// then a bare `bot` says what to do and waits for Enter instead of
 /// flashing past.
 pub fn own_console() -> bool {
-    #[cfg(windows)]
-    return win32::console_processes() == 1;
-    #[cfg(not(windows))]
-    false
+    platform::own_console()
 }
 
 /// Whether the console the bot runs in closes when it exits (see
 /// [`closes_at_exit`]): a failed run then waits for Enter, so that the
 /// player can read why.
 pub fn console_closes_at_exit() -> bool {
-    #[cfg(windows)]
-    return closes_at_exit(
-        win32::console_processes(),
-        win32::parent_command_line().as_deref(),
-    );
-    #[cfg(not(windows))]
-    false
+    platform::console_closes_at_exit()
 }
 
 /// Whether a console shared by `processes` processes, the bot's parent
@@ -229,35 +209,20 @@ fn runs_a_batch_file(command: &str) -> bool {
 /// Keeps the bot's own window `id` above the other windows; minifb does
 /// that itself on Windows when asked in its options, not on X11.
 fn keep_above(id: u32) -> Result<(), String> {
-    #[cfg(unix)]
-    return unix::keep_above(id);
-    #[cfg(not(unix))]
-    {
-        let _ = id;
-        Ok(())
-    }
+    platform::keep_above(id)
 }
 
 /// Makes the window system's errors on the bot's own windows (a window
 /// destroyed by another program) something [`own_window_lost`] tells,
 /// not the end of the process; nothing to do off X11.
 fn survive_window_errors() -> Result<(), String> {
-    #[cfg(unix)]
-    return unix::survive_window_errors();
-    #[cfg(not(unix))]
-    Ok(())
+    platform::survive_window_errors()
 }
 
 /// Whether the bot's own window `id` is gone, destroyed by another
 /// program (see [`survive_window_errors`]).
 fn own_window_lost(id: u32) -> bool {
-    #[cfg(unix)]
-    return unix::lost(id);
-    #[cfg(not(unix))]
-    {
-        let _ = id;
-        false
-    }
+    platform::lost(id)
 }
 
 #[cfg(test)]

@@ -44,9 +44,8 @@ pub fn catch() -> Result<(), InputError> {
         })
         .map_err(|e| InputError::Device(format!("cannot catch Ctrl-C: {e}")));
         // After ctrlc's: Windows calls the last handler set first.
-        #[cfg(windows)]
         if result.is_ok() {
-            result = super::win32::catch_console_end().map_err(InputError::Device);
+            result = super::platform::catch_console_end().map_err(InputError::Device);
         }
     });
     result

@@ -3,13 +3,16 @@
 //! error handler for the bot's own windows (minifb's), the one `unsafe`
 //! call here. Through x11rb it reads what xcap does not: the pointer's
 //! buttons and their mapping (which physical button is the primary), the
-//! top-level window at a point, and a title set only as ICCCM `WM_NAME`.
+//! top-level window at a point, and a title set only as ICCCM `WM_NAME`;
+//! with the names the Windows half has, doing nothing where X11 has
+//! nothing to do (see `desktop::platform`).
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use enigo::{Button, Coordinate, Enigo, Mouse as _};
 use image::RgbaImage;
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{
@@ -18,7 +21,7 @@ use x11rb::protocol::xproto::{
 };
 use x11rb::rust_connection::RustConnection;
 
-use super::{CaptureError, ScreenRect};
+use super::{CaptureError, ScreenPoint, ScreenRect};
 
 /// `Ok` when there is an X11 display to list windows on; else what works
 /// instead of what the window system's library makes of it.
@@ -77,7 +80,7 @@ impl Buttons {
     /// pointer, a release sent waits in the server's queue, and the
     /// button still reads down. The server's button mask is of logical
     /// buttons.
-    pub(super) fn primary_down(&self) -> Result<bool, String> {
+    pub(super) fn primary_down(&self, _pressed: Option<Button>) -> Result<bool, String> {
         let reply = self
             .conn
             .query_pointer(self.root)
@@ -86,6 +89,57 @@ impl Buttons {
             .map_err(|e| e.to_string())?;
         Ok(reply.mask.contains(KeyButMask::BUTTON1))
     }
+
+    /// The physical button that is the primary now, as the pointer
+    /// mapping has it.
+    pub(super) fn primary(&self) -> Result<Button, String> {
+        let mapping = self.mapping()?;
+        super::input::primary_of_mapping(&mapping).ok_or_else(|| {
+            format!("no button the bot can press is the primary in the pointer mapping {mapping:?}")
+        })
+    }
+}
+
+/// Moves the cursor to `to`: enigo's absolute move, which reaches the
+/// whole X screen.
+pub(super) fn move_cursor(enigo: &mut Enigo, to: ScreenPoint) -> Result<(), String> {
+    enigo
+        .move_mouse(to.x, to.y, Coordinate::Abs)
+        .map_err(|e| e.to_string())
+}
+
+// What Windows alone needs, which X11 has no use for: the same names, so
+// that the floor above calls one platform.
+
+/// Nothing to declare: an X11 client's pixels are the screen's.
+pub(super) fn prepare() -> Result<(), String> {
+    Ok(())
+}
+
+/// The bot never owns the terminal it runs in here: it outlives the bot.
+pub(super) fn own_console() -> bool {
+    false
+}
+
+/// See [`own_console`].
+pub(super) fn console_closes_at_exit() -> bool {
+    false
+}
+
+/// The terminal is one of the bot's ancestors here, found as such.
+pub(super) fn console_window() -> Option<u32> {
+    None
+}
+
+/// `xcap`'s geometry is the client area's already.
+pub(super) fn client_area(_id: u32) -> Option<ScreenRect> {
+    None
+}
+
+/// No console events here: the signals that end a process are caught
+/// with Ctrl-C's.
+pub(super) fn catch_console_end() -> Result<(), String> {
+    Ok(())
 }
 
 /// The screen's pixels through one connection to the X server, kept for
@@ -257,7 +311,7 @@ fn decode_text(utf8: bool, bytes: &[u8]) -> String {
 /// which honours input shapes: a click-through overlay (an empty input
 /// shape) is not found, as a press there goes through it. It is the child
 /// a pointer query gives with the pointer there, without moving it.
-pub(super) fn window_at(point: super::ScreenPoint) -> Result<Option<u32>, String> {
+pub(super) fn window_at(point: ScreenPoint) -> Result<Option<u32>, String> {
     let text = |e: &dyn std::fmt::Display| e.to_string();
     let (conn, root) = display()?;
     let (x, y) = (clamp16(point.x), clamp16(point.y));

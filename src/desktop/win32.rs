@@ -9,9 +9,7 @@
 //! never to be taken for the game; whether that console closes when the
 //! bot exits (started from Explorer, a shortcut or a batch file); the
 //! console's close, log-off and shut-down events, which end the process
-//! once handled, with the button released first; a file's identity (its
-//! volume and file index: one file under every name, hard links
-//! included).
+//! once handled, with the button released first.
 //! The only module with `unsafe`: each call is a plain Win32 function on
 //! values this module owns.
 #![allow(unsafe_code)]
@@ -51,7 +49,7 @@ use super::{ScreenPoint, ScreenRect};
 /// Declares the process per-monitor DPI aware (v2); `Ok` also when it
 /// already was (a manifest, an earlier call), an error naming the
 /// awareness in force otherwise.
-pub(super) fn make_dpi_aware() -> Result<(), String> {
+pub(super) fn prepare() -> Result<(), String> {
     // SAFETY: no arguments but a constant; fails harmlessly when the
     // awareness was set before.
     let set = unsafe { SetProcessDpiAwarenessContext(DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2) };
@@ -94,7 +92,7 @@ pub(super) fn client_area(id: u32) -> Option<ScreenRect> {
 
 /// Puts the cursor at `to`, anywhere on the virtual desktop (every
 /// monitor), in physical pixels.
-pub(super) fn set_cursor(to: ScreenPoint) -> Result<(), String> {
+fn set_cursor(to: ScreenPoint) -> Result<(), String> {
     // SAFETY: plain values.
     if unsafe { SetCursorPos(to.x, to.y) } != 0 {
         Ok(())
@@ -111,7 +109,7 @@ pub(super) fn set_cursor(to: ScreenPoint) -> Result<(), String> {
 /// `WindowFromPoint` hit-tests as the mouse does, so a window that lets
 /// clicks through (layered and transparent to input) is not found, and
 /// it finds the windows xcap leaves out (the bot's own).
-pub(super) fn window_at(point: ScreenPoint) -> Option<u32> {
+pub(super) fn window_at(point: ScreenPoint) -> Result<Option<u32>, String> {
     // SAFETY: plain values; a null handle is no window.
     let top = unsafe {
         let hwnd = WindowFromPoint(POINT {
@@ -119,25 +117,47 @@ pub(super) fn window_at(point: ScreenPoint) -> Option<u32> {
             y: point.y,
         });
         if hwnd.is_null() {
-            return None;
+            return Ok(None);
         }
         GetAncestor(hwnd, GA_ROOT)
     };
-    (!top.is_null()).then_some(top as usize as u32)
+    Ok((!top.is_null()).then_some(top as usize as u32))
 }
 
-/// Whether the player swapped the mouse's buttons (a left-handed player's
-/// setting): the primary is then the physical right button.
-pub(super) fn buttons_swapped() -> bool {
-    // SAFETY: a plain value.
-    unsafe { GetSystemMetrics(SM_SWAPBUTTON) != 0 }
+/// The mouse's buttons as the system has them: nothing to hold open.
+pub(super) struct Buttons;
+
+impl Buttons {
+    pub(super) fn connect() -> Result<Buttons, String> {
+        Ok(Buttons)
+    }
+
+    /// The physical button that is the primary now: the right one when
+    /// the player swapped them (a left-handed player's setting).
+    pub(super) fn primary(&self) -> Result<Button, String> {
+        // SAFETY: a plain value.
+        let swapped = unsafe { GetSystemMetrics(SM_SWAPBUTTON) != 0 };
+        Ok(super::input::primary_when_swapped(swapped))
+    }
+
+    /// Whether the button `pressed` (else the primary) is down: Windows
+    /// reads the physical buttons' state, so the one pressed is asked.
+    pub(super) fn primary_down(&self, pressed: Option<Button>) -> Result<bool, String> {
+        Ok(button_down(pressed.map_or_else(|| self.primary(), Ok)?))
+    }
+}
+
+/// Moves the cursor to `to` with `SetCursorPos`: enigo's absolute moves
+/// reach the primary monitor only.
+pub(super) fn move_cursor(_: &mut enigo::Enigo, to: ScreenPoint) -> Result<(), String> {
+    set_cursor(to)
 }
 
 /// Whether the physical `button` is down as the system has it now
 /// (`GetAsyncKeyState` reads the physical buttons, not the swapped
 /// meaning; SendInput puts the bot's own presses and releases in that
 /// state at once).
-pub(super) fn button_down(button: Button) -> bool {
+fn button_down(button: Button) -> bool {
     let key = match button {
         Button::Right => VK_RBUTTON,
         Button::Middle => VK_MBUTTON,
@@ -315,23 +335,59 @@ pub(super) fn parent_of(pid: u32) -> Option<u32> {
     }
 }
 
-/// The identity of the open `file`: its volume's serial number and its
-/// file index, the same under every name the file has (hard links too).
-pub(super) fn file_identity(file: &std::fs::File) -> Option<(u64, u64)> {
-    use std::os::windows::io::AsRawHandle as _;
-    use windows_sys::Win32::Storage::FileSystem::{
-        BY_HANDLE_FILE_INFORMATION, GetFileInformationByHandle,
-    };
-    let mut info = BY_HANDLE_FILE_INFORMATION::default();
-    // SAFETY: the handle is the open file's, borrowed for the call; the
-    // call fills a plain struct this function owns.
-    let read = unsafe { GetFileInformationByHandle(file.as_raw_handle(), &mut info) };
-    (read != 0).then(|| {
-        (
-            u64::from(info.dwVolumeSerialNumber),
-            u64::from(info.nFileIndexHigh) << 32 | u64::from(info.nFileIndexLow),
-        )
-    })
+/// Whether the bot was started on a console of its own (see
+/// [`super::own_console`]).
+pub(super) fn own_console() -> bool {
+    console_processes() == 1
+}
+
+/// Whether the console the bot runs in closes when it exits (see
+/// [`super::closes_at_exit`]).
+pub(super) fn console_closes_at_exit() -> bool {
+    super::closes_at_exit(console_processes(), parent_command_line().as_deref())
+}
+
+// What X11 alone needs, which Windows has no use for: the same names, so
+// that the floor above calls one platform.
+
+/// A desktop is always there to list.
+pub(super) fn check_display() -> Result<(), super::CaptureError> {
+    Ok(())
+}
+
+/// `xcap` reads every title there is.
+pub(super) fn wm_name(_id: u32) -> Option<String> {
+    None
+}
+
+/// minifb keeps a window on top itself, asked in its options.
+pub(super) fn keep_above(_id: u32) -> Result<(), String> {
+    Ok(())
+}
+
+/// A window destroyed from outside is a closed window to minifb here,
+/// not an error that ends the process.
+pub(super) fn survive_window_errors() -> Result<(), String> {
+    Ok(())
+}
+
+/// See [`survive_window_errors`]: minifb tells it as closed.
+pub(super) fn lost(_id: u32) -> bool {
+    false
+}
+
+/// No kept connection for pixels: `xcap` captures with GDI, which holds
+/// nothing open between captures. No value of this type exists.
+pub(crate) enum Pixels {}
+
+impl Pixels {
+    pub(crate) fn connect() -> Result<Pixels, String> {
+        Err("xcap captures on Windows".into())
+    }
+
+    pub(crate) fn grab(&self, _: ScreenRect) -> Result<image::RgbaImage, String> {
+        match *self {}
+    }
 }
 
 #[cfg(test)]

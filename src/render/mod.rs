@@ -21,6 +21,7 @@ mod window;
 
 pub use annotate::{CellMark, annotate, storyboard};
 pub use canvas::Canvas;
+#[cfg(feature = "desktop")]
 pub(crate) use canvas::srgb;
 pub use hint::{HintPainter, hint_size};
 pub use overlay::{PointerShape, pointer, tooltip};
