@@ -135,9 +135,7 @@ impl Buttons {
     /// The physical button that is the primary now: the right one when
     /// the player swapped them (a left-handed player's setting).
     pub(super) fn primary(&self) -> Result<Button, String> {
-        // SAFETY: a plain value.
-        let swapped = unsafe { GetSystemMetrics(SM_SWAPBUTTON) != 0 };
-        Ok(super::input::primary_when_swapped(swapped))
+        Ok(super::input::primary_when_swapped(buttons_swapped()))
     }
 
     /// Whether the button `pressed` (else the primary) is down: Windows
@@ -145,6 +143,13 @@ impl Buttons {
     pub(super) fn primary_down(&self, pressed: Option<Button>) -> Result<bool, String> {
         Ok(button_down(pressed.map_or_else(|| self.primary(), Ok)?))
     }
+}
+
+/// Whether the player swapped the mouse's buttons (a left-handed player's
+/// setting): the primary is then the physical right button.
+fn buttons_swapped() -> bool {
+    // SAFETY: a plain value.
+    unsafe { GetSystemMetrics(SM_SWAPBUTTON) != 0 }
 }
 
 /// Moves the cursor to `to` with `SetCursorPos`: enigo's absolute moves
@@ -378,6 +383,7 @@ pub(super) fn lost(_id: u32) -> bool {
 
 /// No kept connection for pixels: `xcap` captures with GDI, which holds
 /// nothing open between captures. No value of this type exists.
+#[derive(Debug)]
 pub(crate) enum Pixels {}
 
 impl Pixels {
