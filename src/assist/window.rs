@@ -28,22 +28,22 @@ pub const GAP: i32 = 24;
 /// window placed at a point has its frame's corner there, its client area
 /// further right and down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Frame {
-    pub border: i32,
+pub struct Border {
+    pub side: i32,
     pub top: i32,
 }
 
-impl Frame {
+impl Border {
     /// The frame Windows 10 and 11 give a window on a screen at `scale`:
     /// a resize border of 8 pixels at 100% (`SM_CXSIZEFRAME` plus
     /// `SM_CXPADDEDBORDER`, part of the window's rectangle though drawn
     /// invisible) and a caption of 23 (`SM_CYCAPTION`), both scaled with
     /// the screen as a per-monitor aware process sees them. The X11
     /// window managers' frames are thinner: the hint keeps clear there too.
-    pub fn at_scale(scale: f32) -> Frame {
+    pub fn at_scale(scale: f32) -> Border {
         let scaled = |pixels: f32| (pixels * scale.max(1.0)).round() as i32;
-        Frame {
-            border: scaled(8.0),
+        Border {
+            side: scaled(8.0),
             top: scaled(8.0 + 23.0),
         }
     }
@@ -51,7 +51,7 @@ impl Frame {
     /// The size of a window whose client area is `(w, h)`, its frame
     /// included.
     fn around(self, (w, h): (i32, i32)) -> (i32, i32) {
-        (w + 2 * self.border, h + self.top + self.border)
+        (w + 2 * self.side, h + self.top + self.side)
     }
 }
 
@@ -123,7 +123,7 @@ impl HintWindow {
         (game, board, screen): (ScreenRect, ScreenRect, ScreenRect),
         scale: f32,
     ) -> Result<HintWindow, String> {
-        let frame = Frame::at_scale(scale);
+        let frame = Border::at_scale(scale);
         let placement = place(game, board, screen, frame, cells).ok_or(NO_ROOM)?;
         let painter = HintPainter::new(cells.0, cells.1, look, placement.scale);
         let (width, height) = painter.size();
@@ -210,7 +210,7 @@ pub fn place(
     game: ScreenRect,
     board: ScreenRect,
     screen: ScreenRect,
-    frame: Frame,
+    frame: Border,
     cells: (u8, u8),
 ) -> Option<Placement> {
     let sizes = SCALES.map(|scale| {
@@ -274,14 +274,8 @@ mod tests {
 
     #[test]
     fn the_frame_is_the_screens_scale_of_windows_own() {
-        assert_eq!(Frame::at_scale(1.0), FRAME);
-        assert_eq!(
-            Frame::at_scale(1.5),
-            Frame {
-                border: 12,
-                top: 47
-            }
-        );
+        assert_eq!(Border::at_scale(1.0), FRAME);
+        assert_eq!(Border::at_scale(1.5), Border { side: 12, top: 47 });
         // On a screen at 150%, the window with its frame at that scale
         // keeps clear of the board, where one placed for 100% frames
         // would not fit: the room below the game holds the hint at full
@@ -295,7 +289,7 @@ mod tests {
         assert!(w as i32 + 2 * 12 <= 1100);
         let at_100 = place(game, board, screen, FRAME, (8, 6)).unwrap();
         assert_eq!((at_100.spot, at_100.scale), (Spot::Beside, 1.0));
-        let scaled = Frame::at_scale(1.5);
+        let scaled = Border::at_scale(1.5);
         let placement = place(game, board, screen, scaled, (8, 6)).unwrap();
         let hint = outer_with(&placement, scaled);
         assert_eq!(hint.intersection(&screen), Some(hint), "{placement:?}");
@@ -344,10 +338,10 @@ mod tests {
         practice(scale, at)
     }
 
-    const FRAME: Frame = Frame { border: 8, top: 31 };
+    const FRAME: Border = Border { side: 8, top: 31 };
 
     /// The window's area with `frame`.
-    fn outer_with(placement: &Placement, frame: Frame) -> ScreenRect {
+    fn outer_with(placement: &Placement, frame: Border) -> ScreenRect {
         let (w, h) = hint_size(8, 6, placement.scale);
         let (w, h) = frame.around((w as i32, h as i32));
         rect(placement.at.0, placement.at.1, w as u32, h as u32)

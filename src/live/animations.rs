@@ -15,7 +15,7 @@ use image::imageops;
 use super::POLL;
 use super::rules::{Learned, RulesChoice, Seen};
 use super::screen::ScreenBoard;
-use super::settling::{Pace, Progress, Settling};
+use super::settling::{Pace, Settling, Status};
 use crate::desktop::ScreenRect;
 use crate::game::{Board, Cell, Rules};
 use crate::geometry::Geometry;
@@ -150,7 +150,7 @@ fn play(style: Style, truth: Rules, calibration: &Calibration) -> Result<u32, St
             let mut settle = Settling::new(Some(current), expected, pace.hold());
             let mut at = clicked + LAG;
             let read = loop {
-                if let Progress::Settled(read) = settle.see(screen.read(at), at) {
+                if let Status::Settled(read) = settle.see(screen.read(at), at) {
                     break read;
                 }
                 at += POLL;

@@ -34,7 +34,7 @@ use crate::vision::Calibration;
 pub use error::{LiveError, Moment, NoBoard};
 use eye::{Eye, Frame};
 pub use rules::{Learned, RulesChoice, Seen};
-use settling::{Pace, Progress, Settling};
+use settling::{Pace, Settling, Status};
 use watch::Cadence;
 
 /// How often the board is captured while it settles, and glanced at right
@@ -159,9 +159,9 @@ pub(crate) fn wait_settled(
         eye.uncovered(when)?;
         let read = frame.board.as_ref().ok().copied();
         let board = match rule.see(read, frame.taken) {
-            Progress::Settled(board) => Some(board),
-            Progress::Wait if tick >= deadline => rule.timed_out(),
-            Progress::Wait => {
+            Status::Settled(board) => Some(board),
+            Status::Wait if tick >= deadline => rule.timed_out(),
+            Status::Wait => {
                 sleep(POLL.saturating_sub(tick.elapsed()));
                 continue;
             }

@@ -24,7 +24,7 @@ pub const MARGIN: Duration = Duration::from_millis(250);
 
 /// What the rule says after a read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Progress {
+pub enum Status {
     Wait,
     Settled(Board),
 }
@@ -55,10 +55,10 @@ impl Settling {
     }
 
     /// Takes one read (`None`: unreadable or unsure) made at `at`.
-    pub fn see(&mut self, board: Option<Board>, at: Instant) -> Progress {
+    pub fn see(&mut self, board: Option<Board>, at: Instant) -> Status {
         let Some(board) = board else {
             self.run = None;
-            return Progress::Wait;
+            return Status::Wait;
         };
         let (since, count) = match self.run {
             Some((last, since, count)) if last == board => (since, count + 1),
@@ -66,14 +66,14 @@ impl Settling {
         };
         self.run = Some((board, since, count));
         if count < 2 {
-            return Progress::Wait;
+            return Status::Wait;
         }
         let anything = self.before.is_none() && self.expected.is_empty();
         let predicted = anything || self.expected.contains(&board);
         if predicted || at.duration_since(since) >= self.hold {
-            Progress::Settled(board)
+            Status::Settled(board)
         } else {
-            Progress::Wait
+            Status::Wait
         }
     }
 
@@ -156,15 +156,12 @@ mod tests {
         let (before, after, _) = boards();
         let t = Instant::now();
         let mut settle = Settling::new(Some(before), vec![after], QUIET);
-        assert_eq!(settle.see(Some(before), ms(t, 0)), Progress::Wait);
-        assert_eq!(settle.see(None, ms(t, 50)), Progress::Wait);
-        assert_eq!(settle.see(Some(after), ms(t, 100)), Progress::Wait);
-        assert_eq!(settle.see(None, ms(t, 150)), Progress::Wait);
-        assert_eq!(settle.see(Some(after), ms(t, 200)), Progress::Wait);
-        assert_eq!(
-            settle.see(Some(after), ms(t, 250)),
-            Progress::Settled(after)
-        );
+        assert_eq!(settle.see(Some(before), ms(t, 0)), Status::Wait);
+        assert_eq!(settle.see(None, ms(t, 50)), Status::Wait);
+        assert_eq!(settle.see(Some(after), ms(t, 100)), Status::Wait);
+        assert_eq!(settle.see(None, ms(t, 150)), Status::Wait);
+        assert_eq!(settle.see(Some(after), ms(t, 200)), Status::Wait);
+        assert_eq!(settle.see(Some(after), ms(t, 250)), Status::Settled(after));
     }
 
     #[test]
@@ -174,12 +171,12 @@ mod tests {
         let hold = Duration::from_millis(800);
         let mut settle = Settling::new(Some(before), vec![after], hold);
         for i in 0..16 {
-            assert_eq!(settle.see(Some(before), ms(t, 50 * i)), Progress::Wait);
+            assert_eq!(settle.see(Some(before), ms(t, 50 * i)), Status::Wait);
         }
         // Read first at 0 ms: held 800 ms at the 17th read.
         assert_eq!(
             settle.see(Some(before), ms(t, 800)),
-            Progress::Settled(before)
+            Status::Settled(before)
         );
         assert_eq!(settle.steady_since(), Some(t));
     }
@@ -189,13 +186,10 @@ mod tests {
         let (before, after, other) = boards();
         let t = Instant::now();
         let mut settle = Settling::new(Some(before), vec![after], QUIET);
-        assert_eq!(settle.see(Some(other), ms(t, 0)), Progress::Wait);
-        assert_eq!(settle.see(Some(other), ms(t, 50)), Progress::Wait);
-        assert_eq!(settle.see(Some(other), ms(t, 450)), Progress::Wait);
-        assert_eq!(
-            settle.see(Some(other), ms(t, 500)),
-            Progress::Settled(other)
-        );
+        assert_eq!(settle.see(Some(other), ms(t, 0)), Status::Wait);
+        assert_eq!(settle.see(Some(other), ms(t, 50)), Status::Wait);
+        assert_eq!(settle.see(Some(other), ms(t, 450)), Status::Wait);
+        assert_eq!(settle.see(Some(other), ms(t, 500)), Status::Settled(other));
     }
 
     #[test]
@@ -205,7 +199,7 @@ mod tests {
         let mut settle = Settling::new(Some(before), vec![after], QUIET);
         settle.see(Some(after), ms(t, 0));
         settle.see(None, ms(t, 50));
-        assert_eq!(settle.see(Some(after), ms(t, 100)), Progress::Wait);
+        assert_eq!(settle.see(Some(after), ms(t, 100)), Status::Wait);
         assert_eq!(settle.timed_out(), None);
     }
 
@@ -214,8 +208,8 @@ mod tests {
         let (before, after, other) = boards();
         let t = Instant::now();
         let mut settle = Settling::new(Some(before), vec![after, other], QUIET);
-        assert_eq!(settle.see(Some(other), ms(t, 0)), Progress::Wait);
-        assert_eq!(settle.see(Some(other), ms(t, 50)), Progress::Settled(other));
+        assert_eq!(settle.see(Some(other), ms(t, 0)), Status::Wait);
+        assert_eq!(settle.see(Some(other), ms(t, 50)), Status::Settled(other));
     }
 
     #[test]
@@ -223,11 +217,8 @@ mod tests {
         let (before, _, _) = boards();
         let t = Instant::now();
         let mut settle = Settling::new(None, Vec::new(), QUIET);
-        assert_eq!(settle.see(Some(before), ms(t, 0)), Progress::Wait);
-        assert_eq!(
-            settle.see(Some(before), ms(t, 50)),
-            Progress::Settled(before)
-        );
+        assert_eq!(settle.see(Some(before), ms(t, 0)), Status::Wait);
+        assert_eq!(settle.see(Some(before), ms(t, 50)), Status::Settled(before));
     }
 
     #[test]

@@ -50,23 +50,23 @@ pub fn read(
         let pitch = (grid.pitch_x, grid.pitch_y);
         let background = grid_background(image, grid);
         let dust = 0.5 * calibration.thresholds.confidence;
-        let mut looks = vec![locate::Look::Nothing; grid.cells.len()];
+        let mut looks = vec![locate::BlobReading::Nothing; grid.cells.len()];
         // Under the capture's light as it is, then washed out, for the
         // cells not yet read as dust.
         for saturation in std::iter::once(1.0).chain(RESATURATIONS) {
             let judge = judge_from(&background, calibration, saturation);
             for (look, &(c, r)) in looks.iter_mut().zip(&grid.cells) {
-                if *look == locate::Look::Dust {
+                if *look == locate::BlobReading::Dust {
                     continue;
                 }
                 let centre = grid.point(c, r);
                 match centred_pile(image, centre, pitch, &judge, calibration, &mut scratch) {
-                    Some(v) if v.confidence >= dust => *look = locate::Look::Dust,
-                    Some(_) => *look = locate::Look::Faint,
+                    Some(v) if v.confidence >= dust => *look = locate::BlobReading::Dust,
+                    Some(_) => *look = locate::BlobReading::Faint,
                     None => {}
                 }
             }
-            if looks.iter().all(|&l| l == locate::Look::Dust) {
+            if looks.iter().all(|&l| l == locate::BlobReading::Dust) {
                 break;
             }
         }

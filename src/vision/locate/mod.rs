@@ -48,7 +48,9 @@ pub(crate) fn locate(
     shape: &SearchShape,
     near: Option<&Geometry>,
 ) -> Result<Located, VisionError> {
-    let grid = find_grid(image, shape, |grid| vec![Look::Dust; grid.cells.len()])?;
+    let grid = find_grid(image, shape, |grid| {
+        vec![BlobReading::Dust; grid.cells.len()]
+    })?;
     let geometry = place(image, &grid, shape, near)?;
     Ok(Located {
         geometry,
@@ -58,7 +60,7 @@ pub(crate) fn locate(
 
 /// What the cell reader makes of a blob of the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Look {
+pub(crate) enum BlobReading {
     /// A dust pile.
     Dust,
     /// Something like a pile, too unsure to say (a pile in odd light).
@@ -78,7 +80,7 @@ pub(crate) enum Look {
 pub(crate) fn find_grid(
     image: &RgbaImage,
     shape: &SearchShape,
-    mut look: impl FnMut(&PileGrid) -> Vec<Look>,
+    mut look: impl FnMut(&PileGrid) -> Vec<BlobReading>,
 ) -> Result<PileGrid, VisionError> {
     let piles = pile_blobs(image);
     if piles.is_empty() {
@@ -97,7 +99,7 @@ pub(crate) fn find_grid(
             }
         };
         let looks = look(&grid);
-        let dust = looks.iter().filter(|&&l| l == Look::Dust).count();
+        let dust = looks.iter().filter(|&&l| l == BlobReading::Dust).count();
         if 2 * dust < grid.cells.len() {
             log::debug!("a group of pile-sized blobs that is no dust");
             continue;
@@ -110,7 +112,7 @@ pub(crate) fn find_grid(
                 grid.cells
                     .iter()
                     .position(|&c| c == (p.column, p.row))
-                    .is_some_and(|i| looks[i] != Look::Nothing)
+                    .is_some_and(|i| looks[i] != BlobReading::Nothing)
             })
             .collect();
         if kept.len() == grid.cells.len() {
@@ -313,7 +315,10 @@ mod tests {
         ];
         let mut image = lattice(&rows, (100.0, 150.0), 60.0);
         in_panel(&mut image, [40, 34, 30], None);
-        let guess = find_grid(&image, &SHAPE, |grid| vec![Look::Dust; grid.cells.len()]).unwrap();
+        let guess = find_grid(&image, &SHAPE, |grid| {
+            vec![BlobReading::Dust; grid.cells.len()]
+        })
+        .unwrap();
         assert!(
             !guess.pitch_known && (guess.pitch_x - 60.0).abs() > 1.0,
             "{guess:?}"
