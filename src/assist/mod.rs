@@ -20,9 +20,7 @@ use std::time::{Duration, Instant};
 
 use image::RgbaImage;
 
-use crate::desktop::{
-    CaptureError, Desktop, GameWindow, InputError, ScreenPoint, ScreenRect, stop,
-};
+use crate::desktop::{CaptureError, Desktop, GameWindow, ScreenPoint, ScreenRect, stop};
 use crate::game::{Board, REWARD_CLICKS, Rules, Step};
 use crate::geometry::Geometry;
 use crate::live::eye::Eye;
@@ -601,10 +599,9 @@ fn plan(
 /// (a capture that failed because the window went counts, when `eye` can
 /// tell).
 fn ending(error: &LiveError, eye: Option<&mut Eye>) -> Option<End> {
-    match error {
-        LiveError::Input(InputError::Interrupted) => Some(End::Interrupted),
-        LiveError::Capture(CaptureError::Gone { .. }) => Some(End::WindowClosed),
-        LiveError::Capture(_) => match eye.map(Eye::client_now) {
+    match (session::end_of(error), error) {
+        (end @ (End::Interrupted | End::WindowClosed), _) => Some(end),
+        (_, LiveError::Capture(_)) => match eye.map(Eye::client_now) {
             Some(Err(LiveError::Capture(CaptureError::Gone { .. }))) => Some(End::WindowClosed),
             _ => None,
         },
