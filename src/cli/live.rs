@@ -54,7 +54,8 @@ pub(super) fn run_games<D: Driver>(
     // A log that cannot be written is said before any game.
     let log = match &args.live.game_log {
         Some(path) => Some(GameLog::open(path, &[calibration])?),
-        None => None,
+        None if args.live.no_game_log || args.dry_run => None,
+        None => default_log(calibration),
     };
     let mut session = Session::new(args.live.games, log);
     let mut desktop = crate::desktop::system();
@@ -78,6 +79,29 @@ pub(super) fn run_games<D: Driver>(
             Err(stop_error(args, &stopped)).context(context)
         }
         Err(error) => Err(error).context(context),
+    }
+}
+
+/// The game log in the bot's data folder, made when missing; a record
+/// by default is no reason to refuse play: when it cannot be written
+/// (no home, a read-only folder) that is said and the games go on.
+fn default_log(calibration: &Path) -> Option<GameLog> {
+    let opened = super::settings::default_game_log()
+        .map_err(anyhow::Error::from)
+        .and_then(|path| {
+            std::fs::create_dir_all(crate::files::folder_of(&path))
+                .with_context(|| format!("{}: cannot make its folder", path.display()))?;
+            Ok(GameLog::open(&path, &[calibration])?)
+        });
+    match opened {
+        Ok(log) => {
+            log::info!("recording the games in {}", log.path().display());
+            Some(log)
+        }
+        Err(error) => {
+            log::warn!("{error:#}: the games are not recorded (--game-log FILE names another log)");
+            None
+        }
     }
 }
 
