@@ -138,16 +138,25 @@ pub fn read_board(
         .map_err(|_| "no board read whole".to_owned())
 }
 
-/// The text that finds `window` again among `all` and only it: its title,
-/// else its application's name; `None` when neither tells it from the
-/// others (two windows of one title).
+/// The text that finds `window` again among `all` and only it, and stays
+/// while the game goes on: the title's first part (a title's tail often
+/// changes as it goes: "Dust Practice - 3 clicks", a browser's page
+/// before its name), else the whole title, else its application's name;
+/// `None` when none tells it from the others (two windows of one title).
 pub fn text_that_finds(all: &[WindowInfo], window: &WindowInfo) -> Option<String> {
     let command = capture::CommandLine::own();
-    [&window.title, &window.app]
+    let title = window.title.as_str();
+    let head = [" - ", " \u{2014} ", " | "]
+        .iter()
+        .filter_map(|separator| title.find(separator))
+        .min()
+        .map_or(title, |at| &title[..at])
+        .trim()
+        .to_owned();
+    [head, window.title.clone(), window.app.clone()]
         .into_iter()
         .filter(|text| !text.trim().is_empty())
         .find(|text| capture::pick(all, text, &command).is_ok_and(|w| w.id == window.id))
-        .cloned()
 }
 
 #[cfg(test)]
@@ -240,5 +249,19 @@ mod tests {
         assert_eq!(text_that_finds(&all, &all[1]), None);
         let apps = [window(1, "Notes", "editor"), window(2, "Notes", "viewer")];
         assert_eq!(text_that_finds(&apps, &apps[1]).as_deref(), Some("viewer"));
+        // A title's changing tail is left out while its head tells it apart.
+        let counted = [
+            window(1, "Dust Practice - 3 clicks", "bot"),
+            window(2, "Nodiatis - Wiki | Browser", "browser"),
+            window(3, "Nodiatis - Ana", "java"),
+        ];
+        assert_eq!(
+            text_that_finds(&counted, &counted[0]).as_deref(),
+            Some("Dust Practice")
+        );
+        assert_eq!(
+            text_that_finds(&counted, &counted[2]).as_deref(),
+            Some("Nodiatis - Ana")
+        );
     }
 }

@@ -164,8 +164,9 @@ impl Session<'_> {
             self.settings.save(&self.path)?;
         }
         let mut board = found.board;
+        let mut window = found.window;
         loop {
-            self.show(&found.window, board.as_ref(), &calibration_path);
+            self.show(&window, board.as_ref(), &calibration_path);
             match self.menu()? {
                 Action::Quit => return Ok(()),
                 Action::Run(choice) => {
@@ -173,18 +174,17 @@ impl Session<'_> {
                     self.play(&text, choice)?;
                 }
                 Action::Calibrate => {
-                    self.calibrate(&mut desktop, &found.window, &calibration)?;
+                    self.calibrate(&mut desktop, &window, &calibration)?;
                     // Read from here on with the calibration made.
                     return self.front_door();
                 }
                 Action::Record => self.record()?,
             }
-            board = find::read_board(
-                &mut desktop,
-                &found.window,
-                &Calibration::load(&calibration_path)?,
-            )
-            .ok();
+            // Its title as it is now (the game may change it as it goes).
+            if let Some(now) = desktop.windows()?.into_iter().find(|w| w.id == window.id) {
+                window = now;
+            }
+            board = find::read_board(&mut desktop, &window, &calibration).ok();
         }
     }
 
@@ -522,7 +522,11 @@ mod tests {
         assert!(top.starts_with("GGGGGGG ,"), "{top}");
         let bottom = correct_row(&board, "0 rrrrrrrr").unwrap().to_string();
         assert!(bottom.ends_with(",RRRRRRRR"), "{bottom}");
-        assert!(correct_row(&board, "0 GGGGGGG.").unwrap_err().contains("floats"));
+        assert!(
+            correct_row(&board, "0 GGGGGGG.")
+                .unwrap_err()
+                .contains("floats")
+        );
     }
 
     #[test]
