@@ -25,7 +25,10 @@ struct Pane {
 impl Pane {
     /// Starts `bot ARGS` in a new tmux server of its own.
     fn start(desktop: &Desktop, args: &[&str]) -> Pane {
-        let socket = desktop.path(&format!("tmux-{}.sock", std::process::id()));
+        // A server of its own each: the last one may still be ending.
+        static PANES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = PANES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let socket = desktop.path(&format!("tmux-{n}.sock"));
         let mut line = format!("'{}'", bot_path());
         for arg in args {
             line += &format!(" '{arg}'");
