@@ -54,12 +54,19 @@ pub(super) fn run_games<D: Driver>(
     // A log that cannot be written is said before any game.
     let log = match &args.live.game_log {
         Some(path) => Some(GameLog::open(path, &[calibration])?),
-        None if args.live.no_game_log || args.dry_run => None,
-        None => default_log(calibration),
+        None => None,
     };
-    let mut session = Session::new(args.live.games, log);
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(&driver.live().query)?;
+    // The default log once there is a game to record: none made for a
+    // window not found.
+    let log = match log {
+        None if !args.live.no_game_log && !args.dry_run && args.live.game_log.is_none() => {
+            default_log(calibration)
+        }
+        log => log,
+    };
+    let mut session = Session::new(args.live.games, log);
     say!("window {}", window.info());
     let context = format!(
         "window {}, calibration {}",
@@ -95,7 +102,7 @@ fn default_log(calibration: &Path) -> Option<GameLog> {
         });
     match opened {
         Ok(log) => {
-            log::info!("recording the games in {}", log.path().display());
+            log::debug!("recording the games in {}", log.path().display());
             Some(log)
         }
         Err(error) => {
