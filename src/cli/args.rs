@@ -298,6 +298,15 @@ pub struct LiveArgs {
         conflicts_with = "dry_run"
     )]
     pub game_log: Option<PathBuf>,
+    /// Record no game: without it, and without --game-log, every game is
+    /// appended to games.jsonl in the bot's data folder (README, "Your
+    /// record").
+    #[arg(
+        long,
+        requires = "window",
+        conflicts_with_all = ["game_log", "dry_run"]
+    )]
+    pub no_game_log: bool,
 }
 
 impl LiveArgs {
@@ -466,8 +475,9 @@ pub struct PracticeArgs {
 #[derive(Debug, Args)]
 pub struct StatsArgs {
     /// Game logs, a JSON line per game (live play's and assist mode's
-    /// --game-log), read in the order given.
-    #[arg(required = true, value_name = "FILE")]
+    /// --game-log), read in the order given; without one, the game log
+    /// in the bot's data folder, where play and hints record by default.
+    #[arg(value_name = "FILE")]
     pub logs: Vec<PathBuf>,
     /// Also draw the games into this PNG: the clicks over the optimum game
     /// by game with their trend, and the share of games with the reward.

@@ -56,9 +56,17 @@ pub(super) fn run_games<D: Driver>(
         Some(path) => Some(GameLog::open(path, &[calibration])?),
         None => None,
     };
-    let mut session = Session::new(args.live.games, log);
     let mut desktop = crate::desktop::system();
     let mut window = desktop.find(&driver.live().query)?;
+    // The default log once there is a game to record: none made for a
+    // window not found.
+    let log = match log {
+        None if !args.live.no_game_log && !args.dry_run && args.live.game_log.is_none() => {
+            default_log(calibration)
+        }
+        log => log,
+    };
+    let mut session = Session::new(args.live.games, log);
     say!("window {}", window.info());
     let ran = session.run(&mut driver, &mut desktop, &mut window, observe);
     if session.has_summary() {
@@ -92,6 +100,29 @@ fn context(title: &str, calibration: &Path, error: &RunError) -> String {
     match live {
         Some(LiveError::Capture(_)) => calibration,
         _ => format!("window {}, {calibration}", crate::text::title(title)),
+    }
+}
+
+/// The game log in the bot's data folder, made when missing; a record
+/// by default is no reason to refuse play: when it cannot be written
+/// (no home, a read-only folder) that is said and the games go on.
+fn default_log(calibration: &Path) -> Option<GameLog> {
+    let opened = super::settings::default_game_log()
+        .map_err(anyhow::Error::from)
+        .and_then(|path| {
+            std::fs::create_dir_all(crate::files::folder_of(&path))
+                .with_context(|| format!("{}: cannot make its folder", path.display()))?;
+            Ok(GameLog::open(&path, &[calibration])?)
+        });
+    match opened {
+        Ok(log) => {
+            log::debug!("recording the games in {}", log.path().display());
+            Some(log)
+        }
+        Err(error) => {
+            log::warn!("{error:#}: the games are not recorded (--game-log FILE names another log)");
+            None
+        }
     }
 }
 

@@ -7,10 +7,12 @@ mod assist;
 mod bench;
 mod calibrate;
 mod dry_run;
+mod guided;
 mod live;
 mod output;
 mod practice;
 mod progress;
+mod settings;
 mod solve;
 mod stats;
 mod stdout;
@@ -21,7 +23,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use clap::Parser;
 
 use crate::files;
 use crate::live::LiveSettings;
@@ -37,10 +38,12 @@ use stdout::{say, show};
 pub fn main() -> ExitCode {
     // Before any window, capture or click (see `desktop::prepare`).
     let prepared = crate::desktop::prepare();
-    if std::env::args_os().len() == 1 && crate::desktop::own_console() {
+    // A double-click starts the guided session, on the console Windows
+    // made for it; without one to ask on, it says what to do.
+    if std::env::args_os().len() == 1 && crate::desktop::own_console() && !guided::on_a_terminal() {
         return started_from_explorer();
     }
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
@@ -81,6 +84,22 @@ fn started_from_explorer() -> ExitCode {
     say!("{}", args::GETTING_STARTED);
     keep_console_open();
     ExitCode::SUCCESS
+}
+
+/// The command line, `--help` ending with where the settings are.
+fn parse() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory as _, FromArgMatches as _};
+    let command = Cli::command();
+    let help = format!(
+        "{}\n\n{}",
+        command
+            .get_after_help()
+            .map(ToString::to_string)
+            .unwrap_or_default(),
+        settings::help_line()
+    );
+    let matches = command.after_help(help).try_get_matches()?;
+    Cli::from_arg_matches(&matches)
 }
 
 /// Help and version go out as clap writes them; a bad argument becomes the
@@ -189,6 +208,7 @@ fn log_line(out: &mut env_logger::fmt::Formatter, record: &log::Record<'_>) -> s
 }
 
 fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
+    let guided = guided::wanted(&cli);
     match cli.command {
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Bench(args)) => bench::run(&args, bars),
@@ -205,6 +225,7 @@ fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
                 (Some(_), _) if play.assist => assist::run(play),
                 (Some(_), _) => live::run(play),
                 (None, true) => dry_run::run(play),
+                (None, false) if guided => guided::run(play),
                 (None, false) => anyhow::bail!(
                     "nothing to do: give --window TEXT, --dry-run IMAGE..., or a command (see --help)"
                 ),
@@ -222,10 +243,13 @@ struct ReadAndPlan {
 }
 
 fn read_and_plan(args: &args::PlayArgs) -> Result<ReadAndPlan> {
-    let calibration_path = args
-        .calibration
-        .clone()
-        .unwrap_or_else(Calibration::default_path);
+    // The flag, else the calibration made on the player's board.
+    let calibration_path = match &args.calibration {
+        Some(path) => path.clone(),
+        None => settings::current()?
+            .calibration()
+            .map_or_else(Calibration::default_path, Path::to_owned),
+    };
     let calibration = Calibration::load(&calibration_path)?;
     let solve = args.solver.options(Strategy::Optimal, args.rules.start());
     Ok(ReadAndPlan {

@@ -23,12 +23,38 @@ use crate::record::stats::{Group, Stats};
 use crate::record::{self, BadLine, GameRecord, KEPT_BAD_LINES};
 
 pub fn run(args: &StatsArgs) -> Result<ExitCode> {
-    if let Some(path) = &args.plot {
+    if args.plot.is_some() {
         // Ctrl-C never leaves a temporary file behind.
         files::exit_on_ctrl_c().context("cannot catch Ctrl-C")?;
+    }
+    record(args)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The logs `args` names, or the default game log when it names none
+/// (an error naming it while it does not exist).
+fn logs(args: &StatsArgs) -> Result<Vec<PathBuf>> {
+    if !args.logs.is_empty() {
+        return Ok(args.logs.clone());
+    }
+    let log = super::settings::default_game_log()?;
+    if !log.exists() {
+        bail!(
+            "{}: no games recorded yet (live play and assist mode record there; or name a log: bot stats FILE)",
+            log.display()
+        );
+    }
+    Ok(vec![log])
+}
+
+/// Prints the record of the games in `args`'s logs (and draws its plot),
+/// under the Ctrl-C of the caller: the guided session's own.
+pub(super) fn record(args: &StatsArgs) -> Result<()> {
+    let logs = logs(args)?;
+    if let Some(path) = &args.plot {
         check_plot_path(path)?;
         // Before any read: the plot would replace the log.
-        if let Some(log) = args.logs.iter().find(|log| files::same_file(path, log)) {
+        if let Some(log) = logs.iter().find(|log| files::same_file(path, log)) {
             bail!(
                 "--plot {}: it is the log {} read: name another file for the plot",
                 path.display(),
@@ -39,9 +65,9 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
     let mut records = Vec::new();
     let mut bad = Vec::new();
     let mut skipped = 0;
-    for (n, path) in args.logs.iter().enumerate() {
+    for (n, path) in logs.iter().enumerate() {
         // A log given twice (or a link to it) holds the same games once.
-        if let Some(first) = args.logs[..n].iter().find(|l| files::same_file(path, l)) {
+        if let Some(first) = logs[..n].iter().find(|l| files::same_file(path, l)) {
             log::warn!(
                 "{}: the same file as {}: counted once",
                 path.display(),
@@ -66,7 +92,7 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
     let stats = Stats::of(&records);
     let text = if args.json {
         let report = Report {
-            logs: args.logs.iter().map(|p| p.display().to_string()).collect(),
+            logs: logs.iter().map(|p| p.display().to_string()).collect(),
             stats: &stats,
             bad_lines: &bad,
             skipped_lines: skipped,
@@ -76,7 +102,7 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
             serde_json::to_string(&report).expect("plain data serialises")
         )
     } else {
-        table(&stats, &args.logs, skipped)
+        table(&stats, &logs, skipped)
     };
     show(&text);
     if let Some(path) = &args.plot {
@@ -88,7 +114,7 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
             show(&format!("plot: {}\n", path.display()));
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// `--json`'s object: the logs read, the sums, the first lines skipped

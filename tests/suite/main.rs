@@ -17,6 +17,8 @@ mod x11_support;
 // The player's screen, on a real X server (Unix only).
 mod assist_x11;
 mod games_x11;
+#[cfg(unix)]
+mod guided_x11;
 mod hostile_x11;
 mod live_x11;
 

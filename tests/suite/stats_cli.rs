@@ -241,8 +241,10 @@ fn a_missing_log_is_an_error_naming_it_and_an_empty_one_has_no_games() {
     let out = bot(dir.path(), &["stats", "empty.jsonl"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "no games in empty.jsonl\n");
+    // No log named: the default game log, named while it is missing.
     let out = bot(dir.path(), &["stats"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "no games recorded yet");
+    assert_one_line_error(&out, "games.jsonl");
 }
 
 #[test]

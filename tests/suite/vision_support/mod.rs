@@ -172,7 +172,11 @@ pub fn jpeg(image: &RgbaImage, quality: u8) -> RgbaImage {
 
 /// Runs the real `bot` binary in `dir` with no input on stdin.
 pub fn bot(dir: &Path, args: &[&str]) -> Output {
+    // The bot's settings and data folders (its default game log) are the
+    // test's, never the home's.
     Command::new(env!("CARGO_BIN_EXE_bot"))
+        .env("XDG_CONFIG_HOME", dir.join(".config"))
+        .env("XDG_DATA_HOME", dir.join(".data"))
         .current_dir(dir)
         .args(args)
         .stdin(Stdio::null())

@@ -145,13 +145,20 @@ impl Desktop {
     }
 
     /// `PROGRAM ARGS` on this display, in the test's folder, with the
-    /// bot's log at its default level.
-    fn on_this_display(&self, program: impl AsRef<OsStr>, args: &[impl AsRef<OsStr>]) -> Command {
+    /// bot's log at its default level, its settings and data folders
+    /// (the default game log) in the test's folder too.
+    pub fn on_this_display(
+        &self,
+        program: impl AsRef<OsStr>,
+        args: &[impl AsRef<OsStr>],
+    ) -> Command {
         let mut command = Command::new(program);
         command
             .args(args)
             .env("DISPLAY", &self.display)
             .env_remove("DUSTBOT_LOG")
+            .env("XDG_CONFIG_HOME", self.path("config"))
+            .env("XDG_DATA_HOME", self.path("data"))
             .current_dir(self.dir.path());
         command
     }

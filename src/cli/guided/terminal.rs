@@ -1,0 +1,239 @@
+//! The guided session's terminal: single keys read in raw mode (the
+//! `console` crate, already under the progress bars) on a thread of their
+//! own, so that a wait can end on a key or a time, and a `q` pressed
+//! while hints or play run asks them to stop as Ctrl-C does; and the board
+//! drawn with its letters in colour where the terminal has colour.
+
+use std::fmt::Write as _;
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::Duration;
+
+use console::{Key, Term};
+
+use crate::desktop::stop;
+use crate::game::{Board, Cell};
+
+/// The player's keys. A key is read only when one is wanted (or while a
+/// run is watched for `q`), so that no read is left waiting in raw mode
+/// when the session ends.
+#[derive(Debug)]
+pub struct Keys {
+    want: Sender<()>,
+    keys: Receiver<io::Result<Key>>,
+    /// A key was asked for and not yet received.
+    asked: bool,
+    /// A run is on: `q` stops it, other keys are dropped.
+    watching: Arc<AtomicBool>,
+}
+
+impl Keys {
+    /// The reader of standard input's terminal.
+    pub fn start() -> Keys {
+        let (want, wanted) = mpsc::channel::<()>();
+        let (send, keys) = mpsc::channel();
+        let watching = Arc::new(AtomicBool::new(false));
+        let watched = Arc::clone(&watching);
+        std::thread::spawn(move || {
+            let term = Term::stdout();
+            while wanted.recv().is_ok() {
+                loop {
+                    let key = term.read_key();
+                    if watched.load(Ordering::SeqCst) {
+                        if matches!(key, Ok(Key::Char('q' | 'Q'))) {
+                            stop::requested().store(true, Ordering::SeqCst);
+                        }
+                        // A terminal gone ends the reads: no busy loop.
+                        if key.is_ok()
+                            || matches!(&key, Err(e) if e.kind() == io::ErrorKind::Interrupted)
+                        {
+                            continue;
+                        }
+                    }
+                    if send.send(key).is_err() {
+                        return;
+                    }
+                    break;
+                }
+            }
+        });
+        Keys {
+            want,
+            keys,
+            asked: false,
+            watching,
+        }
+    }
+
+    /// The next key, waiting at most `wait` (`None`: for ever); `Ok(None)`
+    /// when the time is up. Ctrl-C reads as [`Key::CtrlC`].
+    pub fn next(&mut self, wait: Option<Duration>) -> io::Result<Option<Key>> {
+        if !self.asked {
+            self.want
+                .send(())
+                .map_err(|_| io::Error::other("the terminal's reader ended"))?;
+            self.asked = true;
+        }
+        let key = match wait {
+            None => self
+                .keys
+                .recv()
+                .map_err(|_| io::Error::other("the terminal's reader ended"))?,
+            Some(wait) => match self.keys.recv_timeout(wait) {
+                Ok(key) => key,
+                Err(RecvTimeoutError::Timeout) => return Ok(None),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(io::Error::other("the terminal's reader ended"));
+                }
+            },
+        };
+        self.asked = false;
+        match key {
+            // Ctrl-C at a question, read as a key in raw mode (its signal
+            // raised and taken as a stop too): a key, not a stop to keep.
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                stop::requested().store(false, Ordering::SeqCst);
+                Ok(Some(Key::CtrlC))
+            }
+            key => key.map(Some),
+        }
+    }
+
+    /// The next letter or digit typed, lower case, or Enter as `'\n'`;
+    /// Ctrl-C is `q`, other keys are ignored.
+    pub fn choice(&mut self) -> io::Result<char> {
+        loop {
+            match self.next(None)? {
+                Some(Key::CtrlC) => return Ok('q'),
+                Some(Key::Char(c)) if c.is_ascii_alphanumeric() => {
+                    return Ok(c.to_ascii_lowercase());
+                }
+                Some(Key::Enter) => return Ok('\n'),
+                _ => {}
+            }
+        }
+    }
+
+    /// A line typed, echoed as it is typed (Backspace takes a letter
+    /// back), without its Enter; Ctrl-C is a line `q`.
+    pub fn line(&mut self) -> io::Result<String> {
+        let term = Term::stdout();
+        let mut line = String::new();
+        loop {
+            match self.next(None)? {
+                Some(Key::Enter) => {
+                    term.write_line("")?;
+                    return Ok(line);
+                }
+                Some(Key::CtrlC) => {
+                    term.write_line("")?;
+                    return Ok("q".to_owned());
+                }
+                Some(Key::Backspace) if line.pop().is_some() => term.clear_chars(1)?,
+                Some(Key::Char(c)) if !c.is_control() => {
+                    line.push(c);
+                    term.write_str(&c.to_string())?;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Runs `run` with `q` asking it to stop (as Ctrl-C does); the stop
+    /// asked is cleared after it, for the session to go on.
+    pub fn watching<T>(&mut self, run: impl FnOnce() -> T) -> T {
+        // A key read now goes to the watch, not to a later question.
+        if !self.asked && self.want.send(()).is_ok() {
+            self.asked = true;
+        }
+        self.watching.store(true, Ordering::SeqCst);
+        let result = run();
+        self.watching.store(false, Ordering::SeqCst);
+        stop::requested().store(false, Ordering::SeqCst);
+        result
+    }
+}
+
+/// Whether to draw in colour: standard output is a terminal that has
+/// colour, and `NO_COLOR` (no-color.org) is not set to something.
+pub fn colour_wanted() -> bool {
+    colour_rule(
+        std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        std::env::var("TERM").ok().as_deref(),
+        Term::stdout().is_term(),
+    )
+}
+
+/// [`colour_wanted`]'s rule: `no_color` set, the terminal's `TERM`, and
+/// whether standard output is a terminal.
+fn colour_rule(no_color: bool, term: Option<&str>, is_term: bool) -> bool {
+    is_term && !no_color && term != Some("dumb")
+}
+
+/// The ANSI colour of each of the game's colours, by its letter: the
+/// terminal's own red, green, yellow and blue, and orange from the 256.
+fn ansi(letter: char) -> &'static str {
+    match letter {
+        'G' => "32",
+        'O' => "38;5;208",
+        'R' => "31",
+        'Y' => "33",
+        'B' => "34",
+        'C' => "36",
+        'P' => "35",
+        _ => "37",
+    }
+}
+
+/// The board as a grid with its row and column numbers (as
+/// [`Board::grid`] draws it), each letter in its colour when `colour`.
+pub fn grid(board: &Board, colour: bool) -> String {
+    let mut text = String::from("  |");
+    for x in 0..board.width() {
+        let _ = write!(text, " {}", x % 10);
+    }
+    let _ = writeln!(text, "\n--+{}", "-".repeat(2 * board.width() as usize));
+    for y in (0..board.height()).rev() {
+        let _ = write!(text, "{} |", y % 10);
+        for x in 0..board.width() {
+            let letter = board.get(Cell::new(x, y)).map_or(' ', |c| c.letter());
+            if colour && letter != ' ' {
+                let _ = write!(text, " \x1b[1;{}m{letter}\x1b[0m", ansi(letter));
+            } else {
+                let _ = write!(text, " {letter}");
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_only_on_a_terminal_and_never_against_no_color() {
+        assert!(colour_rule(false, Some("xterm-256color"), true));
+        assert!(!colour_rule(true, Some("xterm-256color"), true));
+        assert!(!colour_rule(false, Some("xterm"), false));
+        assert!(!colour_rule(false, Some("dumb"), true));
+        assert!(colour_rule(false, None, true));
+    }
+
+    #[test]
+    fn the_grid_is_the_boards_in_colour_or_plain() {
+        let board: Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
+        assert_eq!(grid(&board, false), board.grid().to_string());
+        let coloured = grid(&board, true);
+        assert!(coloured.contains("\x1b[1;32mG\x1b[0m"), "{coloured}");
+        // Without the colours it is the plain grid again.
+        let mut stripped = coloured.clone();
+        for code in ["32", "38;5;208", "31", "33", "34"] {
+            stripped = stripped.replace(&format!("\x1b[1;{code}m"), "");
+        }
+        assert_eq!(stripped.replace("\x1b[0m", ""), grid(&board, false));
+    }
+}

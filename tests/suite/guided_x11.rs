@@ -1,0 +1,290 @@
+//! The guided session end to end: `bot` alone on a real terminal (a tmux
+//! pane, driven from the test with send-keys and read with capture-pane)
+//! beside the practice window on a real X server, no title given. The
+//! player is the test: keys on the terminal, clicks with xdotool where
+//! the hints say. Judged from the terminal's screen, the practice window's
+//! click log, the settings and the game log in the test's folders.
+// X11: Xvfb, openbox, xdotool, tmux.
+#![cfg(unix)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::x11_support::*;
+
+/// A title that names no game: the practice window is found by its board.
+const GAME: &str = "Dust Practice";
+
+/// The bot in a tmux pane on the test's display, its folders in the
+/// test's; the pane stays after the bot ends, with its exit code.
+struct Pane {
+    socket: PathBuf,
+    display: String,
+}
+
+impl Pane {
+    /// Starts `bot ARGS` in a new tmux server of its own.
+    fn start(desktop: &Desktop, args: &[&str]) -> Pane {
+        // A server of its own each: the last one may still be ending.
+        static PANES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = PANES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let socket = desktop.path(&format!("tmux-{n}.sock"));
+        let mut line = format!("'{}'", bot_path());
+        for arg in args {
+            line += &format!(" '{arg}'");
+        }
+        // The exit code shown, and the pane kept for the test to read.
+        let script = format!("{line}; echo \"[bot exited $?]\"; sleep 600");
+        let status = desktop
+            .on_this_display(
+                "tmux",
+                &[
+                    "-u",
+                    "-S",
+                    socket.to_str().unwrap(),
+                    "-f",
+                    "/dev/null",
+                    "new-session",
+                    "-d",
+                    "-x",
+                    "250",
+                    "-y",
+                    "50",
+                    &script,
+                ],
+            )
+            .env_remove("TMUX")
+            .status()
+            .expect("tmux (scripts/install-deps installs it)");
+        assert!(status.success(), "tmux new-session");
+        Pane {
+            socket,
+            display: desktop.display.clone(),
+        }
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-u", "-S"])
+            .arg(&self.socket)
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "tmux {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Everything the pane showed, its history included, lines joined.
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-J", "-S", "-", "-t", "0"])
+    }
+
+    /// Types `keys` as they are.
+    fn keys(&self, keys: &str) {
+        self.tmux(&["send-keys", "-t", "0", "-l", keys]);
+    }
+
+    /// Waits until the screen holds `text` `times` times; the screen.
+    fn wait_for(&self, text: &str, times: usize) -> String {
+        let started = std::time::Instant::now();
+        loop {
+            let last = self.screen();
+            if last.matches(text).count() >= times {
+                return last;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(60),
+                "no {text:?} x{times} on the terminal:\n{last}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
+            .arg("kill-server")
+            .status();
+    }
+}
+
+/// The grid's rows as the terminal shows them ("5 | G G G G B O Y O"),
+/// colours left out by the capture.
+fn grid_rows(board: &str) -> Vec<String> {
+    board
+        .split(',')
+        .enumerate()
+        .map(|(n, row)| {
+            let letters: Vec<String> = row.chars().map(String::from).collect();
+            format!("{} | {}", 5 - n, letters.join(" "))
+        })
+        .collect()
+}
+
+/// The screen point of the last hint line on `screen`, and how many hints
+/// there are.
+fn last_hint(screen: &str) -> Option<((i64, i64), usize)> {
+    let hints: Vec<&str> = screen
+        .lines()
+        .filter(|l| l.starts_with("hint: click"))
+        .collect();
+    let line = hints.last()?;
+    let at = line.split(" at (").nth(1)?;
+    let (x, rest) = at.split_once(", ")?;
+    let y = rest.split(')').next()?;
+    Some(((x.parse().ok()?, y.parse().ok()?), hints.len()))
+}
+
+/// The games in the default game log.
+fn recorded(desktop: &Desktop) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(desktop.path("data/dustbot/games.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn bot_alone_finds_the_board_hints_to_the_clear_and_shows_the_record() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let pane = Pane::start(&desktop, &[]);
+    let screen = pane.wait_for("What now?", 1);
+    assert!(screen.contains("found the game by its board"), "{screen}");
+    assert!(
+        screen.contains(&format!("board read: {REAL_BOARD}")),
+        "{screen}"
+    );
+    for row in grid_rows(REAL_BOARD) {
+        assert!(screen.contains(&row), "no row {row:?}:\n{screen}");
+    }
+    assert!(screen.contains("optimum: 11 clicks, proven"), "{screen}");
+    assert!(screen.contains("calibration: "), "{screen}");
+    pane.keys("1");
+    // The player follows every hint, as the terminal says it.
+    let mut clicked = 0;
+    loop {
+        let screen = pane.screen();
+        if screen.contains("cleared in ") {
+            break;
+        }
+        if let Some((point, hints)) = last_hint(&screen)
+            && hints == clicked + 1
+        {
+            desktop.click(point);
+            clicked += 1;
+            practice.wait_for_clicks(clicked);
+        }
+        assert!(clicked <= 11, "more clicks than the optimum:\n{screen}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let screen = pane.wait_for("cleared in 11 clicks", 1);
+    assert_eq!(practice.clicks().len(), 11, "{screen}");
+    // Games until quit: q ends them with the summary, and the menu is back.
+    pane.keys("q");
+    let screen = pane.wait_for("What now?", 2);
+    assert!(screen.contains("1 game(s): 1 cleared"), "{screen}");
+    let games = recorded(&desktop);
+    assert_eq!(games.len(), 1, "{screen}");
+    assert_eq!(games[0]["mode"], "assist");
+    assert_eq!(games[0]["cleared"], true);
+    pane.keys("4");
+    let screen = pane.wait_for("picture viewer", 1);
+    assert!(screen.contains("over optimum"), "{screen}");
+    assert!(
+        screen.contains(
+            &desktop
+                .path("data/dustbot/games.jsonl")
+                .display()
+                .to_string()
+        ),
+        "{screen}"
+    );
+    assert!(
+        desktop.path("data/dustbot/record.png").is_file(),
+        "{screen}"
+    );
+    pane.keys("q");
+    pane.wait_for("[bot exited 0]", 1);
+}
+
+#[test]
+fn play_for_me_clears_in_the_optimum_and_a_second_start_remembers() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let pane = Pane::start(&desktop, &[]);
+    pane.wait_for("What now?", 1);
+    pane.keys("2");
+    let screen = pane.wait_for("cleared in 11 clicks", 1);
+    assert!(screen.contains("move the mouse to stop"), "{screen}");
+    assert_eq!(practice.clicks().len(), 11);
+    pane.keys("q");
+    pane.wait_for("What now?", 2);
+    pane.keys("4");
+    let screen = pane.wait_for("picture viewer", 1);
+    assert!(screen.contains("1 game in "), "{screen}");
+    pane.keys("q");
+    pane.wait_for("[bot exited 0]", 1);
+    drop(pane);
+    let settings = std::fs::read_to_string(desktop.path("config/dustbot/settings.toml")).unwrap();
+    assert!(
+        settings.contains("window = \"Dust Practice\""),
+        "{settings}"
+    );
+    assert!(settings.contains("last_choice = \"play\""), "{settings}");
+
+    // The next start says what it remembered and offers it first.
+    let pane = Pane::start(&desktop, &[]);
+    let screen = pane.wait_for("What now?", 1);
+    assert!(screen.contains("remembered ("), "{screen}");
+    assert!(screen.contains("the window \"Dust Practice\""), "{screen}");
+    assert!(
+        screen.contains("found the game by the window remembered"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Enter: 2 play for me (your last choice)"),
+        "{screen}"
+    );
+    pane.keys("q");
+    pane.wait_for("[bot exited 0]", 1);
+}
+
+#[test]
+fn a_game_opened_after_the_start_is_found_and_a_broken_settings_file_is_named() {
+    let desktop = Desktop::start();
+    let settings = desktop.path("config/dustbot/settings.toml");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let broken = "window = \"Dust\"\nlast_choice = \"dance\"\n";
+    std::fs::write(&settings, broken).unwrap();
+    let pane = Pane::start(&desktop, &[]);
+    let screen = pane.wait_for("[bot exited 2]", 1);
+    assert!(screen.contains("line 2"), "{screen}");
+    assert!(screen.contains(&settings.display().to_string()), "{screen}");
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), broken);
+    drop(pane);
+
+    std::fs::remove_file(&settings).unwrap();
+    let (_other, _) = desktop.plain_window("Notes");
+    let pane = Pane::start(&desktop, &[]);
+    let screen = pane.wait_for("looking again every 2 s", 1);
+    assert!(
+        screen.contains("start the dust game so that a full board shows"),
+        "{screen}"
+    );
+    // What it tried is said: the window without a board.
+    assert!(screen.contains("\"Notes\""), "{screen}");
+    let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let screen = pane.wait_for("What now?", 1);
+    assert!(screen.contains("found the game by its board"), "{screen}");
+    assert!(
+        screen.contains(&format!("board read: {REAL_BOARD}")),
+        "{screen}"
+    );
+    pane.keys("q");
+    pane.wait_for("[bot exited 0]", 1);
+}
