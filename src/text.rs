@@ -48,6 +48,15 @@ pub fn printable(text: &str) -> String {
     shown
 }
 
+/// `text` of several lines as [`printable`] shows each, the line ends
+/// kept.
+pub fn printable_lines(text: &str) -> String {
+    text.split('\n')
+        .map(printable)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The format characters that change how the text around them shows:
 /// direction overrides and isolates, zero-width characters, the byte order
 /// mark.

@@ -75,6 +75,18 @@ pub enum Command {
     Stats(StatsArgs),
     /// List the visible windows (title, application, position, size).
     Windows,
+    /// Write a report to attach to a question: the version, the OS and
+    /// its screens' scales, the window list, the settings, the last frames
+    /// saved; written into the data folder, nothing else from the disk.
+    Report(ReportArgs),
+}
+
+/// `bot report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Where live play and assist mode saved their frames.
+    #[arg(long, value_name = "DIR", default_value = "debug")]
+    pub debug_dir: std::path::PathBuf,
 }
 
 /// Live play (`--window`) and dry runs (`--dry-run`).

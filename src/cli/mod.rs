@@ -12,6 +12,7 @@ mod live;
 mod output;
 mod practice;
 mod progress;
+mod report;
 mod settings;
 mod solve;
 mod stats;
@@ -216,6 +217,7 @@ fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
         Some(Command::Practice(args)) => practice::run(&args),
         Some(Command::Stats(args)) => stats::run(&args),
         Some(Command::Windows) => windows::run(),
+        Some(Command::Report(args)) => report::run(&args.debug_dir),
         None => {
             let play = &cli.play;
             match (&play.window, play.dry_run) {

@@ -648,19 +648,7 @@ impl SystemWindow {
             title: self.info.title.clone(),
             cause: e.to_string(),
         };
-        let mut monitors: Vec<(xcap::Monitor, ScreenRect)> = xcap::Monitor::all()
-            .map_err(grab)?
-            .into_iter()
-            .filter_map(|m| {
-                let bounds = ScreenRect {
-                    x: m.x().ok()?,
-                    y: m.y().ok()?,
-                    width: m.width().ok()?,
-                    height: m.height().ok()?,
-                };
-                Some((m, bounds))
-            })
-            .collect();
+        let mut monitors = monitors().map_err(grab)?;
         let bounds: Vec<ScreenRect> = monitors.iter().map(|(_, b)| *b).collect();
         let best = most_of(area, &bounds).ok_or_else(|| CaptureError::OffScreen {
             title: self.info.title.clone(),
@@ -669,6 +657,35 @@ impl SystemWindow {
         self.screen = Some(found.clone());
         Ok(found)
     }
+}
+
+/// The monitors with their place on the desktop.
+fn monitors() -> Result<Vec<(xcap::Monitor, ScreenRect)>, xcap::XCapError> {
+    Ok(xcap::Monitor::all()?
+        .into_iter()
+        .filter_map(|m| {
+            let bounds = ScreenRect {
+                x: m.x().ok()?,
+                y: m.y().ok()?,
+                width: m.width().ok()?,
+                height: m.height().ok()?,
+            };
+            Some((m, bounds))
+        })
+        .collect())
+}
+
+/// The screens: each one's place on the desktop and its display scale
+/// (1.0 for 100%).
+pub fn screens() -> Result<Vec<(ScreenRect, f32)>, CaptureError> {
+    platform::check_display()?;
+    let monitors = monitors().map_err(|e| CaptureError::NoDesktop {
+        cause: e.to_string(),
+    })?;
+    Ok(monitors
+        .into_iter()
+        .map(|(m, bounds)| (bounds, m.scale_factor().unwrap_or(1.0)))
+        .collect())
 }
 
 /// Which of `monitors` shows the most of `area`: a window whose corner

@@ -31,7 +31,7 @@ use win32 as platform;
 
 use image::RgbaImage;
 
-pub use capture::{CaptureError, WindowInfo, names};
+pub use capture::{CaptureError, WindowInfo, names, screens};
 pub use input::{InputError, Mouse};
 pub use own::{Key, OwnWindow};
 pub use screen::{Region, ScreenPoint, ScreenRect};

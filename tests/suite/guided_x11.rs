@@ -288,3 +288,39 @@ fn a_game_opened_after_the_start_is_found_and_a_broken_settings_file_is_named() 
     pane.keys("q");
     pane.wait_for("[bot exited 0]", 1);
 }
+
+#[test]
+fn a_report_holds_the_version_the_screens_the_windows_and_the_last_frames_only() {
+    let desktop = Desktop::start();
+    let _game = desktop.practice(REAL_BOARD, 0, GAME);
+    // A frame the bot saved, and a file beside it that is no frame.
+    std::fs::create_dir_all(desktop.path("debug")).unwrap();
+    let frame = desktop.path("debug/unreadable-frame.png");
+    image::RgbaImage::from_pixel(4, 3, image::Rgba([9, 8, 7, 255]))
+        .save(&frame)
+        .unwrap();
+    std::fs::write(desktop.path("debug/private.txt"), "a secret of the disk").unwrap();
+    let out = desktop.run_bot(&["report"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let path = said
+        .trim()
+        .strip_prefix("wrote the report ")
+        .and_then(|rest| rest.split(": attach").next())
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        path.starts_with(desktop.path("data").to_str().unwrap()),
+        "{said}"
+    );
+    let page = std::fs::read_to_string(path).unwrap();
+    assert!(page.contains(&format!("version {}", env!("CARGO_PKG_VERSION"))));
+    assert!(page.contains("display scale 100%"), "{page}");
+    assert!(page.contains("&quot;Dust Practice"), "{page}");
+    assert!(page.contains("unreadable-frame.png"), "{page}");
+    assert_eq!(page.matches("data:image/png;base64,").count(), 1, "{page}");
+    assert!(!page.contains("a secret of the disk"), "{page}");
+}

@@ -96,11 +96,22 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         match session.front_door() {
             Ok(()) => return Ok(ExitCode::SUCCESS),
             Err(error) => {
-                say!("error: {error:#}");
-                say!("r: try again   q: quit");
+                let message = format!("{error:#}");
+                say!("error: {message}");
+                say!("r: try again   s: save a report   q: quit");
                 loop {
                     match session.keys.choice() {
                         Ok('r') => break,
+                        Ok('s') => {
+                            match super::report::save(Some(&message), &args.live.debug_dir()) {
+                                Ok(path) => say!(
+                                    "wrote the report {}: attach it to your question",
+                                    path.display()
+                                ),
+                                Err(error) => say!("error: {error:#}"),
+                            }
+                            say!("r: try again   q: quit");
+                        }
                         Ok('q') | Err(_) => return Ok(ExitCode::SUCCESS),
                         Ok(_) => {}
                     }
