@@ -273,20 +273,25 @@ mod tests {
 
     #[test]
     fn the_folders_follow_each_platforms_rule() {
-        let linux = [("HOME", "/home/ana"), ("XDG_CONFIG_HOME", "/cfg")];
+        // Absolute paths as the host has them (the test runs under Wine
+        // too, where `/cfg` is not absolute).
+        let home = std::env::temp_dir().join("ana");
+        let config = std::env::temp_dir().join("cfg");
+        let (home_text, config_text) = (home.to_str().unwrap(), config.to_str().unwrap());
+        let linux = [("HOME", home_text), ("XDG_CONFIG_HOME", config_text)];
         assert_eq!(
             folder(Kind::Config, false, env(&linux)).unwrap(),
-            Path::new("/cfg/dustbot")
+            config.join("dustbot")
         );
         assert_eq!(
             folder(Kind::Data, false, env(&linux)).unwrap(),
-            Path::new("/home/ana/.local/share/dustbot")
+            home.join(".local").join("share").join("dustbot")
         );
         // A relative XDG path is ignored, as the specification says.
-        let relative = [("HOME", "/home/ana"), ("XDG_CONFIG_HOME", "cfg")];
+        let relative = [("HOME", home_text), ("XDG_CONFIG_HOME", "cfg")];
         assert_eq!(
             folder(Kind::Config, false, env(&relative)).unwrap(),
-            Path::new("/home/ana/.config/dustbot")
+            home.join(".config").join("dustbot")
         );
         let windows = [("APPDATA", r"C:\Users\Ana\AppData\Roaming"), ("HOME", "/x")];
         let on_windows = folder(Kind::Data, true, env(&windows)).unwrap();
