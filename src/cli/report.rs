@@ -124,8 +124,8 @@ fn last_frames(debug_dir: &Path) -> Vec<(String, Vec<u8>)> {
         .filter(|e| e.path().extension().is_some_and(|x| x == "png"))
         .filter_map(|e| {
             let meta = e.metadata().ok()?;
-            (meta.is_file() && meta.len() <= MAX_FRAME_BYTES)
-                .then(|| Some((meta.modified().ok()?, e.path())))?
+            let small_file = meta.is_file() && meta.len() <= MAX_FRAME_BYTES;
+            small_file.then_some((meta.modified().ok()?, e.path()))
         })
         .collect();
     pictures.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));

@@ -206,25 +206,6 @@ fn runs_a_batch_file(command: &str) -> bool {
     cmd && once && batch
 }
 
-/// Keeps the bot's own window `id` above the other windows; minifb does
-/// that itself on Windows when asked in its options, not on X11.
-fn keep_above(id: u32) -> Result<(), String> {
-    platform::keep_above(id)
-}
-
-/// Makes the window system's errors on the bot's own windows (a window
-/// destroyed by another program) something [`own_window_lost`] tells,
-/// not the end of the process; nothing to do off X11.
-fn survive_window_errors() -> Result<(), String> {
-    platform::survive_window_errors()
-}
-
-/// Whether the bot's own window `id` is gone, destroyed by another
-/// program (see [`survive_window_errors`]).
-fn own_window_lost(id: u32) -> bool {
-    platform::lost(id)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,8 @@
 
 use minifb::{InputCallback, MouseButton, MouseMode, Window, WindowOptions};
 
+use super::platform;
+
 /// The keys the bot's windows listen to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
@@ -61,7 +63,7 @@ impl OwnWindow {
     /// kept above the other windows when `topmost` (as the window manager
     /// allows; said in the log when it does not).
     pub fn open(title: &str, size: (usize, usize), topmost: bool) -> Result<OwnWindow, String> {
-        if let Err(error) = super::survive_window_errors() {
+        if let Err(error) = platform::survive_window_errors() {
             log::warn!("{title}: the window system's errors on it may end the bot: {error}");
         }
         let options = WindowOptions {
@@ -74,7 +76,7 @@ impl OwnWindow {
         let id = window.get_window_handle() as usize as u32;
         let own = OwnWindow { window, id };
         // minifb keeps a window on top itself on Windows, not on X11.
-        if topmost && let Err(error) = super::keep_above(id) {
+        if topmost && let Err(error) = platform::keep_above(id) {
             log::warn!("{title}: cannot be kept above the other windows: {error}");
         }
         Ok(own)
@@ -121,7 +123,7 @@ impl OwnWindow {
 
     /// Whether another program destroyed the window.
     pub fn destroyed(&self) -> bool {
-        super::own_window_lost(self.id)
+        platform::lost(self.id)
     }
 
     /// Whether the primary (left) button is down over the window, as of

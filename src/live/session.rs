@@ -469,7 +469,7 @@ impl Session {
                         && self.want_more() =>
                 {
                     observe(Event::NoGame(&stopped.error));
-                    if self.wait_next(driver.live(), window.as_mut(), observe)? {
+                    if wait_next(driver.live(), window.as_mut(), observe)? {
                         continue;
                     }
                     return Ok(());
@@ -502,7 +502,7 @@ impl Session {
                 End::NewBoard => self.want_more(),
                 End::Cleared | End::MaxMoves if self.want_more() => {
                     observe(Event::WaitingNext);
-                    self.wait_next(driver.live(), window.as_mut(), observe)?
+                    wait_next(driver.live(), window.as_mut(), observe)?
                 }
                 _ => false,
             };
@@ -521,26 +521,25 @@ impl Session {
         self.played.push(record);
         logged
     }
+}
 
-    /// Waits for the next game's board in `window`; `false`
-    /// when Ctrl-C or the game window closing ended the wait (the run ends
-    /// well).
-    fn wait_next<D: Driver + ?Sized>(
-        &self,
-        settings: &LiveSettings,
-        window: &mut dyn GameWindow,
-        observe: &mut Observe<'_, D>,
-    ) -> Result<bool, RunError> {
-        stop::catch().map_err(|e| RunError::Waiting(e.into()))?;
-        match super::wait_next_game(window, settings) {
-            Ok(()) => Ok(true),
-            Err(LiveError::Input(InputError::Interrupted)) => Ok(false),
-            Err(LiveError::Capture(CaptureError::Gone { .. })) => {
-                observe(Event::WindowClosed);
-                Ok(false)
-            }
-            Err(error) => Err(RunError::Waiting(error)),
+/// Waits for the next game's board in `window`; `false`
+/// when Ctrl-C or the game window closing ended the wait (the run ends
+/// well).
+fn wait_next<D: Driver + ?Sized>(
+    settings: &LiveSettings,
+    window: &mut dyn GameWindow,
+    observe: &mut Observe<'_, D>,
+) -> Result<bool, RunError> {
+    stop::catch().map_err(|e| RunError::Waiting(e.into()))?;
+    match super::wait_next_game(window, settings) {
+        Ok(()) => Ok(true),
+        Err(LiveError::Input(InputError::Interrupted)) => Ok(false),
+        Err(LiveError::Capture(CaptureError::Gone { .. })) => {
+            observe(Event::WindowClosed);
+            Ok(false)
         }
+        Err(error) => Err(RunError::Waiting(error)),
     }
 }
 
