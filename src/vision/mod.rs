@@ -26,7 +26,7 @@ pub use calibration::{
     StoredGeometry, Thresholds, VERSION,
 };
 pub use doubt::Doubt;
-pub use learn::{LearnError, cluster_colours, learn, learn_from};
+pub use learn::{LearnError, cluster_colours, learn, learn_from, learn_on, propose};
 pub use load::{LoadError, MAX_IMAGE_BYTES, MAX_PIXELS, load};
 pub use read::{read, read_at};
 

@@ -136,6 +136,12 @@ pub(super) fn client_area(_id: u32) -> Option<ScreenRect> {
     None
 }
 
+/// Drops what was typed on the terminal and not read yet.
+pub(super) fn drop_typed_ahead() {
+    // Not a terminal, or one gone: nothing typed to drop.
+    let _ = rustix::termios::tcflush(std::io::stdin(), rustix::termios::QueueSelector::IFlush);
+}
+
 /// No console events here: the signals that end a process are caught
 /// with Ctrl-C's.
 pub(super) fn catch_console_end() -> Result<(), String> {
@@ -243,6 +249,18 @@ pub(super) fn parent_of(pid: u32) -> Option<u32> {
         .nth(1)?
         .parse()
         .ok()
+}
+
+/// The command line of process `pid`, its words joined by spaces, from
+/// `/proc`.
+pub(super) fn command_line_of(pid: u32) -> Option<String> {
+    let words = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    let words: Vec<String> = words
+        .split(|&b| b == 0)
+        .filter(|w| !w.is_empty())
+        .map(|w| String::from_utf8_lossy(w).into_owned())
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
 }
 
 /// When process `pid` started, in clock ticks since boot, from `/proc`.
