@@ -330,6 +330,29 @@ impl Desktop for SystemDesktop {
             .collect())
     }
 
+    // The console (Windows), else the window the terminal names as the
+    // bot's (`WINDOWID`, xterm's and others'), else a window of one of the
+    // bot's ancestors (the terminal program that runs its shell).
+    fn own_terminal(&mut self) -> Result<Option<WindowInfo>, CaptureError> {
+        let all: Vec<WindowInfo> = list_all()?.iter().filter_map(|w| info(w).ok()).collect();
+        let named = own_window().or_else(|| {
+            std::env::var("WINDOWID")
+                .ok()
+                .and_then(|id| id.trim().parse().ok())
+        });
+        let ancestors: Vec<u32> = own_processes()
+            .into_iter()
+            .filter(|&pid| pid != std::process::id())
+            .collect();
+        let found = named
+            .and_then(|id| all.iter().find(|w| w.id == id))
+            .or_else(|| {
+                all.iter()
+                    .find(|w| w.is_visible() && w.pid.is_some_and(|pid| ancestors.contains(&pid)))
+            });
+        Ok(found.cloned())
+    }
+
     fn open(&mut self, info: &WindowInfo) -> Result<Box<dyn GameWindow>, CaptureError> {
         let window = xcap::Window::all()
             .ok()

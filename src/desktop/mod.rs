@@ -81,6 +81,7 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(&mut Enigo, ScreenPoint) -> Result<(), String> = platform::move_cursor;
     // The bot's own windows.
     let _: fn(u32) -> Result<(), String> = platform::keep_above;
+    let _: fn(u32) -> Result<(), String> = platform::bring_to_front;
     let _: fn() -> Result<(), String> = platform::survive_window_errors;
     let _: fn(u32) -> bool = platform::lost;
 };
@@ -188,6 +189,19 @@ pub trait Desktop {
     /// The mouse.
     fn pointer(&mut self) -> Result<Box<dyn Pointer>, InputError>;
 
+    /// The window of the terminal (or console) the bot runs in, when it
+    /// has one on this desktop: it may lie over the game's board.
+    fn own_terminal(&mut self) -> Result<Option<WindowInfo>, CaptureError> {
+        Ok(None)
+    }
+
+    /// The windows in front of `info` over its client area, the bot's own
+    /// terminal included: what hides its board.
+    fn in_front_of(&mut self, info: &WindowInfo) -> Result<Vec<WindowInfo>, CaptureError> {
+        let window = self.open(info)?;
+        window.covering(Region::whole(info.width, info.height))
+    }
+
     /// The visible windows: not minimised, not of zero size.
     fn visible_windows(&mut self) -> Result<Vec<WindowInfo>, CaptureError> {
         Ok(self
@@ -226,6 +240,13 @@ pub fn own_console() -> bool {
 /// player can read why.
 pub fn console_closes_at_exit() -> bool {
     platform::console_closes_at_exit()
+}
+
+/// Brings the bot's own terminal (its window `id`) back to the front after
+/// a run, where the platform lets it (else Windows flashes its taskbar
+/// button); why not, when it did not.
+pub fn bring_to_front(id: u32) -> Result<(), String> {
+    platform::bring_to_front(id)
 }
 
 /// Drops what was typed on the bot's terminal (or console) and not read

@@ -257,6 +257,32 @@ pub(super) fn drop_typed_ahead() {
     }
 }
 
+/// Brings window `id` to the front; where Windows refuses (a process
+/// may take the foreground only in some cases), its taskbar button
+/// flashes until the player looks.
+pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
+    use windows_sys::Win32::UI::WindowsAndMessaging::{
+        FLASHW_TIMERNOFG, FLASHW_TRAY, FLASHWINFO, FlashWindowEx, SetForegroundWindow,
+    };
+    let hwnd = handle(id);
+    // SAFETY: a window handle (a stale one makes the calls fail); the
+    // structure's size is set as the API asks.
+    unsafe {
+        if SetForegroundWindow(hwnd) != 0 {
+            return Ok(());
+        }
+        let flash = FLASHWINFO {
+            cbSize: std::mem::size_of::<FLASHWINFO>() as u32,
+            hwnd,
+            dwFlags: FLASHW_TRAY | FLASHW_TIMERNOFG,
+            uCount: 0,
+            dwTimeout: 0,
+        };
+        FlashWindowEx(&flash);
+    }
+    Err("Windows kept another window in front: its taskbar button flashes".into())
+}
+
 /// How many processes share the bot's console: 1 when Windows made the
 /// console for it (a double-click in Explorer, a shortcut), which closes
 /// when it exits.

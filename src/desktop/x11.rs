@@ -433,6 +433,25 @@ pub(super) fn keep_above(id: u32) -> Result<(), String> {
     }
 }
 
+/// Asks the window manager to bring window `id` to the front and give it
+/// the focus (`_NET_ACTIVE_WINDOW`, as a pager asks: window managers
+/// honour that where they would refuse an application's own request).
+pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
+    let text = |e: &dyn std::fmt::Display| e.to_string();
+    let (conn, root) = display()?;
+    let active = atom(conn, b"_NET_ACTIVE_WINDOW")?;
+    // Source 2: a pager; the time 0: now.
+    let event = ClientMessageEvent::new(32, id, active, [2, 0, 0, 0, 0]);
+    conn.send_event(
+        false,
+        *root,
+        EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+        event,
+    )
+    .map_err(|e| text(&e))?;
+    conn.flush().map_err(|e| text(&e))
+}
+
 /// The X resource of the last Xlib error: a window of the bot's own
 /// destroyed by another program shows as errors on it.
 static LAST_ERROR_RESOURCE: AtomicU64 = AtomicU64::new(0);

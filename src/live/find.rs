@@ -45,6 +45,9 @@ impl Found {
 pub struct Search {
     pub found: Vec<Found>,
     pub tried: Vec<(WindowInfo, String)>,
+    /// The bot's own terminal, where it lies over a window that showed no
+    /// board: the game may be under it.
+    pub covering: Option<WindowInfo>,
 }
 
 /// How a window was found.
@@ -166,11 +169,26 @@ pub fn search(
     let started = Instant::now();
     let all = desktop.windows()?;
     let (named, others) = order(&all, remembered, WindowInfo::is_another_bots);
+    let own = desktop.own_terminal().ok().flatten();
     let mut search = Search::default();
+    // Whether the bot's own terminal lies over `window`, said once found.
+    let covered = |desktop: &mut dyn Desktop, window: &WindowInfo, search: &mut Search| {
+        let Some(own) = &own else { return false };
+        let over = desktop
+            .in_front_of(window)
+            .is_ok_and(|front| front.iter().any(|w| w.id == own.id));
+        if over {
+            search.covering = Some(own.clone());
+        }
+        over
+    };
     let mut named_show_a_board = false;
     for (window, by) in named {
         let board = read_board(desktop, &window, calibration).ok();
         named_show_a_board |= board.is_some();
+        if board.is_none() {
+            covered(desktop, &window, &mut search);
+        }
         search.found.push(Found { window, board, by });
     }
     if named_show_a_board {
@@ -198,6 +216,13 @@ pub fn search(
                 continue;
             }
             Ok(_) => "a board part played, not a game's start".to_owned(),
+            Err(_) if covered(desktop, &window, &mut search) => {
+                // Read again once the terminal is moved: not kept as seen.
+                search
+                    .tried
+                    .push((window, "the bot's own terminal lies over it".into()));
+                continue;
+            }
             Err(why) => why,
         };
         seen.read(&window, &why);
@@ -224,7 +249,8 @@ pub fn read_board(
 }
 
 /// The text that finds `window` again among `all` and only it, and stays
-/// while the game goes on: the title's first part (a title's tail often
+/// while the game goes on: the game's name where the title holds it, else
+/// the title's first part (a title's tail often
 /// changes as it goes: "Dust Practice - 3 clicks", a browser's page
 /// before its name), else the whole title; `None` when none tells it from
 /// the others (two windows of one title), for a terminal, and for a
@@ -243,8 +269,11 @@ pub fn text_that_finds(all: &[WindowInfo], window: &WindowInfo) -> Option<String
         .map_or(title, |at| &title[..at])
         .trim()
         .to_owned();
-    [head, window.title.clone()]
-        .into_iter()
+    // The game's own name where the title holds it: a browser's title
+    // around it changes as tabs open ("Nodiatis and 3 more pages").
+    let game = names(title, GAME_NAME).then(|| GAME_NAME.to_owned());
+    game.into_iter()
+        .chain([head, window.title.clone()])
         .filter(|text| !text.trim().is_empty())
         .find(|text| capture::pick(all, text, &command).is_ok_and(|w| w.id == window.id))
 }
@@ -391,6 +420,20 @@ mod tests {
         assert_eq!(
             text_that_finds(&counted, &counted[2]).as_deref(),
             Some("Nodiatis - Ana")
+        );
+        // The game's name alone, where it finds the window alone: Edge's
+        // title around it changes as tabs open.
+        let edge = [
+            window(
+                1,
+                "Nodiatis and 3 more pages - Profile 1 - Microsoft Edge",
+                "msedge",
+            ),
+            window(2, "Inbox", "mail"),
+        ];
+        assert_eq!(
+            text_that_finds(&edge, &edge[0]).as_deref(),
+            Some("Nodiatis")
         );
     }
 }

@@ -486,3 +486,56 @@ fn a_saved_calibration_that_is_gone_is_named_and_the_default_offered() {
         "{settings}"
     );
 }
+
+#[test]
+fn bot_alone_in_a_terminal_over_the_board_says_its_terminal_covers_it() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let (x, y, width, height) = desktop.window_rectangle(&practice.id);
+    // A player's terminal, typed `bot` in, lying over the whole board:
+    // an xterm (an ancestor of the bot) whose screen `script` copies to a
+    // file for the test to read.
+    let out = desktop.path("terminal.out");
+    let bot = format!("'{}'", bot_path());
+    let geometry = format!("{}x{}+{x}+{y}", width / 6 + 2, height / 13 + 2);
+    let (_xterm, terminal) = desktop.open_window("player's terminal", || {
+        let mut command = desktop.on_this_display(
+            "xterm",
+            &[
+                "-T",
+                "player's terminal",
+                "-geometry",
+                &geometry,
+                "-e",
+                "script",
+                "-q",
+                "-f",
+                "-c",
+                &bot,
+                out.to_str().unwrap(),
+            ],
+        );
+        command.env("TERM", "xterm");
+        command
+    });
+    assert!(desktop.overlap(&terminal, &practice.id));
+    let said = wait_for("the bot's words on its terminal", || {
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        text.contains("looking again every").then_some(text)
+    });
+    assert!(said.contains("this terminal"), "{said}");
+    assert!(said.contains("move it aside"), "{said}");
+    assert!(!said.contains("no game found"), "{said}");
+    // Put aside, the game is found.
+    assert!(
+        desktop
+            .xdotool(&["windowminimize", &terminal])
+            .status
+            .success()
+    );
+    let said = wait_for("the game found once the terminal moved", || {
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        text.contains("is this window the game?").then_some(text)
+    });
+    assert!(said.contains("Dust Practice"), "{said}");
+}

@@ -306,7 +306,7 @@ impl Session<'_> {
         calibration: &Calibration,
     ) -> Result<Option<Found>> {
         let remembered = self.settings.window.clone();
-        let mut said_none = false;
+        let (mut said_none, mut said_covered) = (false, false);
         // Windows the player said are not the game: not offered again.
         let mut declined: Vec<u32> = Vec::new();
         let mut seen = find::Seen::default();
@@ -347,6 +347,25 @@ impl Session<'_> {
                     }
                     said_none = false;
                 }
+                [] if search.covering.is_some() => {
+                    // Its own terminal hides what it would read: never "no
+                    // game", which would blame the game.
+                    if !said_covered {
+                        let terminal = search.covering.as_ref().map(ToString::to_string);
+                        say!(
+                            "this terminal ({}) covers the windows it would read: move it aside; looking again every {} s (q quits)",
+                            terminal.unwrap_or_default(),
+                            LOOK_AGAIN.as_secs()
+                        );
+                        (said_covered, said_none) = (true, false);
+                        self.keys.ask();
+                    }
+                    if let Some(Key::Char('q' | 'Q') | Key::CtrlC | Key::Escape) =
+                        self.keys.next(Some(LOOK_AGAIN))?
+                    {
+                        return Ok(None);
+                    }
+                }
                 [] => {
                     if !said_none {
                         say!(
@@ -360,7 +379,7 @@ impl Session<'_> {
                             "start the dust game so that a full board shows: looking again every {} s (q quits)",
                             LOOK_AGAIN.as_secs()
                         );
-                        said_none = true;
+                        (said_covered, said_none) = (false, true);
                         self.keys.ask();
                     }
                     if let Some(Key::Char('q' | 'Q') | Key::CtrlC | Key::Escape) =
@@ -508,9 +527,16 @@ impl Session<'_> {
         let mut run = super::run_with(self.args, mode, target, loaded)?;
         run.live.query = text.to_owned();
         run.games = 0;
-        self.keys
-            .watching(|| super::live::games(&run, None))
-            .map(drop)
+        let terminal = crate::desktop::system().own_terminal().ok().flatten();
+        let ran = self.keys.watching(|| super::live::games(&run, None));
+        // The player's clicks gave the game the keyboard: the terminal
+        // comes back for the menu's key.
+        if let Some(terminal) = terminal
+            && let Err(why) = crate::desktop::bring_to_front(terminal.id)
+        {
+            log::debug!("the terminal stays behind: {why}");
+        }
+        ran.map(drop)
     }
 
     /// Calibrates on the board `window` shows: the board read (with the
