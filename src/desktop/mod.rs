@@ -2,16 +2,22 @@
 //! only place with per-platform code. It owns the window list and the game
 //! window's geometry and pixels ([`capture`]), the mouse ([`input`]), the
 //! stop requests (Ctrl-C and the signals that end a process, [`stop`]),
-//! which windows are the bot's own (its terminal, its hint window), and
-//! the bot's own windows themselves ([`own`]: the practice and hint
-//! windows, `minifb` kept on this floor). The rest of the bot is written against
-//! the three traits here, [`Desktop`], [`GameWindow`] and [`Pointer`]: the
-//! system's desktop (X11 through `xcap` and `enigo`, or Win32) implements
-//! them, and so does [`fake`], a scripted desktop (frames in, clicks out)
-//! on which the live loop and assist mode run without a screen.
+//! the console the bot runs in ([`console`]: colour, QuickEdit, the wait
+//! for Enter before it closes), which windows are the bot's own (its
+//! terminal, its hint window), the bot's own windows themselves ([`own`]:
+//! the practice and hint windows, `minifb` kept on this floor), and the
+//! platform's folders ([`folders`]: where settings and data go, and
+//! whether the bot was started from inside an archive). The rest of the
+//! bot is written against the three traits here, [`Desktop`],
+//! [`GameWindow`] and [`Pointer`]: the system's desktop (X11 through
+//! `xcap` and `enigo`, or Win32) implements them, and so does [`fake`], a
+//! scripted desktop (frames in, clicks out) on which the live loop and
+//! assist mode run without a screen.
 
 pub mod capture;
+pub mod console;
 pub mod fake;
+pub mod folders;
 pub mod input;
 pub mod own;
 mod screen;
@@ -172,13 +178,6 @@ pub fn prepare() -> Result<(), String> {
 /// flashing past.
 pub fn own_console() -> bool {
     platform::own_console()
-}
-
-/// Whether the console the bot runs in closes when it exits (see
-/// [`closes_at_exit`]): a failed run then waits for Enter, so that the
-/// player can read why.
-pub fn console_closes_at_exit() -> bool {
-    platform::console_closes_at_exit()
 }
 
 /// Whether a console shared by `processes` processes, the bot's parent
