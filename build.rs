@@ -123,6 +123,9 @@ fn compile_with_rc_exe(rc: &Path, res: &Path) {
         rc.display()
     );
     println!("cargo::rustc-link-arg-bin=bot={}", res.display());
+    // The manifest is the resource's: none of link.exe's own beside it
+    // (bot.exe.manifest) or merged into it.
+    println!("cargo::rustc-link-arg-bin=bot=/MANIFEST:NO");
 }
 
 /// Where `rc.exe` is: `RC` if set; else the newest Windows 10/11 SDK's in
