@@ -185,32 +185,31 @@ mod tests {
 
     #[test]
     fn elsewhere_the_xdg_folders_or_the_defaults_under_home() {
+        // Absolute paths as the host has them (the test runs under Wine
+        // too, where `/c` is not absolute).
+        let [home, config, data] = ["ana", "c", "d"].map(|name| std::env::temp_dir().join(name));
+        let text = |path: &PathBuf| path.to_str().unwrap().to_owned();
+        let (home_text, config_text, data_text) = (text(&home), text(&config), text(&data));
         let set = [
-            ("XDG_CONFIG_HOME", "/c"),
-            ("XDG_DATA_HOME", "/d"),
-            ("HOME", "/home/ana"),
+            ("XDG_CONFIG_HOME", config_text.as_str()),
+            ("XDG_DATA_HOME", data_text.as_str()),
+            ("HOME", home_text.as_str()),
         ];
-        assert_eq!(
-            base(Kind::Config, Rule::Xdg, env(&set)).unwrap(),
-            PathBuf::from("/c")
-        );
-        assert_eq!(
-            base(Kind::Data, Rule::Xdg, env(&set)).unwrap(),
-            PathBuf::from("/d")
-        );
+        assert_eq!(base(Kind::Config, Rule::Xdg, env(&set)).unwrap(), config);
+        assert_eq!(base(Kind::Data, Rule::Xdg, env(&set)).unwrap(), data);
         // Relative or empty XDG variables are ignored.
         let relative = [
             ("XDG_CONFIG_HOME", "c"),
             ("XDG_DATA_HOME", ""),
-            ("HOME", "/home/ana"),
+            ("HOME", home_text.as_str()),
         ];
         assert_eq!(
             base(Kind::Config, Rule::Xdg, env(&relative)).unwrap(),
-            PathBuf::from("/home/ana/.config")
+            home.join(".config")
         );
         assert_eq!(
             base(Kind::Data, Rule::Xdg, env(&relative)).unwrap(),
-            PathBuf::from("/home/ana/.local/share")
+            home.join(".local").join("share")
         );
         let error = base(Kind::Config, Rule::Xdg, env(&[])).unwrap_err();
         assert_eq!(error.variable, "XDG_CONFIG_HOME");
