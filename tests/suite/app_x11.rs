@@ -137,15 +137,6 @@ impl App {
     }
 }
 
-/// The games in the default game log.
-fn recorded(desktop: &Desktop) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(desktop.path("data/dustbot/games.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
 #[test]
 fn key_2_clears_the_game_in_the_optimum_record_shows_it_and_closing_ends_with_0() {
     let desktop = Desktop::start();
@@ -165,7 +156,7 @@ fn key_2_clears_the_game_in_the_optimum_record_shows_it_and_closing_ends_with_0(
     app.key(&desktop, "Escape");
     let said = app.wait_for("1 game(s): 1 cleared", 1);
     assert!(!said.contains("error"), "{said}");
-    let games = recorded(&desktop);
+    let games = desktop.recorded();
     assert_eq!(games.len(), 1, "{said}");
     assert_eq!(games[0]["mode"], "play");
     assert_eq!(games[0]["cleared"], true);
@@ -224,7 +215,7 @@ fn hints_by_button_lead_to_the_clear_stop_ends_them_and_q_quits() {
     app.click(&desktop, Button::Stop);
     let said = app.wait_for("1 game(s): 1 cleared", 1);
     assert!(!said.contains("error"), "{said}");
-    let games = recorded(&desktop);
+    let games = desktop.recorded();
     assert_eq!(games.len(), 1, "{said}");
     assert_eq!(games[0]["mode"], "assist");
     app.key(&desktop, "q");
