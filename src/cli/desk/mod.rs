@@ -362,14 +362,16 @@ impl App {
                     self.phase = looking();
                 }
             }
+            // As the guided session's `r`: the game looked for again (the
+            // error may be its window gone).
             Button::TryAgain => {
                 self.status.more.clear();
-                self.phase = if self.game.is_some() {
-                    Phase::Ready
-                } else {
-                    looking()
-                };
-                set(&mut self.status.doing, String::new());
+                self.status.window.clear();
+                self.status.optimum.clear();
+                self.game = None;
+                self.shown = None;
+                self.phase = looking();
+                set(&mut self.status.doing, "looking for the game".to_owned());
             }
         }
         Flow::Go
