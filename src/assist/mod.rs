@@ -31,8 +31,9 @@ use crate::live::{self, LiveError, LiveSettings, Moment, Seen, Settled};
 use crate::record::{End, Mode};
 use crate::render::Look;
 use crate::solver::SolveOptions;
+pub use follow::clicks_on;
 use window::HintWindow;
-pub use window::{Placement, Spot, picture};
+pub use window::{Border, Placement, Spot, picture, place_sized};
 
 /// How often a closed game window is looked for again.
 const REFIND: Duration = Duration::from_millis(100);

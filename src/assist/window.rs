@@ -213,8 +213,23 @@ pub fn place(
     frame: Border,
     cells: (u8, u8),
 ) -> Option<Placement> {
+    place_sized(game, board, screen, frame, |scale| {
+        hint_size(cells.0, cells.1, scale)
+    })
+}
+
+/// [`place`] for a window whose client area at a scale is `size`'s (the
+/// desktop app's window, a hint with more around it): the same places,
+/// tried at the same scales.
+pub fn place_sized(
+    game: ScreenRect,
+    board: ScreenRect,
+    screen: ScreenRect,
+    frame: Border,
+    size: impl Fn(f32) -> (usize, usize),
+) -> Option<Placement> {
     let sizes = SCALES.map(|scale| {
-        let (w, h) = hint_size(cells.0, cells.1, scale);
+        let (w, h) = size(scale);
         (scale, frame.around((w as i32, h as i32)))
     });
     let found = |spot: Spot, clear: ScreenRect| {

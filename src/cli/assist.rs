@@ -20,15 +20,20 @@ use crate::record::End;
 
 /// Prints one event.
 pub(super) fn show(event: &Event) {
+    say!("{}", line(event));
+}
+
+/// One event in words: the terminal's line, the desktop app's status.
+pub(super) fn line(event: &Event) -> String {
     match event {
         Event::HintWindow(Ok((title, placement))) => {
-            say!("hint window {title:?} {placement}")
+            format!("hint window {title:?} {placement}")
         }
         Event::HintWindow(Err(cause)) => {
-            say!("no hint window ({cause}): hints on the terminal only")
+            format!("no hint window ({cause}): hints on the terminal only")
         }
         Event::HintWindowClosed(why) => {
-            say!("hint window closed {why}: hints on the terminal only")
+            format!("hint window closed {why}: hints on the terminal only")
         }
         Event::Move {
             number,
@@ -37,11 +42,11 @@ pub(super) fn show(event: &Event) {
         } => {
             let names: Vec<String> = steps.iter().map(move_name).collect();
             match names.as_slice() {
-                [one] => say!(
+                [one] => format!(
                     "click {number}: you clicked {one}: {}",
                     verdict_text(verdict)
                 ),
-                several => say!(
+                several => format!(
                     "clicks {}-{number}: you clicked {} within one animation: {}",
                     number + 1 - several.len() as u32,
                     several.join(", then "),
@@ -53,12 +58,12 @@ pub(super) fn show(event: &Event) {
             before,
             after,
             frames,
-        } => say!(
+        } => format!(
             "the board changed in a way no clicks explain: re-planning from the board read; the clicks counted are at least those made, no reward claimed\n  before {before}\n  after  {after}\n  frames {}",
             frame_list(frames)
         ),
-        Event::Waiting(text) => say!("{text}"),
-        Event::Hint(hint) => say!("{}", hint_line(hint)),
+        Event::Waiting(text) => (*text).to_owned(),
+        Event::Hint(hint) => hint_line(hint),
     }
 }
 

@@ -82,8 +82,14 @@ pub(super) fn run_games<D: Driver>(
     if ran.has_summary {
         say!("{}", run_summary(&ran.played));
     }
+    ran_result(run, ran).map(|()| ExitCode::SUCCESS)
+}
+
+/// How `ran` ended, as the error it is said with: every stop is a
+/// one-line error naming the window and the calibration.
+pub(super) fn ran_result(run: &Run, ran: app::Ran) -> Result<()> {
     let error = match ran.result {
-        Ok(()) => return Ok(ExitCode::SUCCESS),
+        Ok(()) => return Ok(()),
         Err(error) => error,
     };
     let context = context(&ran.title_now, &run.calibration_path, &error);
@@ -113,33 +119,46 @@ fn context(title: &str, calibration: &Path, error: &RunError) -> String {
     }
 }
 
-/// Prints what every driver's run says (the boards read, the changes of
-/// rules, the waits between games, the rules learned at a game's end);
-/// a driver's own events go to `driver`, a game's last line is
-/// `summary`'s.
+/// Prints what every driver's run says (see [`game_lines`]).
 pub(super) fn show_game<E>(
     event: Event<'_, E>,
     choice: RulesChoice,
     driver: impl FnOnce(E),
     summary: impl FnOnce(&GameReport) -> String,
 ) {
+    for line in game_lines(event, choice, driver, summary) {
+        say!("{line}");
+    }
+}
+
+/// What every driver's run says, in lines (the boards read, the changes
+/// of rules, the waits between games, the rules learned at a game's
+/// end): a driver's own events go to `driver`, a game's last line is
+/// `summary`'s.
+pub(super) fn game_lines<E>(
+    event: Event<'_, E>,
+    choice: RulesChoice,
+    driver: impl FnOnce(E),
+    summary: impl FnOnce(&GameReport) -> String,
+) -> Vec<String> {
     match event {
-        Event::Board { board, confidence } => say!("{}", board_read(board, confidence)),
+        Event::Board { board, confidence } => vec![board_read(board, confidence)],
         Event::RulesSwitched {
             number,
             rules,
             candidates,
-        } => say!("{}", rules_switched(number, rules, candidates)),
-        Event::Driver(event) => driver(event),
-        Event::Ended(report) => {
-            if let Some(line) = rules_learned(choice, &report.learned) {
-                say!("{line}");
-            }
-            say!("{}", summary(report));
+        } => vec![rules_switched(number, rules, candidates)],
+        Event::Driver(event) => {
+            driver(event);
+            Vec::new()
         }
-        Event::WaitingNext => say!("waiting for the next game"),
-        Event::NoGame(why) => say!("no game on ({why}): waiting for one"),
-        Event::WindowClosed => say!("the game window closed: no more games"),
+        Event::Ended(report) => rules_learned(choice, &report.learned)
+            .into_iter()
+            .chain([summary(report)])
+            .collect(),
+        Event::WaitingNext => vec!["waiting for the next game".to_owned()],
+        Event::NoGame(why) => vec![format!("no game on ({why}): waiting for one")],
+        Event::WindowClosed => vec!["the game window closed: no more games".to_owned()],
     }
 }
 
@@ -160,7 +179,7 @@ fn stop_error(debug_dir: &Path, stopped: &Stopped) -> anyhow::Error {
 
 /// "3 games: 3 cleared, the reward in 3 (100%), 0.33 clicks over the
 /// optimum on average, median game 4.80 s".
-fn run_summary(played: &[GameRecord]) -> String {
+pub(super) fn run_summary(played: &[GameRecord]) -> String {
     let all = Stats::of(played).overall;
     let mut text = format!("{} game(s): {} cleared", all.games, all.cleared);
     if let Some(rate) = all.reward_rate {
@@ -178,21 +197,27 @@ fn run_summary(played: &[GameRecord]) -> String {
 /// Prints one event of live play; `planned` keeps the current plan's
 /// length for the click lines.
 fn show(event: &play::Event, planned: &mut usize) {
+    say!("{}", play_line(event, planned));
+}
+
+/// One event of live play in words (see [`show`]).
+pub(super) fn play_line(event: &play::Event, planned: &mut usize) -> String {
     match event {
         play::Event::Plan { outcome, replans } => {
             *planned = outcome.length();
-            if *replans > 0 {
-                super::show(&format!("re-plan {replans}: "));
-            }
-            super::show(&format!("plan: {}", describe(outcome, false)));
+            let again = match replans {
+                0 => String::new(),
+                n => format!("re-plan {n}: "),
+            };
+            format!("{again}plan: {}", describe(outcome, false).trim_end())
         }
-        play::Event::Click { number, step, at } => say!(
+        play::Event::Click { number, step, at } => format!(
             "click {number}: {} {} x{} at {at} (plan {planned})",
             step.cell,
             step.colour.letter(),
             step.size
         ),
-        play::Event::Lost { number, wait } => say!(
+        play::Event::Lost { number, wait } => format!(
             "click {number}: the board did not change (the game did not take the click?): clicking again in {} ms",
             wait.as_millis()
         ),
@@ -201,7 +226,7 @@ fn show(event: &play::Event, planned: &mut usize) {
             expected,
             found,
             frames,
-        } => say!(
+        } => format!(
             "click {number}: the board read differs from the plan\n  expected {expected}\n  read     {found}\n  frames   {}",
             frame_list(frames)
         ),
@@ -210,7 +235,7 @@ fn show(event: &play::Event, planned: &mut usize) {
 
 /// The last line: clicks used against the first board's plan, and the
 /// time.
-fn summary(report: &GameReport, max_moves: Option<u32>) -> String {
+pub(super) fn summary(report: &GameReport, max_moves: Option<u32>) -> String {
     let plan = match report.optimum() {
         Some((length, proven)) => {
             format!(

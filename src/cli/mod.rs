@@ -6,6 +6,7 @@ mod args;
 mod assist;
 mod bench;
 mod calibrate;
+pub mod desk;
 mod dry_run;
 mod guided;
 mod live;

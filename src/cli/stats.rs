@@ -50,6 +50,13 @@ fn logs(args: &StatsArgs) -> Result<Vec<PathBuf>> {
 /// Prints the record of the games in `args`'s logs (and draws its plot),
 /// under the Ctrl-C of the caller: the guided session's own.
 pub(super) fn record(args: &StatsArgs) -> Result<()> {
+    show(&record_text(args)?);
+    Ok(())
+}
+
+/// The record of the games in `args`'s logs as [`record`] prints it (and
+/// its plot drawn): for the desktop app's window.
+pub(super) fn record_text(args: &StatsArgs) -> Result<String> {
     let logs = logs(args)?;
     if let Some(path) = &args.plot {
         check_plot_path(path)?;
@@ -104,17 +111,17 @@ pub(super) fn record(args: &StatsArgs) -> Result<()> {
     } else {
         table(&stats, &logs, skipped)
     };
-    show(&text);
+    let mut text = text;
     if let Some(path) = &args.plot {
         save_plot(path, &trend::trend(&trend_of(&records, &stats))?)?;
         // Standard output holds the JSON object alone.
         if args.json {
             log::info!("plot: {}", path.display());
         } else {
-            show(&format!("plot: {}\n", path.display()));
+            text += &format!("plot: {}\n", path.display());
         }
     }
-    Ok(())
+    Ok(text)
 }
 
 /// `--json`'s object: the logs read, the sums, the first lines skipped

@@ -327,6 +327,7 @@ impl Desktop for SystemDesktop {
             .filter_map(|w| info(w).ok())
             .filter(|w| w.pid.is_none_or(|pid| !own.contains(&pid)))
             .filter(|w| Some(w.id) != console)
+            .filter(|w| !super::own::is_ours(w.id))
             .collect())
     }
 

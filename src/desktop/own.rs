@@ -18,15 +18,26 @@ pub enum Key {
     Space,
     Enter,
     NumPadEnter,
+    /// The desktop app's keys: the guided session's 1, 2 and 4, q, y.
+    One,
+    Two,
+    Four,
+    Q,
+    Y,
 }
 
 impl Key {
-    const ALL: [(Key, minifb::Key); 5] = [
+    const ALL: [(Key, minifb::Key); 10] = [
         (Key::Escape, minifb::Key::Escape),
         (Key::N, minifb::Key::N),
         (Key::Space, minifb::Key::Space),
         (Key::Enter, minifb::Key::Enter),
         (Key::NumPadEnter, minifb::Key::NumPadEnter),
+        (Key::One, minifb::Key::Key1),
+        (Key::Two, minifb::Key::Key2),
+        (Key::Four, minifb::Key::Key4),
+        (Key::Q, minifb::Key::Q),
+        (Key::Y, minifb::Key::Y),
     ];
 
     fn of(key: minifb::Key) -> Option<Key> {
@@ -41,6 +52,18 @@ impl Key {
             .find_map(|&(ours, theirs)| (ours == self).then_some(theirs))
             .unwrap_or(minifb::Key::Unknown)
     }
+}
+
+/// The ids of the windows this process has open. The window list leaves
+/// them out: on X11 a `minifb` window names no process (no
+/// `_NET_WM_PID`), so the process alone does not tell them.
+static OPEN: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// Whether the window `id` is one this process has open.
+pub(super) fn is_ours(id: u32) -> bool {
+    OPEN.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .contains(&id)
 }
 
 /// A window of the bot's own.
@@ -74,6 +97,9 @@ impl OwnWindow {
         // The handle's value: an X window id on X11 and a window handle
         // on Windows, both what the window list gives.
         let id = window.get_window_handle() as usize as u32;
+        OPEN.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(id);
         let own = OwnWindow { window, id };
         // minifb keeps a window on top itself on Windows, not on X11.
         if topmost && let Err(error) = platform::keep_above(id) {
@@ -147,6 +173,14 @@ impl OwnWindow {
     /// next events are taken in (as `xdotool key` sends them).
     pub fn on_keys(&mut self, heard: impl FnMut(Key, bool) + 'static) {
         self.window.set_input_callback(Box::new(Heard(heard)));
+    }
+}
+
+impl Drop for OwnWindow {
+    fn drop(&mut self) {
+        OPEN.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .retain(|&id| id != self.id);
     }
 }
 

@@ -151,15 +151,6 @@ fn last_hint(screen: &str) -> Option<((i64, i64), usize)> {
     Some(((x.parse().ok()?, y.parse().ok()?), hints.len()))
 }
 
-/// The games in the default game log.
-fn recorded(desktop: &Desktop) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(desktop.path("data/dustbot/games.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
 #[test]
 fn bot_alone_finds_the_board_hints_to_the_clear_and_shows_the_record() {
     let desktop = Desktop::start();
@@ -201,7 +192,7 @@ fn bot_alone_finds_the_board_hints_to_the_clear_and_shows_the_record() {
     pane.keys("q");
     let screen = pane.wait_for("What now?", 2);
     assert!(screen.contains("1 game(s): 1 cleared"), "{screen}");
-    let games = recorded(&desktop);
+    let games = desktop.recorded();
     assert_eq!(games.len(), 1, "{screen}");
     assert_eq!(games[0]["mode"], "assist");
     assert_eq!(games[0]["cleared"], true);
@@ -406,7 +397,7 @@ fn a_picture_of_a_board_is_never_played_nor_remembered_without_a_yes() {
     let screen = pane.wait_for("r: try again", 1);
     assert!(screen.contains("a picture of a board"), "{screen}");
     assert!(!screen.contains("administrator"), "{screen}");
-    assert!(recorded(&desktop).is_empty(), "{screen}");
+    assert!(desktop.recorded().is_empty(), "{screen}");
     pane.keys("q");
     pane.wait_for("[bot exited 0]", 1);
 }

@@ -15,6 +15,7 @@ mod vision_support;
 mod x11_support;
 
 // The player's screen, on a real X server (Unix only).
+mod app_x11;
 mod assist_x11;
 mod games_x11;
 #[cfg(unix)]

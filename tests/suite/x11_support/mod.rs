@@ -139,6 +139,15 @@ impl Desktop {
         self.dir.path().join(name)
     }
 
+    /// The games in the default game log (the bot's data folder here).
+    pub fn recorded(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.path("data/dustbot/games.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
     /// `bot ARGS` on this display, in the test's folder.
     pub fn command(&self, args: &[&str]) -> Command {
         self.on_this_display(bot_path(), args)

@@ -1,0 +1,875 @@
+//! The desktop app, `dustbot`: the guided session's door with a window
+//! instead of a console. Its window (one of the bot's own, drawn with the
+//! renderer and its font) shows the board read in the game's look with the
+//! plan numbered on it, a status (the window found, the calibration, the
+//! proven optimum, what the bot does, each game's line, the run's summary)
+//! and buttons; the guided session's keys work in it (1 hints, 2 play, 4
+//! the record, Escape stops, q quits). It finds the game as the guided
+//! session does ([`find::search`], on a thread: the window keeps
+//! answering), asking Yes or No for a window found only by its board, and
+//! looks again every 2 s while none is found. Hints and play are the
+//! commands' own runs, game after game until Stop, on a thread of their
+//! own ([`worker`]); the settings, the game log, the record and the report
+//! are the guided session's files. Once the game is found the window goes
+//! beside it, never over it. Every line the window says is also written
+//! on standard output (nowhere, for a GUI program on Windows), for the
+//! tests and for a player who starts it from a terminal.
+
+pub mod layout;
+mod worker;
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::rc::Rc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+use clap::Parser as _;
+
+use super::args::{Cli, PlayArgs, StatsArgs};
+use crate::app::settings::{self, Choice};
+use crate::app::{Mode, Target};
+use crate::assist::{Border, place_sized};
+use crate::desktop::stop::{self, Asker};
+use crate::desktop::{
+    self, Desktop as _, Key, OwnWindow, ScreenPoint, ScreenRect, WindowInfo, folders,
+};
+use crate::game::{NODIATIS_HEIGHT, NODIATIS_WIDTH};
+use crate::live::find::{self, Found, Search, Seen};
+use crate::render::{Canvas, HintPainter, font};
+use crate::solver::{self, Strategy};
+use crate::vision::Calibration;
+use layout::{Button, FAILED, Layout, MENU, QUESTION};
+use worker::{Note, Shown};
+
+/// The window's title.
+pub const TITLE: &str = "dustbot";
+/// How often the windows are looked at again while no game is found.
+const LOOK_AGAIN: Duration = Duration::from_secs(2);
+/// The window's frame rate: a click of 40 ms is seen.
+const RATE: usize = 60;
+
+const BACKGROUND: [u8; 3] = [28, 26, 24];
+const TEXT: [u8; 3] = [232, 228, 214];
+const ERROR: [u8; 3] = [255, 140, 120];
+const BUTTON: [u8; 3] = [70, 64, 56];
+const BUTTON_EDGE: [u8; 3] = [150, 140, 120];
+
+/// Runs the desktop app until its window is closed or Quit; 0 then, 2
+/// when it could not start (no display, no settings folder).
+pub fn main() -> ExitCode {
+    let prepared = desktop::prepare();
+    let _bars = super::init_logging(0, 1);
+    if let Err(cause) = prepared {
+        log::warn!("{cause}: on a scaled display the pixels read and the clicks may disagree");
+    }
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Says `text` on standard output; a line that cannot be written is
+/// dropped (the window shows it).
+fn echo(text: &str) {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}").and_then(|()| out.flush()).ok();
+}
+
+/// The status lines.
+#[derive(Debug, Default)]
+struct Status {
+    window: String,
+    calibration: String,
+    optimum: String,
+    doing: String,
+    game: String,
+    summary: String,
+    /// The record's table, or an error's lines.
+    more: Vec<String>,
+}
+
+impl Status {
+    fn lines(&self) -> Vec<&str> {
+        [
+            &self.window,
+            &self.calibration,
+            &self.optimum,
+            &self.doing,
+            &self.game,
+            &self.summary,
+        ]
+        .into_iter()
+        .map(String::as_str)
+        .filter(|l| !l.is_empty())
+        .chain(self.more.iter().map(String::as_str))
+        .collect()
+    }
+}
+
+/// Says `text`, and shows its first line as one status line (a plan's
+/// or a board's lines after it are on standard output only).
+fn set(line: &mut String, text: String) {
+    for part in text.lines() {
+        echo(part);
+    }
+    *line = text.lines().next().unwrap_or_default().to_owned();
+}
+
+/// Where the app is.
+enum Phase {
+    /// Looking for the game: a search under way, or the time of the next.
+    Looking {
+        search: Option<Receiver<(Search, Seen)>>,
+        next: Instant,
+        said_none: bool,
+    },
+    /// A window found by its board alone: is it the game?
+    Asking(Found),
+    /// The game found: the menu.
+    Ready,
+    /// Hints or play.
+    Running {
+        notes: Receiver<Note>,
+        worker: JoinHandle<()>,
+    },
+    /// An error shown, with Try again and Save a report.
+    Failed,
+}
+
+/// What the player asked for.
+enum Flow {
+    Go,
+    Quit,
+}
+
+struct App {
+    window: OwnWindow,
+    layout: Layout,
+    painter: HintPainter,
+    frame: Canvas,
+    keys: Rc<RefCell<VecDeque<Key>>>,
+    was_down: bool,
+    dirty: bool,
+    shown: Option<Shown>,
+    status: Status,
+    phase: Phase,
+    args: PlayArgs,
+    settings_path: PathBuf,
+    calibration: Calibration,
+    calibration_path: PathBuf,
+    /// Between searches: the windows read lately.
+    seen: Option<Seen>,
+    /// Windows the player said are not the game.
+    declined: Vec<u32>,
+    /// The game's window and the text that finds it again.
+    game: Option<(WindowInfo, String)>,
+    last_error: Option<String>,
+}
+
+fn run() -> Result<()> {
+    // The flags' defaults: the app's runs are `bot`'s with no flag.
+    let cli = Cli::try_parse_from(["dustbot"]).context("the default settings")?;
+    let settings_path = settings::settings_path()?;
+    let (calibration, calibration_path) = crate::app::calibration(None)?;
+    stop::catch()?;
+    let layout = Layout::new(CELLS, 1.0);
+    let window = open_window(&layout)?;
+    let mut app = App {
+        window,
+        layout,
+        painter: HintPainter::new(CELLS.0, CELLS.1, &crate::app::look_of(&calibration), 1.0),
+        frame: Canvas::new(layout.size.0, layout.size.1, BACKGROUND),
+        keys: Rc::default(),
+        was_down: false,
+        dirty: true,
+        shown: None,
+        status: Status::default(),
+        phase: looking(),
+        args: cli.play,
+        settings_path,
+        calibration,
+        calibration_path,
+        seen: Some(Seen::default()),
+        declined: Vec::new(),
+        game: None,
+        last_error: None,
+    };
+    app.listen();
+    echo(&format!(
+        "dustbot {}: window {}x{} at scale {}",
+        env!("CARGO_PKG_VERSION"),
+        layout.size.0,
+        layout.size.1,
+        layout.scale
+    ));
+    set(
+        &mut app.status.calibration,
+        format!("calibration: {}", app.calibration_path.display()),
+    );
+    app.place_at_the_side();
+    app.run();
+    Ok(())
+}
+
+/// The board size the window is drawn for: the game's.
+const CELLS: (u8, u8) = (NODIATIS_WIDTH, NODIATIS_HEIGHT);
+
+fn open_window(layout: &Layout) -> Result<OwnWindow> {
+    let mut window = OwnWindow::open(TITLE, layout.size, false)
+        .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))?;
+    window.set_rate(RATE);
+    Ok(window)
+}
+
+/// Looking for the game, at once.
+fn looking() -> Phase {
+    Phase::Looking {
+        search: None,
+        next: Instant::now(),
+        said_none: false,
+    }
+}
+
+impl App {
+    /// The window's keys, as pressed, however short.
+    fn listen(&mut self) {
+        let keys = Rc::clone(&self.keys);
+        self.window.on_keys(move |key, down| {
+            if down {
+                keys.borrow_mut().push_back(key);
+            }
+        });
+    }
+
+    /// The window's loop, until it is closed or Quit.
+    fn run(&mut self) {
+        while self.window.is_open() {
+            // Ctrl-C or a request to end (no window's button asked):
+            // the app ends as its window's close ends it.
+            if stop::requested().load(Ordering::SeqCst) && stop::asker().is_none() {
+                break;
+            }
+            self.advance();
+            let mut flow = Flow::Go;
+            let keys: Vec<Key> = self.keys.borrow_mut().drain(..).collect();
+            for key in keys {
+                if let Flow::Quit = self.key(key) {
+                    flow = Flow::Quit;
+                }
+            }
+            if let Some(button) = self.clicked()
+                && let Flow::Quit = self.press(button)
+            {
+                flow = Flow::Quit;
+            }
+            if let Flow::Quit = flow {
+                break;
+            }
+            if self.dirty {
+                self.paint();
+                let size = (self.frame.width, self.frame.height);
+                if let Err(error) = self.window.show(&self.frame.pixels, size) {
+                    log::warn!("the window cannot be drawn: {error}");
+                }
+                self.dirty = false;
+            } else {
+                self.window.pump();
+            }
+        }
+        self.stop_run();
+        echo("dustbot: closed");
+    }
+
+    /// The button clicked since the last look, if any.
+    fn clicked(&mut self) -> Option<Button> {
+        let down = self.window.primary_down();
+        let pressed = down && !self.was_down;
+        self.was_down = down;
+        if !pressed {
+            return None;
+        }
+        // The pointer as of the press (see the practice window's loop).
+        self.window.pump();
+        let (x, y) = self.window.pointer()?;
+        self.layout
+            .button_at(self.row(), (x.floor() as i64, y.floor() as i64))
+    }
+
+    /// The buttons shown now.
+    fn row(&self) -> &'static [Button] {
+        match self.phase {
+            Phase::Asking(_) => &QUESTION,
+            Phase::Failed => &FAILED,
+            _ => &MENU,
+        }
+    }
+
+    fn key(&mut self, key: Key) -> Flow {
+        let button = match (key, &self.phase) {
+            (Key::Q, _) => Button::Quit,
+            (Key::Escape, _) => Button::Stop,
+            (Key::Y | Key::Enter | Key::NumPadEnter, Phase::Asking(_)) => Button::Yes,
+            (Key::N, Phase::Asking(_)) => Button::No,
+            (Key::One, _) => Button::Hints,
+            (Key::Two, _) => Button::Play,
+            (Key::Four, _) => Button::Record,
+            _ => return Flow::Go,
+        };
+        self.press(button)
+    }
+
+    fn press(&mut self, button: Button) -> Flow {
+        self.dirty = true;
+        match button {
+            Button::Quit => return Flow::Quit,
+            Button::Stop => {
+                if let Phase::Running { .. } = self.phase {
+                    stop::ask(Asker::Escape);
+                    set(&mut self.status.doing, "stopping".to_owned());
+                }
+            }
+            Button::Hints => self.start(Choice::Hints),
+            Button::Play => self.start(Choice::Play),
+            Button::Record => {
+                if !matches!(self.phase, Phase::Running { .. }) {
+                    self.record();
+                }
+            }
+            Button::Report | Button::SaveReport => self.report(),
+            Button::Yes => {
+                if let Phase::Asking(found) = &self.phase {
+                    let found = found.clone();
+                    set(
+                        &mut self.status.doing,
+                        format!("found the game by its board: {}", found.window),
+                    );
+                    self.found(found);
+                }
+            }
+            Button::No => {
+                if let Phase::Asking(found) = &self.phase {
+                    self.declined.push(found.window.id);
+                    self.phase = looking();
+                }
+            }
+            // As the guided session's `r`: the game looked for again (the
+            // error may be its window gone).
+            Button::TryAgain => {
+                self.status.more.clear();
+                self.status.window.clear();
+                self.status.optimum.clear();
+                self.game = None;
+                self.shown = None;
+                self.phase = looking();
+                set(&mut self.status.doing, "looking for the game".to_owned());
+            }
+        }
+        Flow::Go
+    }
+
+    /// Moves the phase on: a search started or its result taken, the
+    /// run's notes taken.
+    fn advance(&mut self) {
+        match &mut self.phase {
+            Phase::Looking { search, next, .. } => match search {
+                None if Instant::now() >= *next => {
+                    let seen = self.seen.take().unwrap_or_default();
+                    *search = Some(search_on_a_thread(
+                        self.calibration.clone(),
+                        settings::current().ok().and_then(|s| s.window),
+                        seen,
+                    ));
+                }
+                None => {}
+                Some(rx) => match rx.try_recv() {
+                    Ok((result, seen)) => {
+                        self.seen = Some(seen);
+                        self.searched(result);
+                    }
+                    Err(TryRecvError::Empty) => {}
+                    Err(TryRecvError::Disconnected) => {
+                        self.fail("the search for the game failed".to_owned());
+                    }
+                },
+            },
+            Phase::Running { notes, .. } => {
+                let mut taken = Vec::new();
+                while let Ok(note) = notes.try_recv() {
+                    taken.push(note);
+                }
+                for note in taken {
+                    self.note(note);
+                }
+            }
+            Phase::Asking(_) | Phase::Ready | Phase::Failed => {}
+        }
+    }
+
+    /// A search's result: the game found, a question, or the windows
+    /// tried said and another search in [`LOOK_AGAIN`].
+    fn searched(&mut self, mut search: Search) {
+        self.dirty = true;
+        search
+            .found
+            .retain(|f| !self.declined.contains(&f.window.id));
+        // Of several, the ones found by name first (the search's order);
+        // each found by its board alone is asked about in turn.
+        match search.found.into_iter().next() {
+            Some(one) if !one.needs_a_yes() => {
+                set(
+                    &mut self.status.doing,
+                    format!("found the game by {}: {}", one.by.words(), one.window),
+                );
+                self.found(one);
+            }
+            Some(one) => {
+                self.status.more.clear();
+                set(
+                    &mut self.status.doing,
+                    format!(
+                        "a full board shows in {}: is this window the game? (it may be a picture of a board)",
+                        one.window
+                    ),
+                );
+                self.phase = Phase::Asking(one);
+            }
+            None => {
+                let Phase::Looking {
+                    search: pending,
+                    next,
+                    said_none,
+                } = &mut self.phase
+                else {
+                    return;
+                };
+                *pending = None;
+                *next = Instant::now() + LOOK_AGAIN;
+                if !*said_none {
+                    *said_none = true;
+                    set(
+                        &mut self.status.doing,
+                        format!(
+                            "no game found: no window is named {} and none shows a full board; looking again every {} s",
+                            find::GAME_NAME,
+                            LOOK_AGAIN.as_secs()
+                        ),
+                    );
+                    self.status.more = search
+                        .tried
+                        .iter()
+                        .map(|(window, why)| format!("  {window}: {why}"))
+                        .collect();
+                    for line in &self.status.more {
+                        echo(line);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The game is `found`: remembered, the window placed beside it, its
+    /// board shown with the proven optimum, and the menu.
+    fn found(&mut self, found: Found) {
+        self.status.more.clear();
+        let all = desktop::system().windows().unwrap_or_default();
+        let text = find::text_that_finds(&all, &found.window);
+        if let Some(text) = &text
+            && let Err(error) = settings::update(&self.settings_path, |s| {
+                s.window = Some(text.clone());
+            })
+        {
+            log::warn!("not remembered: {error}");
+        }
+        set(&mut self.status.window, format!("window: {}", found.window));
+        self.place_beside(&found.window);
+        match found.board {
+            Some(board) => {
+                let options = self
+                    .args
+                    .solver
+                    .options(Strategy::Optimal, self.args.rules.start());
+                let outcome = solver::solve(&board, &options, &mut |_| {});
+                let caption = worker::optimum_caption(outcome.length(), outcome.proven_optimal);
+                set(&mut self.status.optimum, caption.clone());
+                self.shown = Some(Shown {
+                    board,
+                    clicks: crate::assist::clicks_on(&board, &outcome.moves, outcome.rules),
+                    caption: vec![caption],
+                });
+            }
+            None => set(
+                &mut self.status.optimum,
+                "no board read now (a game not started, or one part played)".to_owned(),
+            ),
+        }
+        let text = text.unwrap_or_else(|| found.window.title.clone());
+        self.game = Some((found.window, text));
+        self.phase = Phase::Ready;
+        set(
+            &mut self.status.summary,
+            "1 hints, 2 play for me (moving the mouse stops it), 4 the record".to_owned(),
+        );
+    }
+
+    /// Hints or play, game after game until Stop.
+    fn start(&mut self, choice: Choice) {
+        let Phase::Ready = self.phase else {
+            if !matches!(self.phase, Phase::Running { .. }) {
+                set(
+                    &mut self.status.doing,
+                    "no game found yet: start the dust game so that a full board shows".to_owned(),
+                );
+            }
+            return;
+        };
+        let Some((window, text)) = self.game.clone() else {
+            return;
+        };
+        if let Err(error) = settings::update(&self.settings_path, |s| {
+            s.last_choice = Some(choice);
+        }) {
+            log::warn!("not remembered: {error}");
+        }
+        let mode = match choice {
+            Choice::Hints => Mode::Assist,
+            Choice::Play => Mode::Play,
+        };
+        let loaded = (self.calibration.clone(), self.calibration_path.clone());
+        let mut run = match super::run_with(&self.args, mode, Target::Found(window), loaded) {
+            Ok(run) => run,
+            Err(error) => return self.fail(format!("{error:#}")),
+        };
+        run.live.query = text;
+        run.games = 0;
+        set(
+            &mut self.status.doing,
+            match choice {
+                Choice::Hints => "hints: click as the hint says; Stop or Escape ends them",
+                Choice::Play => "playing: move the mouse to stop, or Stop or Escape",
+            }
+            .to_owned(),
+        );
+        self.status.game.clear();
+        self.status.summary.clear();
+        self.status.more.clear();
+        // A stop asked before is not carried into the run.
+        stop::clear();
+        let (notes, worker) = worker::start(run);
+        self.phase = Phase::Running { notes, worker };
+    }
+
+    fn note(&mut self, note: Note) {
+        self.dirty = true;
+        match note {
+            Note::Picture(shown) => self.shown = Some(shown),
+            Note::Doing(line) => set(&mut self.status.doing, line),
+            Note::Game(line) => set(&mut self.status.game, line),
+            Note::Ended { summary, error } => {
+                stop::clear();
+                if let Some(summary) = summary {
+                    set(&mut self.status.summary, summary);
+                }
+                if let Phase::Running { worker, .. } =
+                    std::mem::replace(&mut self.phase, Phase::Ready)
+                {
+                    worker.join().ok();
+                }
+                match error {
+                    Some(error) => self.fail(error),
+                    None => set(&mut self.status.doing, "ended: 1 hints, 2 play".to_owned()),
+                }
+            }
+        }
+    }
+
+    /// Shows `error` with Try again and Save a report.
+    fn fail(&mut self, error: String) {
+        echo(&format!("error: {error}"));
+        self.status.more = vec![format!("error: {error}")];
+        self.last_error = Some(error);
+        self.phase = Phase::Failed;
+        self.dirty = true;
+    }
+
+    /// A run under way asked to stop and waited for: the window is closing.
+    fn stop_run(&mut self) {
+        if let Phase::Running { worker, .. } = std::mem::replace(&mut self.phase, Phase::Ready) {
+            stop::ask(Asker::Escape);
+            worker.join().ok();
+        }
+    }
+
+    /// The record of the default game log, in the window; its plot opened.
+    fn record(&mut self) {
+        let shown = settings::default_game_log()
+            .map_err(anyhow::Error::from)
+            .and_then(|log| {
+                if !log.exists() {
+                    return Ok(vec![format!(
+                        "no games recorded yet ({}): hints and play record each game",
+                        log.display()
+                    )]);
+                }
+                let plot = folders::data_folder()?.join("record.png");
+                let text = super::stats::record_text(&StatsArgs {
+                    logs: vec![log],
+                    plot: Some(plot.clone()),
+                    json: false,
+                })?;
+                let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+                lines.push(match folders::open_picture(&plot) {
+                    Ok(()) => format!("the plot {} opened in your picture viewer", plot.display()),
+                    Err(why) => format!(
+                        "the plot is {}: open it with your picture viewer ({why})",
+                        plot.display()
+                    ),
+                });
+                Ok(lines)
+            });
+        match shown {
+            Ok(lines) => {
+                for line in &lines {
+                    echo(line);
+                }
+                self.status.more = lines;
+            }
+            Err(error) => self.fail(format!("{error:#}")),
+        }
+    }
+
+    /// The report, saved in the data folder, with the last error.
+    fn report(&mut self) {
+        let line =
+            match super::report::save(self.last_error.as_deref(), &self.args.live.debug_dir()) {
+                Ok(path) => format!(
+                    "wrote the report {}: attach it to your question",
+                    path.display()
+                ),
+                Err(error) => format!("error: {error:#}"),
+            };
+        set(&mut self.status.doing, line);
+    }
+
+    /// Before the game is found: in a corner of the first screen clear of
+    /// the windows there (the game's board must not be covered while it is
+    /// looked for), the top-right one when none is.
+    fn place_at_the_side(&mut self) {
+        let Some((screen, scale)) = desktop::screens().ok().and_then(|s| s.into_iter().next())
+        else {
+            return;
+        };
+        let windows = desktop::system().windows().unwrap_or_default();
+        let border = Border::at_scale(scale);
+        let (w, h) = (
+            self.layout.size.0 as i32 + 2 * border.side,
+            self.layout.size.1 as i32 + border.top + border.side,
+        );
+        let (left, top) = (screen.x, screen.y);
+        let right = (screen.x + screen.width as i32 - w).max(left);
+        let bottom = (screen.y + screen.height as i32 - h).max(top);
+        let corners = [(right, top), (left, top), (right, bottom), (left, bottom)];
+        let clear = |&(x, y): &(i32, i32)| {
+            let ours = ScreenRect {
+                x,
+                y,
+                width: w as u32,
+                height: h as u32,
+            };
+            windows
+                .iter()
+                .filter(|window| window.is_visible())
+                .all(|window| ours.intersection(&window.area()).is_none())
+        };
+        let at = corners.into_iter().find(clear).unwrap_or(corners[0]);
+        self.window.place(at);
+    }
+
+    /// Beside the game's window, never over it, on its screen at the
+    /// biggest scale that has room; where none has, the window stays and
+    /// says so.
+    fn place_beside(&mut self, game: &WindowInfo) {
+        let area = game.area();
+        let screens = desktop::screens().unwrap_or_default();
+        let centre = ScreenPoint::new(
+            area.x + area.width as i32 / 2,
+            area.y + area.height as i32 / 2,
+        );
+        let Some(&(screen, scale)) = screens
+            .iter()
+            .find(|(s, _)| s.contains(centre))
+            .or(screens.first())
+        else {
+            return;
+        };
+        let placement = place_sized(area, area, screen, Border::at_scale(scale), |s| {
+            Layout::new(CELLS, s).size
+        });
+        let Some(placement) = placement else {
+            set(
+                &mut self.status.doing,
+                "no room beside the game: move this window off the board".to_owned(),
+            );
+            return;
+        };
+        if placement.scale != self.layout.scale {
+            match self.rescale(placement.scale) {
+                Ok(()) => echo(&format!(
+                    "dustbot: window {}x{} at scale {}",
+                    self.layout.size.0, self.layout.size.1, self.layout.scale
+                )),
+                Err(error) => log::warn!("{error:#}"),
+            }
+        }
+        self.window.place(placement.at);
+        echo(&format!(
+            "dustbot: placed beside the game at {:?}",
+            placement.at
+        ));
+    }
+
+    /// The window opened anew at `scale`.
+    fn rescale(&mut self, scale: f32) -> Result<()> {
+        let layout = Layout::new(CELLS, scale);
+        self.window = open_window(&layout)?;
+        self.listen();
+        self.layout = layout;
+        self.painter = HintPainter::new(
+            CELLS.0,
+            CELLS.1,
+            &crate::app::look_of(&self.calibration),
+            scale,
+        );
+        self.frame = Canvas::new(layout.size.0, layout.size.1, BACKGROUND);
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Draws the window: the board with the plan, the status, the buttons.
+    fn paint(&mut self) {
+        let layout = self.layout;
+        let row = self.row();
+        let frame = &mut self.frame;
+        frame.fill(0, 0, frame.width as i64, frame.height as i64, BACKGROUND);
+        let p = layout.picture;
+        let mut picture = Canvas::new(p.width as usize, p.height as usize, BACKGROUND);
+        match &self.shown {
+            Some(shown) => {
+                self.painter
+                    .paint(&shown.board, &shown.clicks, &shown.caption, &mut picture)
+            }
+            None => picture.text(
+                p.height / 3,
+                p.height / 2,
+                "looking for the game...",
+                layout.text * 1.4,
+                TEXT,
+            ),
+        }
+        frame.paste(&picture, p.x, p.y);
+        let (x, mut y) = layout.status;
+        let wrapped = self
+            .status
+            .lines()
+            .into_iter()
+            .flat_map(|line| wrap(line, layout.text, layout.status_width()));
+        for line in wrapped.take(layout::STATUS_LINES) {
+            let colour = if line.starts_with("error") {
+                ERROR
+            } else {
+                TEXT
+            };
+            frame.text(x, y, &line, layout.text, colour);
+            y += layout.line;
+        }
+        for (button, rect) in layout.buttons(row) {
+            frame.fill(rect.x, rect.y, rect.width, rect.height, BUTTON);
+            frame.outline(rect.x, rect.y, rect.width, rect.height, 1, BUTTON_EDGE);
+            let (w, h) = font::text_size(button.label(), layout.text);
+            frame.text(
+                rect.x + (rect.width - i64::from(w)) / 2,
+                rect.y + (rect.height - i64::from(h)) / 2,
+                button.label(),
+                layout.text,
+                TEXT,
+            );
+        }
+    }
+}
+
+/// `text` in lines no wider than `width` at `size`, broken between words
+/// (a word wider than that alone on its line).
+fn wrap(text: &str, size: f32, width: i64) -> Vec<String> {
+    let mut lines = Vec::new();
+    for paragraph in text.lines() {
+        let mut line = String::new();
+        for word in paragraph.split(' ') {
+            let longer = if line.is_empty() {
+                word.to_owned()
+            } else {
+                format!("{line} {word}")
+            };
+            if !line.is_empty() && font::text_width(&longer, size) > width {
+                lines.push(std::mem::replace(&mut line, word.to_owned()));
+            } else {
+                line = longer;
+            }
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// One search for the game on a thread of its own (it reads every window,
+/// up to [`find::SEARCH_BUDGET`]); the result, with the windows seen.
+fn search_on_a_thread(
+    calibration: Calibration,
+    remembered: Option<String>,
+    mut seen: Seen,
+) -> Receiver<(Search, Seen)> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut desktop = desktop::system();
+        let search = find::search(
+            &mut desktop,
+            &calibration,
+            remembered.as_deref(),
+            find::SEARCH_BUDGET,
+            &mut seen,
+        )
+        .unwrap_or_else(|error| {
+            log::warn!("no windows to look at: {error}");
+            Search::default()
+        });
+        tx.send((search, seen)).ok();
+    });
+    rx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_wraps_between_words_within_the_width() {
+        let text = "a full board shows in \"Dust Practice - 0 clicks\" at 440,229 size 720x560: is this window the game?";
+        let lines = wrap(text, 13.0, 200);
+        assert!(lines.len() > 2, "{lines:?}");
+        for line in &lines {
+            assert!(font::text_width(line, 13.0) <= 200, "{line:?}");
+        }
+        assert_eq!(lines.join(" "), text);
+        // A word wider than the width stands alone; a short line is one.
+        assert_eq!(wrap("abcdefghijklmnopqrstuvwxyz end", 13.0, 20).len(), 2);
+        assert_eq!(wrap("short", 13.0, 200), ["short"]);
+    }
+}

@@ -1,0 +1,181 @@
+//! A run of games on a thread of its own, for the desktop app: the
+//! window stays on the main thread and keeps answering (Stop, Escape,
+//! closing) while the games go on. The run is the flags' and the guided
+//! session's (`app::games` with the same drivers and the same lines); what
+//! it says comes back as [`Note`]s, owned, for the window to show.
+
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::{self, JoinHandle};
+
+use anyhow::Result;
+
+use super::super::{assist as said, live};
+use crate::app::{self, Mode, Ran, Run};
+use crate::desktop::InputError;
+use crate::game::{Board, Cell};
+use crate::live::LiveError;
+use crate::live::session::{Event, RunError, end_of};
+use crate::record::End;
+
+/// A board to show with the plan on it: the cells in the order they will
+/// be clicked, and a caption.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    pub board: Board,
+    pub clicks: Vec<Cell>,
+    pub caption: Vec<String>,
+}
+
+/// What the run says, as it goes.
+#[derive(Debug)]
+pub enum Note {
+    Picture(Shown),
+    /// What the bot is doing (a hint, a click, a wait).
+    Doing(String),
+    /// A game's last lines.
+    Game(String),
+    /// The run is over: its summary, and the error it ended with (none
+    /// for a stop asked for).
+    Ended {
+        summary: Option<String>,
+        error: Option<String>,
+    },
+}
+
+/// Starts `run` on a thread; its notes, the last one [`Note::Ended`].
+pub fn start(run: Run) -> (Receiver<Note>, JoinHandle<()>) {
+    let (tx, rx) = mpsc::channel();
+    let handle = thread::spawn(move || {
+        let ran = match run.mode {
+            Mode::Assist => hints(&run, &tx),
+            Mode::Play | Mode::Watch => play(&run, &tx),
+        };
+        // The window may be gone already: nobody to tell.
+        tx.send(ended(&run, ran)).ok();
+    });
+    (rx, handle)
+}
+
+/// Sends `lines` as a game's lines when `game_over`, else as what the bot
+/// does.
+fn tell(tx: &Sender<Note>, game_over: bool, lines: Vec<String>) {
+    for line in lines {
+        let note = if game_over {
+            Note::Game(line)
+        } else {
+            Note::Doing(line)
+        };
+        tx.send(note).ok();
+    }
+}
+
+/// The window found, said.
+fn found(tx: &Sender<Note>) -> impl FnOnce(&crate::desktop::WindowInfo) + '_ {
+    move |window| {
+        tx.send(Note::Doing(format!("window {window}"))).ok();
+    }
+}
+
+/// Hints, shown in the app's window: the driver opens no hint window of
+/// its own (the app's is beside the game already).
+fn hints(run: &Run, tx: &Sender<Note>) -> Result<Ran> {
+    let mut assist = run.assist();
+    assist.look = None;
+    let rules = run.live.rules;
+    app::games(run, assist, found(tx), &mut |event| {
+        let game_over = matches!(event, Event::Ended(_));
+        let lines = live::game_lines(
+            event,
+            rules,
+            |event| {
+                if let crate::assist::Event::Hint(hint) = &event {
+                    let clicks = crate::assist::clicks_on(&hint.board, &hint.plan, hint.rules);
+                    let shown = Shown {
+                        board: hint.board,
+                        clicks,
+                        caption: hint.caption(),
+                    };
+                    tx.send(Note::Picture(shown)).ok();
+                }
+                tx.send(Note::Doing(said::line(&event))).ok();
+            },
+            said::summary,
+        );
+        tell(tx, game_over, lines);
+    })
+}
+
+/// Play, each game's first plan shown on its board.
+fn play(run: &Run, tx: &Sender<Note>) -> Result<Ran> {
+    let rules = run.live.rules;
+    let mut planned = 0;
+    let mut first: Option<Board> = None;
+    app::games(run, run.play(), found(tx), &mut |event| {
+        if let Event::Board { board, .. } = &event {
+            first = Some(**board);
+        }
+        let game_over = matches!(event, Event::Ended(_));
+        let lines = live::game_lines(
+            event,
+            rules,
+            |event| {
+                if let (
+                    crate::play::Event::Plan {
+                        outcome,
+                        replans: 0,
+                    },
+                    Some(board),
+                ) = (&event, first)
+                {
+                    let shown = Shown {
+                        board,
+                        clicks: crate::assist::clicks_on(&board, &outcome.moves, outcome.rules),
+                        caption: vec![optimum_caption(outcome.length(), outcome.proven_optimal)],
+                    };
+                    tx.send(Note::Picture(shown)).ok();
+                }
+                tx.send(Note::Doing(live::play_line(&event, &mut planned)))
+                    .ok();
+            },
+            |report| live::summary(report, run.max_moves),
+        );
+        tell(tx, game_over, lines);
+    })
+}
+
+/// "optimum 11 clicks, proven": the caption under a plan.
+pub fn optimum_caption(length: usize, proven: bool) -> String {
+    let proven = if proven { ", proven" } else { " (not proven)" };
+    format!("optimum {length} clicks{proven}")
+}
+
+/// The run's end: its summary, and its error as the command line says
+/// it, unless it is the stop the player asked for in the window.
+fn ended(run: &Run, ran: Result<Ran>) -> Note {
+    let ran = match ran {
+        Ok(ran) => ran,
+        Err(error) => {
+            return Note::Ended {
+                summary: None,
+                error: Some(format!("{error:#}")),
+            };
+        }
+    };
+    let summary = ran.has_summary.then(|| live::run_summary(&ran.played));
+    let asked = crate::desktop::stop::asker().is_some();
+    let error = match &ran.result {
+        // The Stop asked for in the window, or the player's hand on the
+        // mouse during play: a stop, said as one, never an error.
+        Err(RunError::Stopped(stopped, _))
+            if (asked && end_of(&stopped.error) == End::Interrupted)
+                || matches!(
+                    stopped.error,
+                    LiveError::Input(InputError::UserMoved { .. })
+                ) =>
+        {
+            None
+        }
+        _ => live::ran_result(run, ran).err().map(|e| format!("{e:#}")),
+    };
+    Note::Ended { summary, error }
+}

@@ -1,0 +1,223 @@
+//! The desktop app end to end: `dustbot` beside the practice window on a
+//! real X server, no title given. The player is the test: keys sent to
+//! the app's window, its buttons clicked at their places (the library's
+//! layout says where), the hints followed in the practice window. Judged
+//! from what the app says on its standard output (every line its window
+//! shows), the practice window's click log and the default game log in
+//! the test's folders, and the app's exit code.
+// X11: Xvfb, openbox, xdotool.
+#![cfg(unix)]
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use dustbot::cli::desk::layout::{Button, Layout, MENU};
+
+use crate::x11_support::*;
+
+/// A title that names no game: the practice window is found by its board.
+const GAME: &str = "Dust Practice";
+
+/// The app running, its window and its output.
+struct App {
+    process: Running,
+    id: String,
+    out: PathBuf,
+    started: Instant,
+}
+
+impl App {
+    /// Starts `dustbot` with no argument and waits for its window.
+    fn start(desktop: &Desktop) -> App {
+        let started = Instant::now();
+        let (process, id) = desktop.open_window("dustbot", || {
+            desktop.on_this_display(env!("CARGO_BIN_EXE_dustbot"), &[] as &[&str])
+        });
+        App {
+            process,
+            id,
+            out: desktop.path("dustbot.out"),
+            started,
+        }
+    }
+
+    fn said(&self) -> String {
+        std::fs::read_to_string(&self.out).unwrap_or_default()
+    }
+
+    /// Waits until the app has said `text` `times` times; all it said.
+    fn wait_for(&self, text: &str, times: usize) -> String {
+        let started = Instant::now();
+        loop {
+            let said = self.said();
+            if said.matches(text).count() >= times {
+                return said;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "no {text:?} x{times} from the app:\n{said}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Presses `key` (xdotool's name) in the app's window.
+    fn key(&self, desktop: &Desktop, key: &str) {
+        let out = desktop.xdotool(&["key", "--window", &self.id, key]);
+        assert!(out.status.success(), "{out:?}");
+    }
+
+    /// Says yes to the window found by its board: the practice window is
+    /// named for no game, so the app asks first.
+    fn yes_it_is_the_game(&self, desktop: &Desktop) {
+        self.wait_for("is this window the game?", 1);
+        self.key(desktop, "y");
+        self.wait_for("found the game by its board", 1);
+        // The menu, once the window is beside the game: moved by the
+        // window manager a moment after the app asks.
+        self.wait_for("1 hints, 2 play", 1);
+        let mut last = self.client_place(desktop);
+        wait_for("the app's window to stay in its place", || {
+            std::thread::sleep(Duration::from_millis(150));
+            let now = self.client_place(desktop);
+            let still = now == last;
+            last = now;
+            still.then_some(())
+        });
+    }
+
+    /// Clicks `button` of the menu where the window draws it, at the
+    /// scale the app said last.
+    fn click(&self, desktop: &Desktop, button: Button) {
+        let said = self.said();
+        let scale: f32 = said
+            .lines()
+            .rev()
+            .find_map(|l| l.split(" at scale ").nth(1))
+            .expect("the app says its window's scale")
+            .trim()
+            .parse()
+            .unwrap();
+        let layout = Layout::new((8, 6), scale);
+        let (_, rect) = layout
+            .buttons(&MENU)
+            .into_iter()
+            .find(|(b, _)| *b == button)
+            .unwrap();
+        let (x, y) = self.client_place(desktop);
+        let (cx, cy) = rect.centre();
+        desktop.click((x + cx, y + cy));
+    }
+
+    /// The top-left of the window's client area on the screen, as
+    /// `xwininfo` gives it (xdotool's geometry of a window in a frame is
+    /// off by the frame's title bar under openbox).
+    fn client_place(&self, desktop: &Desktop) -> (i64, i64) {
+        let out = desktop
+            .on_this_display("xwininfo", &["-id", &self.id])
+            .output()
+            .expect("xwininfo (scripts/install-deps installs x11-utils)");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let field = |name: &str| -> i64 {
+            text.lines()
+                .find_map(|l| l.trim().strip_prefix(name))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no {name} in {text}"))
+        };
+        (
+            field("Absolute upper-left X:"),
+            field("Absolute upper-left Y:"),
+        )
+    }
+
+    /// Waits for the process to end; its exit code.
+    fn exit_code(&mut self) -> Option<i32> {
+        let status = wait_for("the app to end", || self.process.0.try_wait().unwrap());
+        status.code()
+    }
+}
+
+#[test]
+fn key_2_clears_the_game_in_the_optimum_record_shows_it_and_closing_ends_with_0() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let mut app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    let said = app.wait_for("optimum 11 clicks, proven", 1);
+    assert!(said.contains("calibration: "), "{said}");
+    // Beside the game, never over it.
+    assert!(said.contains("placed beside the game"), "{said}");
+    assert!(!desktop.overlap(&app.id, &practice.id), "{said}");
+    app.key(&desktop, "2");
+    let said = app.wait_for("cleared in 11 clicks", 1);
+    assert!(said.contains("move the mouse to stop"), "{said}");
+    assert_eq!(practice.clicks().len(), 11, "{said}");
+    // Game after game until Stop: Escape ends the run with its summary.
+    app.key(&desktop, "Escape");
+    let said = app.wait_for("1 game(s): 1 cleared", 1);
+    assert!(!said.contains("error"), "{said}");
+    let games = desktop.recorded();
+    assert_eq!(games.len(), 1, "{said}");
+    assert_eq!(games[0]["mode"], "play");
+    assert_eq!(games[0]["cleared"], true);
+    app.click(&desktop, Button::Record);
+    let said = app.wait_for("picture viewer", 1);
+    assert!(said.contains("1 game in "), "{said}");
+    assert!(said.contains("over optimum"), "{said}");
+    assert!(desktop.path("data/dustbot/record.png").is_file(), "{said}");
+    // The window closed from outside: the app ends, with 0.
+    let out = desktop.xdotool(&["windowclose", &app.id]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(app.exit_code(), Some(0), "{}", app.said());
+}
+
+/// The screen point of the hint `n` (from 1) the app said, once said.
+fn hint(said: &str, n: usize) -> Option<(i64, i64)> {
+    let line = said
+        .lines()
+        .filter(|l| l.starts_with("hint: click"))
+        .nth(n - 1)?;
+    let at = line.split(" at (").nth(1)?;
+    let (x, rest) = at.split_once(", ")?;
+    let y = rest.split(')').next()?;
+    Some((x.parse().ok()?, y.parse().ok()?))
+}
+
+#[test]
+fn hints_by_button_lead_to_the_clear_stop_ends_them_and_q_quits() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let mut app = App::start(&desktop);
+    // The time to the first hint, in the player's steps (the window of a
+    // game named Nodiatis needs no yes): measured, said, and bounded
+    // loosely (a loaded machine is slower).
+    app.wait_for("is this window the game?", 1);
+    let found = app.started.elapsed();
+    app.yes_it_is_the_game(&desktop);
+    app.click(&desktop, Button::Hints);
+    let clicked = Instant::now();
+    app.wait_for("hint: click", 1);
+    let first_hint = clicked.elapsed();
+    eprintln!(
+        "dustbot: the game found {:.2} s after the start; the first hint {:.2} s after the Hints button",
+        found.as_secs_f64(),
+        first_hint.as_secs_f64()
+    );
+    assert!(first_hint < Duration::from_secs(10), "{first_hint:?}");
+    // The player follows every hint, as the app says it.
+    for n in 1..=11 {
+        let said = app.wait_for("hint: click", n);
+        desktop.click(hint(&said, n).unwrap());
+        practice.wait_for_clicks(n);
+    }
+    let said = app.wait_for("cleared in 11 clicks", 1);
+    assert_eq!(practice.clicks().len(), 11, "{said}");
+    app.click(&desktop, Button::Stop);
+    let said = app.wait_for("1 game(s): 1 cleared", 1);
+    assert!(!said.contains("error"), "{said}");
+    let games = desktop.recorded();
+    assert_eq!(games.len(), 1, "{said}");
+    assert_eq!(games[0]["mode"], "assist");
+    app.key(&desktop, "q");
+    assert_eq!(app.exit_code(), Some(0), "{}", app.said());
+}
