@@ -16,7 +16,7 @@ use super::args::PlayArgs;
 use super::live::{run_games, show_game};
 use super::output::frame_list;
 use super::{live_settings, look_of, say};
-use crate::assist::{Assist, Event, Hint, Verdict};
+use crate::assist::{Assist, Event, Hint, Probe, Verdict};
 use crate::game::Step;
 use crate::live::session::GameReport;
 use crate::record::End;
@@ -34,6 +34,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let assist = Assist {
         look: Some(look_of(&live.calibration)),
         live,
+        hints: args.hints.into(),
     };
     let mut log_error = None;
     let code = run_games(args, assist, &calibration_path, &mut |event| {
@@ -59,8 +60,15 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
 fn show(event: &Event) {
     match event {
         Event::HintWindow(Ok((title, placement))) => {
-            say!("hint window {title:?} {placement}")
+            say!("hint window {title:?} {placement} (Escape or q there ends the hints)")
         }
+        Event::BoardMarks(Ok(Probe::Seen(pixels))) => say!(
+            "hints marked on the board (the bot's captures show the marks, {pixels} pixels, and read the board the same)"
+        ),
+        Event::BoardMarks(Ok(Probe::Unseen)) => {
+            say!("hints marked on the board (the bot's captures leave the marks out)")
+        }
+        Event::BoardMarks(Err(why)) => say!("no marks on the board ({why}): hints beside it"),
         Event::HintWindow(Err(cause)) => {
             say!("no hint window ({cause}): hints on the terminal only")
         }

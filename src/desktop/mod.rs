@@ -4,7 +4,8 @@
 //! stop requests (Ctrl-C and the signals that end a process, [`stop`]),
 //! which windows are the bot's own (its terminal, its hint window), and
 //! the bot's own windows themselves ([`own`]: the practice and hint
-//! windows, `minifb` kept on this floor). The rest of the bot is written against
+//! windows, `minifb` kept on this floor; [`marks`]: the hints drawn on
+//! the game's own board). The rest of the bot is written against
 //! the three traits here, [`Desktop`], [`GameWindow`] and [`Pointer`]: the
 //! system's desktop (X11 through `xcap` and `enigo`, or Win32) implements
 //! them, and so does [`fake`], a scripted desktop (frames in, clicks out)
@@ -13,6 +14,7 @@
 pub mod capture;
 pub mod fake;
 pub mod input;
+pub mod marks;
 pub mod own;
 mod screen;
 pub mod stop;
@@ -33,6 +35,7 @@ use image::RgbaImage;
 
 pub use capture::{CaptureError, WindowInfo, names, screens};
 pub use input::{InputError, Mouse};
+pub use marks::{BoardMarks, Mark};
 pub use own::{Key, OwnWindow};
 pub use screen::{Region, ScreenPoint, ScreenRect};
 

@@ -15,15 +15,17 @@ use super::platform;
 pub enum Key {
     Escape,
     N,
+    Q,
     Space,
     Enter,
     NumPadEnter,
 }
 
 impl Key {
-    const ALL: [(Key, minifb::Key); 5] = [
+    const ALL: [(Key, minifb::Key); 6] = [
         (Key::Escape, minifb::Key::Escape),
         (Key::N, minifb::Key::N),
+        (Key::Q, minifb::Key::Q),
         (Key::Space, minifb::Key::Space),
         (Key::Enter, minifb::Key::Enter),
         (Key::NumPadEnter, minifb::Key::NumPadEnter),
