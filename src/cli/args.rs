@@ -114,11 +114,12 @@ pub struct PlayArgs {
     /// clicks seen, the next click and its screen point).
     #[arg(long, value_name = "FILE", requires = "assist")]
     pub hint_log: Option<PathBuf>,
-    /// With --assist: where the hints show: marked on the game's own
-    /// board, in the hint window beside it, or both (the marks where the
-    /// platform shows them, else beside).
-    #[arg(long, value_name = "WHERE", value_enum, default_value = "both")]
-    pub hints: HintsArg,
+    /// With --assist (and the guided session's hints): where the hints
+    /// show: marked on the game's own board, in the hint window beside
+    /// it, or both (the default: the marks where the platform shows them,
+    /// else beside).
+    #[arg(long, value_name = "WHERE", value_enum)]
+    pub hints: Option<HintsArg>,
     /// The calibration file (default: calibration/nodiatis.toml).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,

@@ -16,7 +16,7 @@ use super::args::PlayArgs;
 use super::live::{run_games, show_game};
 use super::output::frame_list;
 use super::{live_settings, look_of, say};
-use crate::assist::{Assist, Event, Hint, Probe, Verdict};
+use crate::assist::{Assist, Event, Hint, Hints, Probe, Verdict};
 use crate::game::Step;
 use crate::live::session::GameReport;
 use crate::record::End;
@@ -34,7 +34,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let assist = Assist {
         look: Some(look_of(&live.calibration)),
         live,
-        hints: args.hints.into(),
+        hints: args.hints.map(Hints::from).unwrap_or_default(),
     };
     let mut log_error = None;
     let code = run_games(args, assist, &calibration_path, &mut |event| {

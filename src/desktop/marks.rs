@@ -102,28 +102,30 @@ pub(super) fn bounds(marks: &[Mark]) -> Option<ScreenRect> {
 mod tests {
     use super::*;
 
-    fn rect(x: i32, y: i32, width: u32, height: u32) -> ScreenRect {
-        ScreenRect {
-            x,
-            y,
-            width,
-            height,
-        }
-    }
-
     #[test]
     fn the_bounds_hold_every_marks_rectangles() {
+        // (x, y, width, height)
+        let rects = |all: &[(i32, i32, u32, u32)]| -> Vec<ScreenRect> {
+            all.iter()
+                .map(|&(x, y, width, height)| ScreenRect {
+                    x,
+                    y,
+                    width,
+                    height,
+                })
+                .collect()
+        };
         let marks = [
             Mark {
-                rects: vec![rect(10, 20, 5, 5), rect(-4, 30, 2, 2)],
+                rects: rects(&[(10, 20, 5, 5), (-4, 30, 2, 2)]),
                 colour: [255, 0, 0],
             },
             Mark {
-                rects: vec![rect(50, 0, 10, 1)],
+                rects: rects(&[(50, 0, 10, 1)]),
                 colour: [0, 0, 255],
             },
         ];
-        assert_eq!(bounds(&marks), Some(rect(-4, 0, 64, 32)));
+        assert_eq!(bounds(&marks), rects(&[(-4, 0, 64, 32)]).pop());
         assert_eq!(bounds(&[]), None);
     }
 }

@@ -302,20 +302,11 @@ fn the_mark_goes_under_a_window_over_the_board_and_escape_in_the_hint_window_end
         ringed(&screenshot(&desktop.display), &points).then_some(())
     });
     // Escape in the hint window ends the hints, as Ctrl-C does.
-    let hint_window = desktop.xdotool(&["search", "--onlyvisible", "--name", "^Dust Hint$"]);
-    let id = String::from_utf8_lossy(&hint_window.stdout)
-        .lines()
-        .next()
-        .expect("the hint window")
-        .to_owned();
+    let id = desktop.visible("Dust Hint").expect("the hint window");
     desktop.xdotool(&["key", "--window", &id, "Escape"]);
     let run = bot.finish();
-    assert_eq!(run.code, Some(0), "{}", run.dump());
-    assert!(
-        run.stdout.contains("stopped by Ctrl-C after 0 click(s)"),
-        "{}",
-        run.dump()
-    );
+    let stopped = run.stdout.contains("stopped by Ctrl-C after 0 click(s)");
+    assert!(run.code == Some(0) && stopped, "{}", run.dump());
     assert!(game.clicks().is_empty());
     assert_eq!(mapped_marks(&desktop.display), 0);
 }
