@@ -264,7 +264,8 @@ fn a_player_clicking_on_the_marks_clears_in_the_proven_optimum() {
 }
 
 #[test]
-fn the_mark_goes_under_a_window_over_the_board_and_escape_in_the_hint_window_ends_the_hints() {
+fn the_mark_goes_under_a_window_over_the_board_follows_the_game_and_escape_in_the_hint_window_ends_the_hints()
+ {
     let desktop = Desktop::start();
     let game = desktop.practice(TWELVE, ANIM, GAME);
     desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
@@ -299,6 +300,15 @@ fn the_mark_goes_under_a_window_over_the_board_and_escape_in_the_hint_window_end
     // The xterm gone, the mark is back.
     drop(xterm);
     wait_for("the mark to come back", || {
+        ringed(&screenshot(&desktop.display), &points).then_some(())
+    });
+    // The game window moved: the mark follows it (with the hint line the
+    // move brings).
+    desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "100"]);
+    let moved = hint(&log, 1);
+    assert_ne!(moved["geometry"], first["geometry"]);
+    let points = ring_points(centre(&moved, next_cell(&moved)));
+    wait_for("the mark where the board is now", || {
         ringed(&screenshot(&desktop.display), &points).then_some(())
     });
     // Escape in the hint window ends the hints, as Ctrl-C does.
