@@ -20,15 +20,20 @@
 //!   window, the hint); [`chart`]: the benchmark's and the record's charts.
 //! - [`record`]: the player's record, a JSON line per game, and its sums.
 //! - [`desktop`]: the player's screen: windows, captures and the mouse
-//!   (X11 or Win32, and a scripted fake for tests); the only floor with
-//!   per-platform code.
-//! - [`live`]: what the drivers share on a live game window: the eye,
-//!   settling, the rules learned, and the life of a game and of games in a
-//!   row ([`live::session`]).
+//!   (X11 or Win32 under one platform contract, and a scripted fake for
+//!   tests), the bot's folders and the system's picture viewer; the only
+//!   floor with per-platform code.
+//! - [`live`]: what the drivers share on a live game window: finding the
+//!   game ([`live::find`]), the eye, settling, the rules learned, and the
+//!   life of a game and of games in a row ([`live::session`]).
 //! - [`play`] (clicks, verifies, re-plans) and [`assist`] (watches,
 //!   explains, hints): the two drivers of a game; [`practice`]: a game
 //!   window of our own to play on.
-//! - [`cli`]: the command line on top, which wires them.
+//! - [`app`]: the run floor: the one value a run of games is ([`app::Run`],
+//!   its [`app::Mode`] settled once), built by every door and handed to
+//!   the games; the player's settings file.
+//! - [`cli`]: the command line on top (the flags and the guided session
+//!   of `bot` alone), one of the doors that build a run.
 //!
 //! The floors from [`desktop`] up come with the default `desktop` feature:
 //! without it (`--no-default-features`) the library is the game, the
@@ -47,6 +52,8 @@
 //! # Ok::<(), dustbot::game::BoardError>(())
 //! ```
 
+#[cfg(feature = "desktop")]
+pub mod app;
 #[cfg(feature = "desktop")]
 pub mod assist;
 pub mod chart;

@@ -211,16 +211,17 @@ impl Driver for Assist {
             };
             log::info!("the game window was replaced: following the new one");
             *window = found;
-            let (mut eye, settled) = match live::first_board(window.as_mut(), &settings.live) {
-                Ok(read) => read,
-                Err(error) => match ending(&error, None) {
-                    Some(ended) => {
-                        end = ended;
-                        continue;
-                    }
-                    None => return Err(error),
-                },
-            };
+            let (mut eye, settled) =
+                match live::session::first_board(window.as_mut(), &settings.live) {
+                    Ok(read) => read,
+                    Err(error) => match ending(&error, None) {
+                        Some(ended) => {
+                            end = ended;
+                            continue;
+                        }
+                        None => return Err(error),
+                    },
+                };
             end = match game.changed(&eye, settled)? {
                 Some(ended) => ended,
                 None => game.watch(&mut eye)?,
@@ -235,7 +236,7 @@ impl Driver for Assist {
 fn replacement(desktop: &mut dyn Desktop, settings: &LiveSettings) -> Option<Box<dyn GameWindow>> {
     let deadline = Instant::now() + settings.settle_limit;
     while stop::check().is_ok() && Instant::now() < deadline {
-        if let Ok(mut window) = desktop.find(&settings.query)
+        if let Ok(mut window) = crate::live::find::by_text(desktop, &settings.query)
             && Eye::open(window.as_mut(), &settings.calibration).is_ok()
         {
             return Some(window);

@@ -1,5 +1,5 @@
-//! `bot --window TEXT --assist [--hint-log FILE]`: hints for a player who
-//! clicks for themselves. Prints one line per hint and per player's click
+//! How hints are said (`bot --window TEXT --assist [--hint-log FILE]`, the
+//! guided session's `1`): one line per hint and per player's click
 //! (what it cost when it was not the hint) and per change of rules, writes
 //! the hint log as JSON lines, and ends with the rules learned and the
 //! clicks used against the optimum at the start.
@@ -7,57 +7,19 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::args::PlayArgs;
-use super::live::{run_games, show_game};
 use super::output::frame_list;
-use super::{live_settings, look_of, say};
-use crate::assist::{Assist, Event, Hint, Hints, Probe, Verdict};
+use super::say;
+use crate::assist::{Event, Hint, Probe, Verdict};
 use crate::game::Step;
 use crate::live::session::GameReport;
 use crate::record::End;
 
-pub fn run(args: &PlayArgs) -> Result<ExitCode> {
-    let Some(query) = args.window.as_deref() else {
-        bail!("assist mode needs --window TEXT");
-    };
-    let (live, calibration_path) = live_settings(args, query)?;
-    // A log that cannot be written is found before the game starts.
-    let mut log = match &args.hint_log {
-        Some(path) => Some(HintLog::create(path, &calibration_path)?),
-        None => None,
-    };
-    let assist = Assist {
-        look: Some(look_of(&live.calibration)),
-        live,
-        hints: args.hints.map(Hints::from).unwrap_or_default(),
-    };
-    let mut log_error = None;
-    let code = run_games(args, assist, &calibration_path, &mut |event| {
-        let driver = |event: Event| {
-            show(&event);
-            if let (Event::Hint(hint), Some(log)) = (&event, log.as_mut())
-                && let Err(error) = log.write(hint)
-            {
-                // Said at once, and again at the end: the hints go on.
-                eprintln!("error: {error:#}");
-                log_error.get_or_insert(error);
-            }
-        };
-        show_game(event, args.rules, driver, summary)
-    })?;
-    match log_error {
-        Some(error) => Err(error),
-        None => Ok(code),
-    }
-}
-
 /// Prints one event.
-fn show(event: &Event) {
+pub(super) fn show(event: &Event) {
     match event {
         Event::HintWindow(Ok((title, placement))) => {
             say!("hint window {title:?} {placement} (Escape or q there ends the hints)")
@@ -147,7 +109,7 @@ fn hint_line(hint: &Hint) -> String {
 }
 
 /// The last line: how the game ended, the clicks against the optimum.
-fn summary(report: &GameReport) -> String {
+pub(super) fn summary(report: &GameReport) -> String {
     let optimum = match report.optimum() {
         Some((length, proven)) => format!(
             "optimum {length}{} at the start",
@@ -163,7 +125,10 @@ fn summary(report: &GameReport) -> String {
         Some(End::WindowClosed) => {
             format!("the game window closed after {clicks} click(s) ({optimum}): assistant ended")
         }
-        Some(End::Interrupted) => format!("stopped by Ctrl-C after {clicks} click(s) ({optimum})"),
+        Some(End::Interrupted) => format!(
+            "stopped by {} after {clicks} click(s) ({optimum})",
+            crate::desktop::stop::asker().map_or_else(|| "Ctrl-C".to_owned(), |a| a.to_string())
+        ),
         // Stops, which end with an error of their own.
         _ => format!("ended after {clicks} click(s) ({optimum})"),
     }
@@ -171,7 +136,7 @@ fn summary(report: &GameReport) -> String {
 
 /// The hint log: one JSON object per hint, flushed at once, so that a
 /// script can follow it as the game goes.
-struct HintLog {
+pub(super) struct HintLog {
     path: PathBuf,
     out: BufWriter<File>,
 }
@@ -228,7 +193,7 @@ impl From<&Step> for MoveLine {
 
 impl HintLog {
     /// Opens the log to append to; never the calibration read.
-    fn create(path: &Path, calibration: &Path) -> Result<HintLog> {
+    pub(super) fn create(path: &Path, calibration: &Path) -> Result<HintLog> {
         let file = crate::files::open_log(path, &[calibration])
             .with_context(|| format!("{}: cannot write the hint log", path.display()))?;
         Ok(HintLog {
@@ -237,7 +202,7 @@ impl HintLog {
         })
     }
 
-    fn write(&mut self, hint: &Hint) -> Result<()> {
+    pub(super) fn write(&mut self, hint: &Hint) -> Result<()> {
         let line = HintLine {
             t_ms: hint.elapsed.as_millis() as u64,
             board: hint.board.to_string(),

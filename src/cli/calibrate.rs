@@ -13,7 +13,6 @@ use anyhow::{Context, Result, bail};
 
 use super::args::CalibrateArgs;
 use super::{say, show};
-use crate::desktop::Desktop as _;
 use crate::game::{Board, NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use crate::{files, vision};
 
@@ -47,34 +46,34 @@ pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
     files::check_folder(&files::folder_of(&path))
         .with_context(|| format!("{}: cannot write it", path.display()))?;
     let shots = screenshots(args)?;
-    let (calibration, shots) = if shots.iter().all(|(_, _, truth)| truth.is_some()) {
-        let known: Vec<(&image::RgbaImage, &Board)> = shots
-            .iter()
-            .filter_map(|(_, image, truth)| Some((image, truth.as_ref()?)))
-            .collect();
-        let calibration = vision::learn_from(&known).context(names(&shots))?;
-        let shots = shots
-            .into_iter()
-            .filter_map(|(path, image, truth)| Some((path, image, truth?)))
-            .collect();
-        (calibration, shots)
-    } else {
-        let [(path, image, _)] = <[_; 1]>::try_from(shots).map_err(|_| {
-            anyhow::anyhow!("several screenshots need a --board each (or NAME.board files)")
-        })?;
-        let screenshot = path.display();
-        let (calibration, board) = vision::cluster_colours(&image, NODIATIS_WIDTH, NODIATIS_HEIGHT)
-            .with_context(|| screenshot.to_string())?;
-        say!(
-            "Board read from {screenshot} (colours named by hue):\n{}",
-            board.grid()
-        );
-        say!("{board}");
-        if !args.yes && !confirm("Is this the board in the screenshot?")? {
-            bail!("not confirmed: nothing written (give the true board with --board)");
-        }
-        (calibration, vec![(path, image, board)])
-    };
+    let shots: Vec<(PathBuf, image::RgbaImage, Board)> =
+        if shots.iter().all(|(_, _, truth)| truth.is_some()) {
+            shots
+                .into_iter()
+                .filter_map(|(path, image, truth)| Some((path, image, truth?)))
+                .collect()
+        } else {
+            let [(path, image, _)] = <[_; 1]>::try_from(shots).map_err(|_| {
+                anyhow::anyhow!("several screenshots need a --board each (or NAME.board files)")
+            })?;
+            let screenshot = path.display();
+            let board = vision::propose(&image, None, NODIATIS_WIDTH, NODIATIS_HEIGHT)
+                .with_context(|| screenshot.to_string())?;
+            say!(
+                "Board read from {screenshot} (colours named by hue):\n{}",
+                board.grid()
+            );
+            say!("{board}");
+            if !args.yes && !confirm("Is this the board in the screenshot?")? {
+                bail!("not confirmed: nothing written (give the true board with --board)");
+            }
+            vec![(path, image, board)]
+        };
+    let known: Vec<(&image::RgbaImage, &Board)> = shots
+        .iter()
+        .map(|(_, image, truth)| (image, truth))
+        .collect();
+    let calibration = vision::learn_from(&known).context(names(&shots))?;
     let mut lowest: f32 = 1.0;
     for (path, image, board) in &shots {
         let screenshot = path.display();
@@ -192,7 +191,7 @@ fn screenshots(args: &CalibrateArgs) -> Result<Vec<Shot>> {
 /// user to move the mouse off the board (the pile under it may be lit).
 fn window_image(query: &str, countdown: u64) -> Result<image::RgbaImage> {
     let mut desktop = crate::desktop::system();
-    let mut window = desktop.find(query)?;
+    let mut window = crate::live::find::by_text(&mut desktop, query)?;
     for left in (1..=countdown).rev() {
         say!(
             "taking the screenshot of {:?} in {left} s: move the mouse off the board",
@@ -255,7 +254,7 @@ fn board(text: &str, source: &str) -> Result<Board> {
 }
 
 /// The screenshots' names, for an error about them all.
-fn names(shots: &[Shot]) -> String {
+fn names<T>(shots: &[(PathBuf, image::RgbaImage, T)]) -> String {
     shots
         .iter()
         .map(|(p, _, _)| p.display().to_string())

@@ -21,10 +21,11 @@ use serde_json::json;
 
 use super::args::PlayArgs;
 use super::output::{describe, improvement_line, outcome_json};
-use super::{ReadAndPlan, exit_code, look_of, read_and_plan, report_failure, show};
+use super::{exit_code, report_failure, show};
+use crate::app::look_of;
 use crate::game::Cell;
 use crate::render;
-use crate::solver::{self, SolveOptions};
+use crate::solver::{self, SolveOptions, Strategy};
 use crate::vision::{self, Calibration};
 
 /// What the outputs' names end with; a folder's listing skips files that
@@ -38,11 +39,8 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     if args.images.is_empty() {
         bail!("--dry-run needs images or folders of images (or --window TEXT)");
     }
-    let ReadAndPlan {
-        calibration,
-        solve: options,
-        ..
-    } = read_and_plan(args)?;
+    let (calibration, _) = crate::app::calibration(args.calibration.as_deref())?;
+    let options = args.solver.options(Strategy::Optimal, args.rules.start());
     let json = args.images_out.json;
     let images = expand(&args.images);
     let outputs = plan_outputs(&args.images_out.out, &images).context("--out")?;

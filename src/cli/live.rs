@@ -8,81 +8,91 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
-use super::args::PlayArgs;
 use super::output::{board_read, describe, frame_list, rules_learned, rules_switched};
-use super::{live_settings, say};
-use crate::desktop::Desktop as _;
-use crate::live::session::{Driver, Event, GameReport, Observe, RunError, Session, Stopped};
+use super::{assist, say};
+use crate::app::{self, Mode, Run};
+use crate::live::session::{Driver, Event, GameReport, Observe, RunError, Stopped};
 use crate::live::{LiveError, RulesChoice};
-use crate::play::{self, Play};
+use crate::play;
 use crate::record::stats::Stats;
-use crate::record::{End, GameLog, GameRecord};
+use crate::record::{End, GameRecord};
 
-pub fn run(args: &PlayArgs) -> Result<ExitCode> {
-    let Some(query) = args.window.as_deref() else {
-        bail!("live play needs --window TEXT");
+/// The games `run` asks for, said on the terminal as they go (with
+/// hints, each hint also in `hint_log` when one is named): the flags'
+/// run and the guided session's alike.
+pub(super) fn games(run: &Run, hint_log: Option<&Path>) -> Result<ExitCode> {
+    match run.mode {
+        Mode::Play | Mode::Watch => play(run),
+        Mode::Assist => hints(run, hint_log),
+    }
+}
+
+/// Hints as `run` says, said as they go, each in `hint_log` too when one
+/// is named.
+fn hints(run: &Run, hint_log: Option<&Path>) -> Result<ExitCode> {
+    // A log that cannot be written is found before the game starts.
+    let mut log = match hint_log {
+        Some(path) => Some(assist::HintLog::create(path, &run.calibration_path)?),
+        None => None,
     };
-    let (live, calibration_path) = live_settings(args, query)?;
-    let play = Play {
-        live,
-        max_replans: args.live.max_replans,
-        max_moves: args.live.max_moves,
-        dry_run: args.dry_run,
-    };
+    let mut log_error = None;
+    let code = run_games(run, run.assist(), &mut |event| {
+        let driver = |event: crate::assist::Event| {
+            assist::show(&event);
+            if let (crate::assist::Event::Hint(hint), Some(log)) = (&event, log.as_mut())
+                && let Err(error) = log.write(hint)
+            {
+                // Said at once, and again at the end: the hints go on.
+                eprintln!("error: {error:#}");
+                log_error.get_or_insert(error);
+            }
+        };
+        show_game(event, run.live.rules, driver, assist::summary)
+    })?;
+    match log_error {
+        Some(error) => Err(error),
+        None => Ok(code),
+    }
+}
+
+/// Live play (or a dry run on the window) as `run` says, said as it goes.
+fn play(run: &Run) -> Result<ExitCode> {
     let mut planned = 0;
-    run_games(args, play, &calibration_path, &mut |event| {
+    run_games(run, run.play(), &mut |event| {
         show_game(
             event,
-            args.rules,
+            run.live.rules,
             |event| show(&event, &mut planned),
-            |report| summary(report, args.live.max_moves),
+            |report| summary(report, run.max_moves),
         )
     })
 }
 
-/// Runs `driver`'s games (`--games`, each recorded in `--game-log`) in
-/// the window `--window` names, telling `observe` of every event, and
-/// ends with the run's summary. Every stop is a one-line error.
+/// Runs `driver`'s games as `run` says, telling `observe` of every
+/// event, and ends with the run's summary. Every stop is a one-line
+/// error.
 pub(super) fn run_games<D: Driver>(
-    args: &PlayArgs,
-    mut driver: D,
-    calibration: &Path,
+    run: &Run,
+    driver: D,
     observe: &mut Observe<'_, D>,
 ) -> Result<ExitCode> {
-    // A log that cannot be written is said before any game.
-    let log = match &args.live.game_log {
-        Some(path) => Some(GameLog::open(path, &[calibration])?),
-        None => None,
-    };
-    let mut desktop = crate::desktop::system();
-    let mut window = desktop.find(&driver.live().query)?;
-    // The default log once there is a game to record: none made for a
-    // window not found.
-    let log = match log {
-        None if !args.live.no_game_log && !args.dry_run && args.live.game_log.is_none() => {
-            default_log(calibration)
-        }
-        log => log,
-    };
-    let mut session = Session::new(args.live.games, log);
-    say!("window {}", window.info());
-    let ran = session.run(&mut driver, &mut desktop, &mut window, observe);
-    if session.has_summary() {
-        say!("{}", run_summary(session.played()));
+    let ran = app::games(run, driver, |window| say!("window {window}"), observe)?;
+    if ran.has_summary {
+        say!("{}", run_summary(&ran.played));
     }
-    let error = match ran {
+    let error = match ran.result {
         Ok(()) => return Ok(ExitCode::SUCCESS),
         Err(error) => error,
     };
-    let context = context(&window.title_now(), calibration, &error);
+    let context = context(&ran.title_now, &run.calibration_path, &error);
     match error {
         RunError::Stopped(stopped, unlogged) => {
             if let Some(error) = unlogged {
                 eprintln!("error: {error}");
             }
-            Err(stop_error(args, &stopped)).context(context)
+            Err(stop_error(&run.live.debug_dir, &stopped)).context(context)
         }
         error => Err(error).context(context),
     }
@@ -100,29 +110,6 @@ fn context(title: &str, calibration: &Path, error: &RunError) -> String {
     match live {
         Some(LiveError::Capture(_)) => calibration,
         _ => format!("window {}, {calibration}", crate::text::title(title)),
-    }
-}
-
-/// The game log in the bot's data folder, made when missing; a record
-/// by default is no reason to refuse play: when it cannot be written
-/// (no home, a read-only folder) that is said and the games go on.
-fn default_log(calibration: &Path) -> Option<GameLog> {
-    let opened = super::settings::default_game_log()
-        .map_err(anyhow::Error::from)
-        .and_then(|path| {
-            std::fs::create_dir_all(crate::files::folder_of(&path))
-                .with_context(|| format!("{}: cannot make its folder", path.display()))?;
-            Ok(GameLog::open(&path, &[calibration])?)
-        });
-    match opened {
-        Ok(log) => {
-            log::debug!("recording the games in {}", log.path().display());
-            Some(log)
-        }
-        Err(error) => {
-            log::warn!("{error:#}: the games are not recorded (--game-log FILE names another log)");
-            None
-        }
     }
 }
 
@@ -158,13 +145,13 @@ pub(super) fn show_game<E>(
 
 /// The error a stop ends the run with: what the library says, and the
 /// flag to change when one would help.
-fn stop_error(args: &PlayArgs, stopped: &Stopped) -> anyhow::Error {
+fn stop_error(debug_dir: &Path, stopped: &Stopped) -> anyhow::Error {
     let hint = match stopped.error {
         LiveError::TooManyReplans { .. } => "; --max-replans allows more".to_owned(),
         LiveError::Unsettled { .. } => "; --settle-ms waits longer".to_owned(),
         LiveError::Unreadable { .. } => format!(
             "; to teach the calibration this board: bot calibrate FULL.png --board FULL_BOARD {} --board THIS_BOARD",
-            args.live.debug_dir().join("unreadable-frame.png").display()
+            debug_dir.join("unreadable-frame.png").display()
         ),
         _ => String::new(),
     };

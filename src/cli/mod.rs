@@ -13,7 +13,6 @@ mod output;
 mod practice;
 mod progress;
 mod report;
-mod settings;
 mod solve;
 mod stats;
 mod stdout;
@@ -25,9 +24,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
+use crate::app::{self, GameLogChoice, Mode, Run, Target};
+use crate::assist::Hints;
 use crate::files;
 use crate::live::LiveSettings;
-use crate::solver::{SolveOptions, Strategy};
+use crate::solver::Strategy;
 use crate::vision::Calibration;
 
 pub use args::Cli;
@@ -97,7 +98,7 @@ fn parse() -> Result<Cli, clap::Error> {
             .get_after_help()
             .map(ToString::to_string)
             .unwrap_or_default(),
-        settings::help_line()
+        app::settings::help_line()
     );
     let matches = command.after_help(help).try_get_matches()?;
     Cli::from_arg_matches(&matches)
@@ -224,8 +225,16 @@ fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
                 (Some(_), _) if !play.images.is_empty() => anyhow::bail!(
                     "--window reads the live window: give no images with it, or no --window"
                 ),
-                (Some(_), _) if play.assist => assist::run(play),
-                (Some(_), _) => live::run(play),
+                (Some(text), dry_run) => {
+                    // The one place the flags settle what a run does.
+                    let mode = match (play.assist, dry_run) {
+                        (true, _) => Mode::Assist,
+                        (false, true) => Mode::Watch,
+                        (false, false) => Mode::Play,
+                    };
+                    let run = run_of(play, mode, Target::Text(text.clone()))?;
+                    live::games(&run, play.hint_log.as_deref())
+                }
                 (None, true) => dry_run::run(play),
                 (None, false) if guided => guided::run(play),
                 (None, false) => anyhow::bail!(
@@ -236,67 +245,50 @@ fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
     }
 }
 
-/// What live play and dry runs share: the calibration (and where it came
-/// from) and the solver settings.
-struct ReadAndPlan {
-    calibration: Calibration,
-    calibration_path: PathBuf,
-    solve: SolveOptions,
+/// The run `args` ask for in `mode`, in the window `target` names, as
+/// the flags say it: the calibration (`--calibration`, else the one made
+/// on the player's board, else the default), the solver, the settling,
+/// the games and their log. `--debug-dir` is checked before the game (as
+/// `--out` is before a dry run).
+fn run_of(args: &args::PlayArgs, mode: Mode, target: Target) -> Result<Run> {
+    let loaded = app::calibration(args.calibration.as_deref())?;
+    run_with(args, mode, target, loaded)
 }
 
-fn read_and_plan(args: &args::PlayArgs) -> Result<ReadAndPlan> {
-    // The flag, else the calibration made on the player's board.
-    let calibration_path = match &args.calibration {
-        Some(path) => path.clone(),
-        None => settings::current()?
-            .calibration()
-            .map_or_else(Calibration::default_path, Path::to_owned),
+/// [`run_of`] with the calibration loaded already, and where it came
+/// from.
+fn run_with(
+    args: &args::PlayArgs,
+    mode: Mode,
+    target: Target,
+    (calibration, calibration_path): (Calibration, PathBuf),
+) -> Result<Run> {
+    let debug_dir = args.live.debug_dir();
+    app::check_debug_dir(&debug_dir, args.live.debug_dir.is_some())?;
+    let query = match &target {
+        Target::Text(text) => text.clone(),
+        Target::Found(window) => window.title.clone(),
     };
-    let calibration = Calibration::load(&calibration_path)?;
-    let solve = args.solver.options(Strategy::Optimal, args.rules.start());
-    Ok(ReadAndPlan {
+    let live = LiveSettings {
         calibration,
-        calibration_path,
-        solve,
-    })
-}
-
-/// The settings live play and assist mode share, for the window `query`
-/// names, and where the calibration came from. `--debug-dir` is checked
-/// before the game (as `--out` is before a dry run): frames are saved when
-/// something goes wrong, which is no time to learn that they cannot be.
-fn live_settings(args: &args::PlayArgs, query: &str) -> Result<(LiveSettings, PathBuf)> {
-    let ReadAndPlan {
-        calibration,
-        calibration_path,
-        solve,
-    } = read_and_plan(args)?;
-    let dir = args.live.debug_dir();
-    // A working folder that cannot be written (a read-only share, a
-    // program folder) is no reason to refuse play: frames are saved only
-    // when something goes wrong, and then said as not saved.
-    match (crate::files::check_folder(&dir), &args.live.debug_dir) {
-        (Ok(()), _) => {}
-        (Err(cause), Some(_)) => {
-            return Err(cause).with_context(|| {
-                format!("--debug-dir {}: cannot save frames there", dir.display())
-            });
-        }
-        (Err(cause), None) => log::warn!(
-            "{}: cannot save frames there ({cause}): play goes on, and a frame worth a look is not kept (--debug-dir DIR names another folder)",
-            dir.display()
-        ),
-    }
-    let settings = LiveSettings {
-        calibration,
-        solve,
+        solve: args.solver.options(Strategy::Optimal, args.rules.start()),
         rules: args.rules,
         settle_limit: args.live.settle_limit,
         anim: args.live.anim,
-        debug_dir: dir,
-        query: query.to_owned(),
+        debug_dir,
+        query,
     };
-    Ok((settings, calibration_path))
+    let mut run = Run::new(mode, target, live, calibration_path);
+    run.games = args.live.games;
+    run.game_log = match (&args.live.game_log, args.live.no_game_log) {
+        (Some(path), _) => GameLogChoice::File(path.clone()),
+        (None, true) => GameLogChoice::Off,
+        (None, false) => GameLogChoice::Default,
+    };
+    run.max_replans = args.live.max_replans;
+    run.max_moves = args.live.max_moves;
+    run.hints = args.hints.map(Hints::from).unwrap_or_default();
+    Ok(run)
 }
 
 /// Writes a `--plot` picture to `path` whole (an interrupted run leaves no
@@ -328,15 +320,6 @@ fn check_plot_path(path: &Path) -> Result<()> {
         .with_context(|| format!("--plot {shown}: cannot write into {}", folder.display()))
 }
 
-/// The colours a calibration was made from, to draw in: a board drawn in
-/// them reads with that calibration (the renderer knows no calibration).
-fn look_of(calibration: &Calibration) -> crate::render::Look {
-    crate::render::Look {
-        fog: calibration.background.linear_rgb,
-        piles: calibration.colours.iter().map(|c| c.lab).collect(),
-    }
-}
-
 /// The one rule of `bot solve` and dry runs for an input that fails: it is
 /// reported in its answer's place (an `error:` line, or with `--json` an
 /// object `{input_key: input, "error"}` on standard output) and the run
@@ -364,12 +347,6 @@ fn exit_code(failed: bool) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_default_calibration_has_the_real_games_colours() {
-        let calibration = Calibration::load(&Calibration::default_path()).unwrap();
-        assert_eq!(look_of(&calibration), crate::render::Look::nodiatis());
-    }
 
     #[test]
     fn a_plot_path_that_cannot_be_written_is_refused_by_name() {

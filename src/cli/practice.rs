@@ -72,7 +72,7 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
         style: args.style,
         title: args.title.clone(),
         log,
-        look: super::look_of(&calibration),
+        look: crate::app::look_of(&calibration),
     };
     say!("{board}");
     say!("rules {}: {}", settings.rules, settings.rules.describe());

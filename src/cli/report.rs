@@ -12,16 +12,21 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{progress, say, settings};
+use super::{progress, say};
+use crate::app::settings;
 use crate::desktop::{self, Desktop as _};
 use crate::files::{self, Existing};
 
-/// How many of the debug folder's pictures, newest first, go in.
+/// How many of the debug folder's frames, newest first, go in.
 const LAST_FRAMES: usize = 6;
 
 /// The most bytes of one picture that go in: a frame of the board is
 /// tens of kilobytes; a bigger file is no frame of the bot's.
 const MAX_FRAME_BYTES: u64 = 4 << 20;
+
+/// The most bytes of all the frames together: a page a forum or a mail
+/// takes.
+const FRAMES_BUDGET: u64 = 6 << 20;
 
 /// `bot report`: writes the report into the data folder and says where.
 pub fn run(debug_dir: &Path) -> Result<ExitCode> {
@@ -36,15 +41,28 @@ pub fn run(debug_dir: &Path) -> Result<ExitCode> {
 /// Writes the report, with `error` (what stopped the session, if
 /// something did), into the data folder as `report-TIME.html`; its path.
 pub fn save(error: Option<&str>, debug_dir: &Path) -> Result<PathBuf> {
-    let folder = settings::data_folder()?;
+    let folder = desktop::folders::data_folder()?;
     std::fs::create_dir_all(&folder)
         .with_context(|| format!("{}: cannot make the folder", folder.display()))?;
     let stamp = crate::record::now_rfc3339().replace(':', "-");
-    let path = folder.join(format!("report-{stamp}.html"));
     let text = html(&gather(error, debug_dir));
-    files::write_whole(&path, text.as_bytes(), Existing::Keep)
-        .with_context(|| format!("{}: cannot write the report", path.display()))?;
-    Ok(path)
+    // Two reports in one second are named apart.
+    for n in 1..100 {
+        let name = match n {
+            1 => format!("report-{stamp}.html"),
+            n => format!("report-{stamp}-{n}.html"),
+        };
+        let path = folder.join(name);
+        match files::write_whole(&path, text.as_bytes(), Existing::Keep) {
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            written => {
+                return written
+                    .map(|()| path.clone())
+                    .with_context(|| format!("{}: cannot write the report", path.display()));
+            }
+        }
+    }
+    anyhow::bail!("{}: a hundred reports in one second", folder.display())
 }
 
 /// What a report holds.
@@ -95,48 +113,94 @@ fn gather(error: Option<&str>, debug_dir: &Path) -> Gathered {
         Err(error) => format!("cannot list the windows: {error}"),
     };
     sections.push(("windows".into(), windows));
-    let settings = settings::settings_path()
-        .ok()
-        .and_then(|path| {
-            files::read_bounded(&path, files::MAX_CALIBRATION_BYTES, "the settings").ok()
-        })
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .unwrap_or_else(|| "(no settings file)".into());
+    let settings = match settings::settings_path() {
+        Ok(path) => settings_text(&path),
+        Err(error) => format!("(no settings folder: {error})"),
+    };
     sections.push(("settings".into(), settings));
     sections.push((
         "the session's log".into(),
         progress::session_log().join("\n"),
     ));
-    Gathered {
-        sections,
-        frames: last_frames(debug_dir),
+    let frames = last_frames(debug_dir);
+    sections.push((
+        "frames".into(),
+        format!(
+            "the {} newest frames the bot saved in {} (its own names, PNG only)",
+            frames.len(),
+            debug_dir.display()
+        ),
+    ));
+    Gathered { sections, frames }
+}
+
+/// The settings file's text, when it is a regular file of its own (a
+/// link may point anywhere on the disk: its target stays out).
+fn settings_text(path: &Path) -> String {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            files::read_bounded(path, files::MAX_CALIBRATION_BYTES, "the settings")
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                .unwrap_or_else(|error| format!("(cannot read it: {error})"))
+        }
+        Ok(_) => "(the settings file is a link or not a file: left out)".into(),
+        Err(_) => "(no settings file)".into(),
     }
 }
 
-/// The newest PNG pictures of `debug_dir` (not its subfolders), at most
-/// [`LAST_FRAMES`].
+/// Whether `meta` is a file of one name only: a hard link's other name
+/// may be a private file's.
+#[cfg(unix)]
+fn one_link(meta: &std::fs::Metadata) -> bool {
+    std::os::unix::fs::MetadataExt::nlink(meta) == 1
+}
+
+/// Whether `meta` is a file of one name only: Windows' link count is not
+/// in std's stable metadata, and its hard links need a tool to make.
+#[cfg(not(unix))]
+fn one_link(_: &std::fs::Metadata) -> bool {
+    true
+}
+
+/// The newest frames the bot saved in `debug_dir` (not its subfolders):
+/// files named as the drivers name them ([`crate::live::is_a_frame_name`]),
+/// regular files of one link (not through a symlink, not a hard link to
+/// another file), that decode as PNG; at most [`LAST_FRAMES`] and
+/// [`FRAMES_BUDGET`] bytes in all.
 fn last_frames(debug_dir: &Path) -> Vec<(String, Vec<u8>)> {
     let Ok(entries) = std::fs::read_dir(debug_dir) else {
         return Vec::new();
     };
     let mut pictures: Vec<(std::time::SystemTime, PathBuf)> = entries
         .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "png"))
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(crate::live::is_a_frame_name)
+        })
         .filter_map(|e| {
-            let meta = e.metadata().ok()?;
-            let small_file = meta.is_file() && meta.len() <= MAX_FRAME_BYTES;
-            small_file.then_some((meta.modified().ok()?, e.path()))
+            // The entry's own metadata: a link is not followed.
+            let meta = std::fs::symlink_metadata(e.path()).ok()?;
+            let own_file = meta.is_file() && one_link(&meta) && meta.len() <= MAX_FRAME_BYTES;
+            own_file.then_some((meta.modified().ok()?, e.path()))
         })
         .collect();
     pictures.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
+    let mut left = FRAMES_BUDGET;
     pictures
         .into_iter()
-        .take(LAST_FRAMES)
         .filter_map(|(_, path)| {
             let bytes = files::read_bounded(&path, MAX_FRAME_BYTES, "a frame").ok()?;
+            image::load_from_memory_with_format(&bytes, image::ImageFormat::Png).ok()?;
             let name = path.file_name()?.to_string_lossy().into_owned();
             Some((name, bytes))
         })
+        .take_while(|(_, bytes)| {
+            let fits = bytes.len() as u64 <= left;
+            left = left.saturating_sub(bytes.len() as u64);
+            fits
+        })
+        .take(LAST_FRAMES)
         .collect()
 }
 
@@ -234,28 +298,66 @@ mod tests {
         assert!(page.contains("alt=\"a&lt;b&gt;.png\""), "{page}");
     }
 
+    /// A PNG of one pixel of grey `n`.
+    fn png(n: u8) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        image::GrayImage::from_pixel(1, 1, image::Luma([n]))
+            .write_to(
+                &mut std::io::Cursor::new(&mut bytes),
+                image::ImageFormat::Png,
+            )
+            .unwrap();
+        bytes
+    }
+
     #[test]
-    fn the_last_frames_are_the_newest_pictures_and_only_pictures() {
+    fn the_last_frames_are_the_newest_frames_the_bot_saved_and_only_those() {
         let dir = tempfile::tempdir().unwrap();
-        for n in 0..8 {
-            std::fs::write(dir.path().join(format!("frame-{n}.png")), [n]).unwrap();
+        for n in 0..8u8 {
+            let name = format!("click-{n:02}-after.png");
+            std::fs::write(dir.path().join(name), png(n)).unwrap();
             // Times a file system tells apart.
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
+        // Newer, but no frame of the bot's: another name, a text named as
+        // a frame, a picture under the bot's names through a link.
         std::fs::write(dir.path().join("notes.txt"), b"private").unwrap();
+        std::fs::write(dir.path().join("holiday.png"), png(9)).unwrap();
+        std::fs::write(dir.path().join("changed-frame.png"), b"private text").unwrap();
+        #[cfg(unix)]
+        {
+            let private = dir.path().join("private.png");
+            std::fs::write(&private, png(10)).unwrap();
+            std::os::unix::fs::symlink(&private, dir.path().join("unsettled-last.png")).unwrap();
+            std::fs::hard_link(&private, dir.path().join("unreadable-frame.png")).unwrap();
+        }
         let frames = last_frames(dir.path());
         let names: Vec<&str> = frames.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
             names,
             [
-                "frame-7.png",
-                "frame-6.png",
-                "frame-5.png",
-                "frame-4.png",
-                "frame-3.png",
-                "frame-2.png"
+                "click-07-after.png",
+                "click-06-after.png",
+                "click-05-after.png",
+                "click-04-after.png",
+                "click-03-after.png",
+                "click-02-after.png"
             ]
         );
         assert!(last_frames(&dir.path().join("none")).is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_settings_file_stays_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let private = dir.path().join("secret.txt");
+        std::fs::write(&private, "password = 1234").unwrap();
+        let link = dir.path().join("settings.toml");
+        std::os::unix::fs::symlink(&private, &link).unwrap();
+        assert!(!settings_text(&link).contains("1234"));
+        std::fs::remove_file(&link).unwrap();
+        std::fs::write(&link, "window = \"Dust\"").unwrap();
+        assert!(settings_text(&link).contains("Dust"));
     }
 }

@@ -37,7 +37,7 @@ fn logs(args: &StatsArgs) -> Result<Vec<PathBuf>> {
     if !args.logs.is_empty() {
         return Ok(args.logs.clone());
     }
-    let log = super::settings::default_game_log()?;
+    let log = crate::app::settings::default_game_log()?;
     if !log.exists() {
         bail!(
             "{}: no games recorded yet (live play and assist mode record there; or name a log: bot stats FILE)",

@@ -54,6 +54,16 @@ impl WindowInfo {
         terminal_app(&self.app)
     }
 
+    /// Whether the window is one of another dustbot process's own (its
+    /// hint window, its marks, its app's window), by its process: never
+    /// the game, whatever it shows or is named. A practice window is a
+    /// game, whoever runs it.
+    pub fn is_another_bots(&self) -> bool {
+        self.pid
+            .and_then(platform::command_line_of)
+            .is_some_and(|command| bots_own(&command))
+    }
+
     /// Whether `--window QUERY`, run as `command`, must never take this
     /// window: its title holds the bot's own command line (a terminal
     /// that names the running command, Windows Terminal's tab), or it is
@@ -96,6 +106,28 @@ const TERMINALS: [&str; 27] = [
     "kgx",
     "guake",
 ];
+
+/// The bot's programs, by their file names without `.exe`, lower case.
+const BOT_PROGRAMS: [&str; 2] = ["bot", "dustbot"];
+
+/// Whether a process run as `command` is a dustbot's whose windows are
+/// its own: the program is one of [`BOT_PROGRAMS`] and it is not the
+/// practice window (`bot practice`).
+fn bots_own(command: &str) -> bool {
+    let command = command.trim_start();
+    // The program: quoted (a path with spaces), else the first word.
+    let (program, rest) = match command.strip_prefix('"') {
+        Some(quoted) => quoted.split_once('"').unwrap_or((quoted, "")),
+        None => command.split_once(' ').unwrap_or((command, "")),
+    };
+    let name = program
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    let name = name.strip_suffix(".exe").unwrap_or(&name);
+    BOT_PROGRAMS.contains(&name) && !rest.split_whitespace().any(|word| word == "practice")
+}
 
 /// Whether `app` names a terminal program (see [`TERMINALS`]).
 fn terminal_app(app: &str) -> bool {
@@ -296,6 +328,29 @@ impl Desktop for SystemDesktop {
             .filter(|w| w.pid.is_none_or(|pid| !own.contains(&pid)))
             .filter(|w| Some(w.id) != console)
             .collect())
+    }
+
+    // The console (Windows), else the window the terminal names as the
+    // bot's (`WINDOWID`, xterm's and others'), else a window of one of the
+    // bot's ancestors (the terminal program that runs its shell).
+    fn own_terminal(&mut self) -> Result<Option<WindowInfo>, CaptureError> {
+        let all: Vec<WindowInfo> = list_all()?.iter().filter_map(|w| info(w).ok()).collect();
+        let named = own_window().or_else(|| {
+            std::env::var("WINDOWID")
+                .ok()
+                .and_then(|id| id.trim().parse().ok())
+        });
+        let ancestors: Vec<u32> = own_processes()
+            .into_iter()
+            .filter(|&pid| pid != std::process::id())
+            .collect();
+        let found = named
+            .and_then(|id| all.iter().find(|w| w.id == id))
+            .or_else(|| {
+                all.iter()
+                    .find(|w| w.is_visible() && w.pid.is_some_and(|pid| ancestors.contains(&pid)))
+            });
+        Ok(found.cloned())
     }
 
     fn open(&mut self, info: &WindowInfo) -> Result<Box<dyn GameWindow>, CaptureError> {
@@ -783,6 +838,28 @@ mod tests {
         // A terminal titled with the text, running another command.
         let all = windows_11("Nodiatis notes - vim");
         assert_eq!(pick(&all, "Nodiatis", &nobody()).unwrap().id, 2);
+    }
+
+    #[test]
+    fn another_bots_windows_are_its_own_and_its_practice_window_a_game() {
+        for own in [
+            "/home/ana/dustbot/target/debug/bot --window Nodiatis --assist",
+            "bot",
+            "dustbot",
+            r#""C:\Program Files\dustbot\dustbot.exe""#,
+            r"C:\Games\bot.EXE --window Nodiatis",
+        ] {
+            assert!(bots_own(own), "{own}");
+        }
+        for other in [
+            "/home/ana/dustbot/target/debug/bot practice --title Nodiatis",
+            r#""C:\Program Files\dustbot\bot.exe" practice"#,
+            "/usr/bin/robot --window Nodiatis",
+            "/usr/bin/display samples/full-1x-bare.png",
+            "java -jar nodiatis.jar",
+        ] {
+            assert!(!bots_own(other), "{other}");
+        }
     }
 
     #[test]

@@ -43,7 +43,9 @@ pub enum InputError {
         expected: ScreenPoint,
         found: ScreenPoint,
     },
-    #[error("stopped by Ctrl-C (or a request to end)")]
+    /// Said as the stop asked for: `q`, Escape, Ctrl-C, the terminal
+    /// closing.
+    #[error("stopped by {}", super::stop::said())]
     Interrupted,
     #[error("standard output cannot be written (a closed pipe, a full disk): stopped")]
     OutputFailed,

@@ -13,23 +13,80 @@
 
 pub mod capture;
 pub mod fake;
+pub mod folders;
 pub mod input;
 pub mod marks;
 pub mod own;
 mod screen;
 pub mod stop;
 
-// One platform under one name: the floor calls `platform::...` and each
-// platform module has every function, those it has no use for doing
-// nothing.
-#[cfg(unix)]
-mod unix;
-#[cfg(unix)]
-use unix as platform;
+// One platform under one name: the floor calls `platform::...`, and each
+// platform module provides every function of the contract below, those
+// it has no use for doing nothing. X11 serves Linux and the BSDs; a Mac
+// (unix, but no X11 desktop) has no platform here yet.
+#[cfg(all(
+    unix,
+    not(any(target_os = "macos", target_os = "ios", target_os = "android"))
+))]
+mod x11;
+#[cfg(all(
+    unix,
+    not(any(target_os = "macos", target_os = "ios", target_os = "android"))
+))]
+use x11 as platform;
 #[cfg(windows)]
 mod win32;
 #[cfg(windows)]
 use win32 as platform;
+#[cfg(not(any(
+    windows,
+    all(
+        unix,
+        not(any(target_os = "macos", target_os = "ios", target_os = "android"))
+    )
+)))]
+compile_error!(
+    "dustbot's desktop floor has platforms for X11 (Linux, the BSDs) and Win32 only: \
+     on this OS build the library without it (cargo build --lib --no-default-features)"
+);
+
+/// The platform contract: every function a platform module (`x11.rs`,
+/// `win32.rs`) provides, with its signature, checked by the compiler
+/// against the platform built. A function added to one platform is added
+/// here and to the other.
+const _PLATFORM_CONTRACT: () = {
+    use enigo::{Button, Enigo};
+    use platform::{Buttons, Pixels};
+    // The process, before any window: DPI awareness (Windows).
+    let _: fn() -> Result<(), String> = platform::prepare;
+    // The console the bot runs in (Windows; none under X11).
+    let _: fn() -> bool = platform::own_console;
+    let _: fn() -> bool = platform::console_closes_at_exit;
+    let _: fn() -> Option<u32> = platform::console_window;
+    let _: fn() -> Result<(), String> = platform::catch_console_end;
+    let _: fn() = platform::drop_typed_ahead;
+    // Windows and processes.
+    let _: fn() -> Result<(), CaptureError> = platform::check_display;
+    let _: fn(u32) -> Option<String> = platform::wm_name;
+    let _: fn(u32) -> Option<ScreenRect> = platform::client_area;
+    let _: fn(ScreenPoint) -> Result<Option<u32>, String> = platform::window_at;
+    let _: fn(u32) -> Option<u32> = platform::parent_of;
+    let _: fn(u32) -> Option<u64> = platform::started_at;
+    let _: fn(u32) -> Option<String> = platform::command_line_of;
+    // Pixels through a kept connection (X11; none on Windows).
+    let _: fn() -> Result<Pixels, String> = Pixels::connect;
+    let _: fn(&Pixels, ScreenRect) -> Result<RgbaImage, String> = Pixels::grab;
+    // The mouse.
+    let _: fn() -> Result<Buttons, String> = Buttons::connect;
+    let _: fn(&Buttons) -> Result<Button, String> = Buttons::primary;
+    let _: fn(&Buttons, Option<Button>) -> Result<bool, String> = Buttons::primary_down;
+    let _: fn(&mut Enigo, ScreenPoint) -> Result<(), String> = platform::move_cursor;
+    // The bot's own windows.
+    let _: fn(u32) -> Result<(), String> = platform::keep_above;
+    let _: fn(u32) -> Result<(), String> = platform::bring_to_front;
+    let _: fn() -> Result<(), String> = platform::survive_window_errors;
+    let _: fn(u32) -> bool = platform::lost;
+};
 
 use image::RgbaImage;
 
@@ -135,6 +192,19 @@ pub trait Desktop {
     /// The mouse.
     fn pointer(&mut self) -> Result<Box<dyn Pointer>, InputError>;
 
+    /// The window of the terminal (or console) the bot runs in, when it
+    /// has one on this desktop: it may lie over the game's board.
+    fn own_terminal(&mut self) -> Result<Option<WindowInfo>, CaptureError> {
+        Ok(None)
+    }
+
+    /// The windows in front of `info` over its client area, the bot's own
+    /// terminal included: what hides its board.
+    fn in_front_of(&mut self, info: &WindowInfo) -> Result<Vec<WindowInfo>, CaptureError> {
+        let window = self.open(info)?;
+        window.covering(Region::whole(info.width, info.height))
+    }
+
     /// The visible windows: not minimised, not of zero size.
     fn visible_windows(&mut self) -> Result<Vec<WindowInfo>, CaptureError> {
         Ok(self
@@ -142,15 +212,6 @@ pub trait Desktop {
             .into_iter()
             .filter(WindowInfo::is_visible)
             .collect())
-    }
-
-    /// The one window whose title or application name contains `query`,
-    /// ignoring case, and that is not a terminal showing the bot's
-    /// command line (see [`capture::pick`]).
-    fn find(&mut self, query: &str) -> Result<Box<dyn GameWindow>, CaptureError> {
-        let all = self.windows()?;
-        let info = capture::pick(&all, query, &capture::CommandLine::own())?;
-        self.open(&info)
     }
 }
 
@@ -182,6 +243,19 @@ pub fn own_console() -> bool {
 /// player can read why.
 pub fn console_closes_at_exit() -> bool {
     platform::console_closes_at_exit()
+}
+
+/// Brings the bot's own terminal (its window `id`) back to the front after
+/// a run, where the platform lets it (else Windows flashes its taskbar
+/// button); why not, when it did not.
+pub fn bring_to_front(id: u32) -> Result<(), String> {
+    platform::bring_to_front(id)
+}
+
+/// Drops what was typed on the bot's terminal (or console) and not read
+/// yet: a question is answered only by a key pressed after it is asked.
+pub fn drop_typed_ahead() {
+    platform::drop_typed_ahead();
 }
 
 /// Whether a console shared by `processes` processes, the bot's parent

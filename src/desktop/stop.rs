@@ -9,12 +9,15 @@
 //! its button, or releases it itself.
 
 use std::sync::Once;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use super::InputError;
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
+/// Who asked for the stop requested (an [`Asker`]'s code; 0: Ctrl-C's
+/// signal or a signal to end, which the handler cannot tell apart).
+static ASKER: AtomicU8 = AtomicU8::new(0);
 static OUTPUT_FAILED: AtomicBool = AtomicBool::new(false);
 /// The left button is down: between a click's press and its release.
 static HELD: AtomicBool = AtomicBool::new(false);
@@ -92,6 +95,87 @@ pub fn requested() -> &'static AtomicBool {
     &REQUESTED
 }
 
+/// Who asked a run to stop, to say the stop as the one asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asker {
+    /// Ctrl-C read as a key.
+    CtrlC,
+    /// A key that stops: `q` in the guided session's terminal or in the
+    /// bot's own windows.
+    Key(char),
+    /// Escape, in the terminal or the bot's own windows.
+    Escape,
+    /// The terminal the session reads its keys from went away.
+    TerminalClosed,
+}
+
+impl Asker {
+    fn code(self) -> u8 {
+        match self {
+            Asker::CtrlC => 1,
+            Asker::Escape => 2,
+            Asker::TerminalClosed => 3,
+            Asker::Key(key) => u8::try_from(key).map_or(4, |k| k.max(4)),
+        }
+    }
+
+    /// The asker of `code`; `None` for 0, a signal's.
+    fn of(code: u8) -> Option<Asker> {
+        match code {
+            0 => None,
+            1 => Some(Asker::CtrlC),
+            2 => Some(Asker::Escape),
+            3 => Some(Asker::TerminalClosed),
+            key => Some(Asker::Key(char::from(key))),
+        }
+    }
+}
+
+impl std::fmt::Display for Asker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Asker::CtrlC => f.write_str("Ctrl-C"),
+            Asker::Key(key) => write!(f, "{key}"),
+            Asker::Escape => f.write_str("Escape"),
+            Asker::TerminalClosed => f.write_str("the terminal closing"),
+        }
+    }
+}
+
+/// Asks the run to stop, by `asker` (the first to ask is the one said).
+pub fn ask(asker: Asker) {
+    if !REQUESTED.load(Ordering::SeqCst) {
+        ASKER.store(asker.code(), Ordering::SeqCst);
+    }
+    REQUESTED.store(true, Ordering::SeqCst);
+}
+
+/// Who asked for the stop, once one is asked: `None` before, and for
+/// Ctrl-C's signal (or another request to end).
+pub fn asker() -> Option<Asker> {
+    if REQUESTED.load(Ordering::SeqCst) {
+        Asker::of(ASKER.load(Ordering::SeqCst))
+    } else {
+        None
+    }
+}
+
+/// The stop asked for, in words: "q", "Escape", "Ctrl-C (or a request to
+/// end)".
+pub fn said() -> String {
+    asker().map_or_else(
+        || "Ctrl-C (or a request to end)".to_owned(),
+        |a| a.to_string(),
+    )
+}
+
+/// Forgets the stop asked for: a run that ended by it is over, and the
+/// next one starts unasked.
+pub fn clear() {
+    REQUESTED.store(false, Ordering::SeqCst);
+    ASKER.store(0, Ordering::SeqCst);
+}
+
 /// Standard output could not be written: a stop as Ctrl-C is, but a
 /// failure (what the run does can no longer be said).
 pub fn output_failed() {
@@ -114,6 +198,19 @@ pub fn check() -> Result<(), InputError> {
 mod tests {
     use super::*;
     use std::cell::Cell;
+
+    #[test]
+    fn a_stop_is_said_as_the_one_asked_for() {
+        for asker in [
+            Asker::CtrlC,
+            Asker::Key('q'),
+            Asker::Escape,
+            Asker::TerminalClosed,
+        ] {
+            assert_eq!(Asker::of(asker.code()), Some(asker));
+        }
+        assert_eq!(Asker::Key('q').to_string(), "q");
+    }
 
     #[test]
     fn a_hold_that_does_not_end_is_released_before_the_process_ends() {

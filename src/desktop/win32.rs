@@ -258,6 +258,47 @@ pub(super) fn console_window() -> Option<u32> {
     (!hwnd.is_null()).then_some(hwnd as usize as u32)
 }
 
+/// Drops the keys in the console's input buffer not read yet.
+pub(super) fn drop_typed_ahead() {
+    use windows_sys::Win32::System::Console::{
+        FlushConsoleInputBuffer, GetStdHandle, STD_INPUT_HANDLE,
+    };
+    // SAFETY: a standard handle, checked; no console makes the flush fail,
+    // which leaves nothing to drop.
+    unsafe {
+        let input = GetStdHandle(STD_INPUT_HANDLE);
+        if !input.is_null() && input != INVALID_HANDLE_VALUE {
+            FlushConsoleInputBuffer(input);
+        }
+    }
+}
+
+/// Brings window `id` to the front; where Windows refuses (a process
+/// may take the foreground only in some cases), its taskbar button
+/// flashes until the player looks.
+pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
+    use windows_sys::Win32::UI::WindowsAndMessaging::{
+        FLASHW_TIMERNOFG, FLASHW_TRAY, FLASHWINFO, FlashWindowEx, SetForegroundWindow,
+    };
+    let hwnd = handle(id);
+    // SAFETY: a window handle (a stale one makes the calls fail); the
+    // structure's size is set as the API asks.
+    unsafe {
+        if SetForegroundWindow(hwnd) != 0 {
+            return Ok(());
+        }
+        let flash = FLASHWINFO {
+            cbSize: std::mem::size_of::<FLASHWINFO>() as u32,
+            hwnd,
+            dwFlags: FLASHW_TRAY | FLASHW_TIMERNOFG,
+            uCount: 0,
+            dwTimeout: 0,
+        };
+        FlashWindowEx(&flash);
+    }
+    Err("Windows kept another window in front: its taskbar button flashes".into())
+}
+
 /// How many processes share the bot's console: 1 when Windows made the
 /// console for it (a double-click in Explorer, a shortcut), which closes
 /// when it exits.
@@ -268,12 +309,17 @@ pub(super) fn console_processes() -> u32 {
 }
 
 /// The command line of the bot's parent process (the batch file's
-/// `cmd.exe /c "run.bat"`), where Windows tells it (8.1 and later).
+/// `cmd.exe /c "run.bat"`).
 pub(super) fn parent_command_line() -> Option<String> {
+    command_line_of(parent_of(std::process::id())?)
+}
+
+/// The command line of process `pid`, where Windows tells it (8.1 and
+/// later, and a process the bot may query).
+pub(super) fn command_line_of(pid: u32) -> Option<String> {
     use windows_sys::Wdk::System::Threading::{
         NtQueryInformationProcess, ProcessCommandLineInformation,
     };
-    let parent = parent_of(std::process::id())?;
     // A UNICODE_STRING and the text it points to, in one buffer of u64s
     // (aligned for it); a command line holds at most 32767 characters.
     let mut buffer = vec![0u64; 8 + 32768 * 2 / 8];
@@ -283,7 +329,7 @@ pub(super) fn parent_command_line() -> Option<String> {
     // length agree, and on success it starts with the UNICODE_STRING
     // whose text lies within the buffer.
     unsafe {
-        let process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, parent);
+        let process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid);
         if process.is_null() {
             return None;
         }

@@ -79,7 +79,7 @@ pub enum LiveError {
     #[error("the board read differed from the plan {count} times (at most {max} re-plans)")]
     TooManyReplans { count: u32, max: u32 },
     #[error(
-        "click {number} changed nothing, and neither did the same click again: the game did not take the bot's clicks (a game run as administrator ignores a normal process's input: run the bot as administrator too) or its window did not take the click (is another window or a dialog in front of it?)"
+        "click {number} changed nothing, and neither did the same click again: is this window a picture of a board (an image viewer, a browser page) rather than the game? Else the window did not take the click (is a dialog in front of it?){ELEVATED}"
     )]
     NoEffect { number: u32 },
     #[error("no dust on the board: start a game first")]
@@ -87,6 +87,14 @@ pub enum LiveError {
     #[error("the solver found no way to clear {0}")]
     NoPlan(Box<Board>),
 }
+
+/// Why a game may take no click that only Windows has: a game run as
+/// administrator ignores a normal process's input.
+const ELEVATED: &str = if cfg!(windows) {
+    "; a game run as administrator ignores a normal program's clicks: then run the bot as administrator too"
+} else {
+    ""
+};
 
 /// A vision error in a few words: the list of every unsure cell is too
 /// long for a one-line message.

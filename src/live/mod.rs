@@ -15,6 +15,7 @@
 mod animations;
 mod error;
 pub(crate) mod eye;
+pub mod find;
 pub mod rules;
 pub(crate) mod screen;
 pub mod session;
@@ -34,7 +35,7 @@ use crate::vision::Calibration;
 pub use error::{LiveError, Moment, NoBoard};
 use eye::{Eye, Frame};
 pub use rules::{Learned, RulesChoice, Seen};
-use settling::{Pace, Settling, Status};
+use settling::{Settling, Status};
 use watch::Cadence;
 
 /// How often the board is captured while it settles, and glanced at right
@@ -46,7 +47,7 @@ pub const POLL: Duration = Duration::from_millis(50);
 const REFIND: Duration = Duration::from_millis(200);
 
 /// What both drivers were asked for.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct LiveSettings {
     pub calibration: Calibration,
     /// The solver's settings; its `rules` give way to the rules in force.
@@ -73,24 +74,6 @@ pub(crate) struct Settled {
     pub board: Board,
     pub frame: Frame,
     pub since: Instant,
-}
-
-/// Finds the board in `window` and reads it once it holds still; Ctrl-C
-/// stops the wait. A board that never holds still does not fit.
-pub(crate) fn first_board<'w>(
-    window: &'w mut dyn GameWindow,
-    settings: &'w LiveSettings,
-) -> Result<(Eye<'w>, Settled), LiveError> {
-    let mut eye = Eye::open(window, &settings.calibration)?;
-    let rule = Settling::new(None, Vec::new(), Pace::new(settings.anim).hold());
-    let guard = &mut || Ok(stop::check()?);
-    let settled = wait_settled(&mut eye, guard, rule, settings, Moment::Start).map_err(
-        |error| match error {
-            LiveError::Unsettled { cause, .. } => LiveError::Misfit(cause),
-            other => other,
-        },
-    )?;
-    Ok((eye, settled))
 }
 
 /// Waits until `window` shows the next game: a full board (no click has
@@ -127,7 +110,7 @@ pub(crate) fn wait_next_game(
         }
         cadence.changed(tick);
         searched = glance;
-        match first_board(window, settings) {
+        match session::first_board(window, settings) {
             Ok((_, settled)) if settled.board.is_full() => return Ok(()),
             Err(error @ (LiveError::Input(_) | LiveError::Capture(CaptureError::Gone { .. }))) => {
                 return Err(error);
@@ -210,6 +193,29 @@ pub(crate) fn plan(
     Ok(outcome)
 }
 
+/// Whether `file` is named as [`save_frames`] names the frames the drivers
+/// save (`unsettled-last.png`, `unreadable-frame.png`,
+/// `changed-frame.png`, `click-07-before.png`, `unexplained-03-after.png`):
+/// what a report may take from the debug folder, and nothing else there.
+pub fn is_a_frame_name(file: &str) -> bool {
+    let Some(stem) = file.strip_suffix(".png") else {
+        return false;
+    };
+    if ["unsettled-last", "unreadable-frame", "changed-frame"].contains(&stem) {
+        return true;
+    }
+    let numbered = |prefix: &str| {
+        stem.strip_prefix(prefix)
+            .and_then(|rest| rest.split_once('-'))
+            .is_some_and(|(number, label)| {
+                number.len() >= 2
+                    && number.bytes().all(|b| b.is_ascii_digit())
+                    && ["before", "after"].contains(&label)
+            })
+    };
+    numbered("click-") || numbered("unexplained-")
+}
+
 /// Saves frames as `DIR/NAME-LABEL.png` for a later look; a frame that
 /// cannot be saved is worth a warning, not a stop.
 pub(crate) fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)]) -> Vec<PathBuf> {
@@ -230,4 +236,33 @@ pub(crate) fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)])
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_frames_the_drivers_save_are_named_as_frames() {
+        for frame in [
+            "unsettled-last.png",
+            "unreadable-frame.png",
+            "changed-frame.png",
+            "click-07-before.png",
+            "click-12-after.png",
+            "unexplained-03-after.png",
+        ] {
+            assert!(is_a_frame_name(frame), "{frame}");
+        }
+        for other in [
+            "notes.png",
+            "click-7-before.png",
+            "click-07-during.png",
+            "unreadable-frame.png.txt",
+            "screenshot.png",
+            "frame-1.png",
+        ] {
+            assert!(!is_a_frame_name(other), "{other}");
+        }
+    }
 }

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use super::eye::Eye;
 use super::screen::ScreenBoard;
-use super::{LiveError, LiveSettings, Settled};
+use super::settling::{Pace, Settling};
+use super::{LiveError, LiveSettings, Moment, Settled};
 use crate::desktop::{CaptureError, Desktop, GameWindow, InputError, stop};
 use crate::game::{Board, Cell, Rules, earns_reward};
 use crate::live::{Learned, Seen};
@@ -209,6 +210,13 @@ impl GameReport {
         self.clicks.push((number, click));
     }
 
+    /// Click `number` and those after it changed nothing: they are no
+    /// clicks of the game (a window that takes none may be no game at
+    /// all: a picture of a board).
+    pub fn took_no_effect(&mut self, number: u32) {
+        self.clicks.retain(|&(n, _)| n < number);
+    }
+
     /// How many clicks were made so far.
     pub fn clicks(&self) -> u32 {
         self.clicks.len() as u32
@@ -265,10 +273,14 @@ impl GameReport {
         }
     }
 
-    /// The game's record, when a board was read and the game was played:
-    /// in `mode`, after `error` when it stopped on one.
+    /// The game's record, when a board was read and the game was played
+    /// (a click made: hints opened and closed are no game): in `mode`,
+    /// after `error` when it stopped on one.
     pub fn record(&self, mode: Mode, error: Option<String>) -> Option<GameRecord> {
         let (board, end) = (self.first?, self.end?);
+        if self.clicks.is_empty() {
+            return None;
+        }
         let (optimum, optimum_proven) = self.optimum.unwrap_or((0, false));
         let cleared = end == End::Cleared;
         let clicks: Vec<ClickRecord> = self.clicks.iter().map(|&(_, c)| c).collect();
@@ -347,6 +359,9 @@ pub fn game<D: Driver>(
         }
         Err(error) => {
             let end = end_of(&error);
+            if let LiveError::NoEffect { number } = error {
+                report.took_no_effect(number);
+            }
             report.ended(Some(end));
             report.settle_optimum(&driver.live().solve);
             if driver.ends_at_will() && matches!(end, End::Interrupted | End::WindowClosed) {
@@ -356,6 +371,25 @@ pub fn game<D: Driver>(
             Err(Box::new(Stopped { error, report }))
         }
     }
+}
+
+/// Finds the board in `window` and reads it once it holds still; Ctrl-C
+/// stops the wait. A board that never holds still does not fit.
+pub(crate) fn first_board<'w>(
+    window: &'w mut dyn GameWindow,
+    settings: &'w LiveSettings,
+) -> Result<(Eye<'w>, Settled), LiveError> {
+    let mut eye = Eye::open(window, &settings.calibration)?;
+    let rule = Settling::new(None, Vec::new(), Pace::new(settings.anim).hold());
+    let guard = &mut || Ok(stop::check()?);
+    let settled =
+        super::wait_settled(&mut eye, guard, rule, settings, Moment::Start).map_err(|error| {
+            match error {
+                LiveError::Unsettled { cause, .. } => LiveError::Misfit(cause),
+                other => other,
+            }
+        })?;
+    Ok((eye, settled))
 }
 
 /// The first read, the empty-board check, then the driver.
@@ -370,7 +404,7 @@ fn play_game<D: Driver>(
     if driver.catches_stop() {
         stop::catch()?;
     }
-    let (eye, settled) = super::first_board(window.as_mut(), driver.live())?;
+    let (eye, settled) = first_board(window.as_mut(), driver.live())?;
     let start = Start {
         board: eye.board,
         settled,
@@ -395,6 +429,8 @@ pub struct Session {
     /// How many games to see; `None` until Ctrl-C.
     limit: Option<u32>,
     log: Option<GameLog>,
+    /// A failing log is dropped, not a stop ([`Session::unrecorded_on_failure`]).
+    log_optional: bool,
     played: Vec<GameRecord>,
 }
 
@@ -419,6 +455,7 @@ impl Session {
         Session {
             limit: (games > 0).then_some(games),
             log,
+            log_optional: false,
             played: Vec::new(),
         }
     }
@@ -512,6 +549,14 @@ impl Session {
         }
     }
 
+    /// A log the player did not name (the record by default): when it
+    /// cannot take a game (a full disk), that is said once and the games
+    /// go on unrecorded, instead of ending the run.
+    pub fn unrecorded_on_failure(mut self) -> Session {
+        self.log_optional = true;
+        self
+    }
+
     /// Keeps the record of a game that ended and appends it to the log.
     fn keep(&mut self, record: GameRecord) -> Result<(), RecordError> {
         let logged = match self.log.as_mut() {
@@ -519,7 +564,14 @@ impl Session {
             None => Ok(()),
         };
         self.played.push(record);
-        logged
+        match logged {
+            Err(error) if self.log_optional => {
+                log::warn!("{error}: the games from here on are not recorded");
+                self.log = None;
+                Ok(())
+            }
+            logged => logged,
+        }
     }
 }
 
@@ -589,6 +641,10 @@ mod tests {
         let mut planned = report(Rules::CentreRows);
         planned.ended(None);
         assert!(planned.record(Mode::Play, None).is_none());
+        // Hints opened and closed, no click: no game to lower the rate.
+        let mut unplayed = report(Rules::CentreRows);
+        unplayed.ended(Some(End::Interrupted));
+        assert!(unplayed.record(Mode::Assist, None).is_none());
     }
 
     #[test]
@@ -614,6 +670,7 @@ mod tests {
             report.optimum(),
             Some((gravity.length(), gravity.proven_optimal))
         );
+        report.click(1, Cell::new(0, 0), None, None);
         report.ended(Some(End::Cleared));
         assert_eq!(
             report.record(Mode::Play, None).unwrap().rules,

@@ -67,6 +67,10 @@ pub enum LearnError {
         expected: &'static str,
         seen: &'static str,
     },
+    #[error(
+        "the calibration learned does not read the board back (it reads {read}): nothing learned"
+    )]
+    NotReadBack { read: String },
     #[error("found {found} piles, fewer than the {colours} colours to learn")]
     TooFewPiles { found: usize, colours: u8 },
     #[error("screenshot {number}: {error}")]
@@ -250,6 +254,43 @@ fn check_hues(calibration: &Calibration) -> Result<(), LearnError> {
         }
     }
     Ok(())
+}
+
+/// Calibrating on the board a picture shows (`bot calibrate` on one
+/// screenshot, the guided session's `3`), step one: the board to propose
+/// to the player, read with `current` where it reads whole, else its
+/// piles' colours grouped and named by hue ([`cluster_colours`]). The
+/// player confirms or corrects it; [`learn_on`] is step two.
+pub fn propose(
+    picture: &RgbaImage,
+    current: Option<&Calibration>,
+    width: u8,
+    height: u8,
+) -> Result<Board, LearnError> {
+    if let Some(board) = current
+        .and_then(|calibration| super::read(picture, calibration, None).ok())
+        .and_then(|reading| reading.board().ok())
+    {
+        return Ok(board);
+    }
+    Ok(cluster_colours(picture, width, height)?.1)
+}
+
+/// Calibrating on a board, step two: learns from `picture` showing
+/// `board` (as the player confirmed it) and reads the picture back with
+/// what it learned: only a calibration that reads `board` back is one.
+pub fn learn_on(picture: &RgbaImage, board: &Board) -> Result<Calibration, LearnError> {
+    let calibration = learn(picture, board)?;
+    let back = super::read(picture, &calibration, None)
+        .map_err(LearnError::from)?
+        .board()
+        .map_err(LearnError::from)?;
+    if back != *board {
+        return Err(LearnError::NotReadBack {
+            read: back.to_string(),
+        });
+    }
+    Ok(calibration)
 }
 
 /// Learns a calibration without the true board: groups the piles' colours

@@ -33,7 +33,7 @@ pub(crate) use classify::{CORNER_PATCH, WINDOW as CELL_WINDOW};
 pub use doubt::Doubt;
 #[cfg(test)]
 pub(crate) use doubt::MAX_STRAIGHT_EDGE;
-pub use learn::{LearnError, cluster_colours, learn, learn_from};
+pub use learn::{LearnError, cluster_colours, learn, learn_from, learn_on, propose};
 pub use load::{LoadError, MAX_IMAGE_BYTES, MAX_PIXELS, load};
 pub use read::{read, read_at};
 

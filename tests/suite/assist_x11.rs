@@ -606,10 +606,9 @@ fn a_stop_never_waits_for_the_solver() {
             run.dump()
         );
         assert_ended_well(&run);
-        // The game is recorded; its optimum, cut short, not as proven.
-        assert_eq!(records.len(), 1, "{records:?}");
-        assert_eq!(records[0]["end"], "interrupted", "{}", records[0]);
-        assert_eq!(records[0]["optimum_proven"], false, "{}", records[0]);
+        // No click was made: no game to record (it would lower the
+        // reward rate).
+        assert!(records.is_empty(), "{records:?}");
     }
     // A second Ctrl-C ends the process at once, whatever the first is
     // waiting for.

@@ -85,6 +85,18 @@ impl Pane {
         self.tmux(&["send-keys", "-t", "0", "-l", keys]);
     }
 
+    /// Presses the key tmux names `key` ("Enter", "Escape").
+    fn key(&self, key: &str) {
+        self.tmux(&["send-keys", "-t", "0", key]);
+    }
+
+    /// Says yes to the window found by its board: the practice window is
+    /// named for no game, so the bot asks first.
+    fn yes_it_is_the_game(&self) {
+        self.wait_for("is this window the game?", 1);
+        self.keys("y");
+    }
+
     /// Waits until the screen holds `text` `times` times; the screen.
     fn wait_for(&self, text: &str, times: usize) -> String {
         let started = std::time::Instant::now();
@@ -153,6 +165,7 @@ fn bot_alone_finds_the_board_hints_to_the_clear_and_shows_the_record() {
     let desktop = Desktop::start();
     let practice = desktop.practice(REAL_BOARD, 150, GAME);
     let pane = Pane::start(&desktop, &[]);
+    pane.yes_it_is_the_game();
     let screen = pane.wait_for("What now?", 1);
     assert!(screen.contains("found the game by its board"), "{screen}");
     assert!(
@@ -195,6 +208,7 @@ fn bot_alone_finds_the_board_hints_to_the_clear_and_shows_the_record() {
     pane.keys("4");
     let screen = pane.wait_for("picture viewer", 1);
     assert!(screen.contains("over optimum"), "{screen}");
+    pane.wait_for("What now?", 3);
     assert!(
         screen.contains(
             &desktop
@@ -217,6 +231,7 @@ fn play_for_me_clears_in_the_optimum_and_a_second_start_remembers() {
     let desktop = Desktop::start();
     let practice = desktop.practice(REAL_BOARD, 150, GAME);
     let pane = Pane::start(&desktop, &[]);
+    pane.yes_it_is_the_game();
     pane.wait_for("What now?", 1);
     pane.keys("2");
     let screen = pane.wait_for("cleared in 11 clicks", 1);
@@ -227,6 +242,7 @@ fn play_for_me_clears_in_the_optimum_and_a_second_start_remembers() {
     pane.keys("4");
     let screen = pane.wait_for("picture viewer", 1);
     assert!(screen.contains("1 game in "), "{screen}");
+    pane.wait_for("What now?", 3);
     pane.keys("q");
     pane.wait_for("[bot exited 0]", 1);
     drop(pane);
@@ -279,6 +295,7 @@ fn a_game_opened_after_the_start_is_found_and_a_broken_settings_file_is_named() 
     // What it tried is said: the window without a board.
     assert!(screen.contains("\"Notes\""), "{screen}");
     let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    pane.yes_it_is_the_game();
     let screen = pane.wait_for("What now?", 1);
     assert!(screen.contains("found the game by its board"), "{screen}");
     assert!(
@@ -323,4 +340,202 @@ fn a_report_holds_the_version_the_screens_the_windows_and_the_last_frames_only()
     assert!(page.contains("unreadable-frame.png"), "{page}");
     assert_eq!(page.matches("data:image/png;base64,").count(), 1, "{page}");
     assert!(!page.contains("a secret of the disk"), "{page}");
+}
+
+/// A picture of a full board in an image viewer (xloadimage), titled
+/// `title`, and its id: a board that no click changes.
+fn picture_of_a_board(desktop: &Desktop, title: &str) -> (Running, String) {
+    let sample = format!("{}/samples/full-1x-bare.png", env!("CARGO_MANIFEST_DIR"));
+    desktop.open_window(title, || {
+        let mut command = std::process::Command::new("xloadimage");
+        command
+            .args(["-title", title, &sample])
+            .env("DISPLAY", &desktop.display);
+        command
+    })
+}
+
+/// The settings file as the test's config folder has it.
+fn settings_text(desktop: &Desktop) -> String {
+    std::fs::read_to_string(desktop.path("config/dustbot/settings.toml")).unwrap_or_default()
+}
+
+/// Writes the settings file, for a session to start with.
+fn write_settings(desktop: &Desktop, text: &str) {
+    let settings = desktop.path("config/dustbot/settings.toml");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(settings, text).unwrap();
+}
+
+#[test]
+fn a_picture_of_a_board_is_never_played_nor_remembered_without_a_yes() {
+    let desktop = Desktop::start();
+    let (_viewer, _) = picture_of_a_board(&desktop, "screenshot.png");
+    let pane = Pane::start(&desktop, &[]);
+    // Found by its board only: asked, named with its application.
+    let screen = pane.wait_for("is this window the game?", 1);
+    assert!(screen.contains("\"screenshot.png\""), "{screen}");
+    assert!(
+        screen.contains("perhaps") || screen.contains("picture"),
+        "{screen}"
+    );
+    assert!(!screen.contains("What now?"), "{screen}");
+    pane.keys("n");
+    // No: not offered again, nothing remembered, nothing played.
+    let screen = pane.wait_for("no game found", 1);
+    assert_eq!(
+        screen.matches("is this window the game?").count(),
+        1,
+        "{screen}"
+    );
+    pane.keys("q");
+    pane.wait_for("[bot exited 0]", 1);
+    drop(pane);
+    assert!(
+        !settings_text(&desktop).contains("window ="),
+        "{}",
+        settings_text(&desktop)
+    );
+
+    // Yes, then play: two clicks change nothing, which is said as what
+    // it may be; no game is recorded for it.
+    let pane = Pane::start(&desktop, &[]);
+    pane.yes_it_is_the_game();
+    pane.wait_for("What now?", 1);
+    pane.keys("2");
+    let screen = pane.wait_for("r: try again", 1);
+    assert!(screen.contains("a picture of a board"), "{screen}");
+    assert!(!screen.contains("administrator"), "{screen}");
+    assert!(recorded(&desktop).is_empty(), "{screen}");
+    pane.keys("q");
+    pane.wait_for("[bot exited 0]", 1);
+}
+
+#[test]
+fn only_a_key_pressed_at_the_question_answers_it() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    // Play remembered: an Enter typed while the bot starts would repeat it.
+    write_settings(
+        &desktop,
+        "window = \"Dust Practice\"\nlast_choice = \"play\"\n",
+    );
+    let pane = Pane::start(&desktop, &[]);
+    pane.key("Enter");
+    pane.wait_for("What now?", 1);
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    // Shift+Up, Alt+Up: escape sequences console cuts after three bytes,
+    // whose rest ("2A", "3A") would choose play or calibrate.
+    pane.keys("\x1b[1;2A");
+    pane.keys("\x1b[1;3A");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let screen = pane.screen();
+    assert!(!screen.contains("playing:"), "{screen}");
+    assert!(!screen.contains("the board read:"), "{screen}");
+    assert!(practice.clicks().is_empty(), "{screen}");
+    // A key pressed now answers: q quits.
+    pane.keys("q");
+    pane.wait_for("[bot exited 0]", 1);
+}
+
+#[test]
+fn a_terminal_named_for_the_game_is_never_offered_nor_remembered() {
+    let desktop = Desktop::start();
+    let (_xterm, _) = desktop.terminal("Nodiatis");
+    let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let pane = Pane::start(&desktop, &[]);
+    pane.yes_it_is_the_game();
+    let screen = pane.wait_for("What now?", 1);
+    assert!(screen.contains("window: \"Dust Practice"), "{screen}");
+    assert!(!screen.contains("windows may be the game"), "{screen}");
+    pane.keys("q");
+    pane.wait_for("[bot exited 0]", 1);
+    let settings = settings_text(&desktop);
+    assert!(
+        settings.contains("window = \"Dust Practice\""),
+        "{settings}"
+    );
+}
+
+#[test]
+fn a_saved_calibration_that_is_gone_is_named_and_the_default_offered() {
+    let desktop = Desktop::start();
+    let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let gone = desktop.path("gone.toml");
+    write_settings(
+        &desktop,
+        &format!(
+            "window = \"Dust Practice\"\n\ncalibration = {:?}\n",
+            gone.display().to_string()
+        ),
+    );
+    let pane = Pane::start(&desktop, &[]);
+    let screen = pane.wait_for("d: use the default calibration", 1);
+    assert!(screen.contains(&gone.display().to_string()), "{screen}");
+    assert!(screen.contains("line 3"), "{screen}");
+    pane.keys("d");
+    let screen = pane.wait_for("What now?", 1);
+    assert!(screen.contains("optimum: 11 clicks, proven"), "{screen}");
+    pane.keys("q");
+    pane.wait_for("[bot exited 0]", 1);
+    // The choice is kept: the next start reads with the default.
+    let settings = settings_text(&desktop);
+    assert!(!settings.contains("gone.toml"), "{settings}");
+    assert!(
+        settings.contains("window = \"Dust Practice\""),
+        "{settings}"
+    );
+}
+
+#[test]
+fn bot_alone_in_a_terminal_over_the_board_says_its_terminal_covers_it() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let (x, y, width, height) = desktop.window_rectangle(&practice.id);
+    // A player's terminal, typed `bot` in, lying over the whole board:
+    // an xterm (an ancestor of the bot) whose screen `script` copies to a
+    // file for the test to read.
+    let out = desktop.path("terminal.out");
+    let bot = format!("'{}'", bot_path());
+    let geometry = format!("{}x{}+{x}+{y}", width / 6 + 2, height / 13 + 2);
+    let (_xterm, terminal) = desktop.open_window("player's terminal", || {
+        let mut command = desktop.on_this_display(
+            "xterm",
+            &[
+                "-T",
+                "player's terminal",
+                "-geometry",
+                &geometry,
+                "-e",
+                "script",
+                "-q",
+                "-f",
+                "-c",
+                &bot,
+                out.to_str().unwrap(),
+            ],
+        );
+        command.env("TERM", "xterm");
+        command
+    });
+    assert!(desktop.overlap(&terminal, &practice.id));
+    let said = wait_for("the bot's words on its terminal", || {
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        text.contains("looking again every").then_some(text)
+    });
+    assert!(said.contains("this terminal"), "{said}");
+    assert!(said.contains("move it aside"), "{said}");
+    assert!(!said.contains("no game found"), "{said}");
+    // Put aside, the game is found.
+    assert!(
+        desktop
+            .xdotool(&["windowminimize", &terminal])
+            .status
+            .success()
+    );
+    let said = wait_for("the game found once the terminal moved", || {
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        text.contains("is this window the game?").then_some(text)
+    });
+    assert!(said.contains("Dust Practice"), "{said}");
 }

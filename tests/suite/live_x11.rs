@@ -754,7 +754,7 @@ fn with_the_games_rules_given_it_clears_in_their_optimum_without_a_surprise() {
 }
 
 #[test]
-fn a_stop_during_the_first_plan_records_the_game_read() {
+fn a_stop_during_the_first_plan_ends_at_once_and_records_no_game() {
     // A board whose proof takes seconds on one thread (13 clicks).
     let slow = "OBORRBOY,YOGGYGBY,BOOGYYRG,RRBYROOB,RYBYBGBB,OGGORORR";
     let desktop = Desktop::start();
@@ -772,9 +772,8 @@ fn a_stop_during_the_first_plan_records_the_game_read() {
     let run = bot.finish();
     assert_eq!(run.code, Some(2), "{}", run.dump());
     assert!(game.clicks().is_empty(), "{}", run.dump());
+    // No click made: no game in the record (it would lower the rate).
     let text = std::fs::read_to_string(&log).unwrap_or_default();
-    let record: Value = serde_json::from_str(text.trim()).unwrap_or(Value::Null);
-    assert_eq!(record["end"], "interrupted", "{text}\n{}", run.dump());
-    assert_eq!(record["board"], slow, "{record}");
-    assert_eq!(record["clicks"], serde_json::json!([]), "{record}");
+    assert_eq!(text.trim(), "", "{}", run.dump());
+    assert!(run.stderr.contains("stopped by Ctrl-C"), "{}", run.dump());
 }

@@ -7,26 +7,24 @@
 //! what was chosen is remembered in the settings ([`super::settings`]).
 //! A failure prints its message and asks again; it never closes the door.
 
-mod find;
 mod terminal;
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, Result, anyhow, bail};
-use clap::Parser as _;
+use anyhow::{Context, Result};
 use console::Key;
 
 use super::args::{Cli, PlayArgs, StatsArgs};
 use super::say;
-use super::settings::{self, Choice, Settings};
-use crate::desktop::{Desktop, WindowInfo};
+use crate::app::settings::{self, Choice, Settings};
+use crate::app::{Mode, Target};
+use crate::desktop::{Desktop, WindowInfo, folders};
 use crate::game::{Board, Colour, NODIATIS_HEIGHT, NODIATIS_WIDTH};
+use crate::live::find::{self, Found};
 use crate::solver::{self, Strategy};
 use crate::vision::{self, Calibration};
-use find::{By, Found};
 use terminal::Keys;
 
 /// How often the windows are looked at again while no game is found.
@@ -63,11 +61,15 @@ enum Action {
 /// the keys, the game found.
 struct Session<'a> {
     args: &'a PlayArgs,
-    flags: Vec<OsString>,
     path: PathBuf,
     settings: Settings,
     keys: Keys,
     colour: bool,
+    /// The settings could not be saved, and that was said: said once.
+    unsaved_said: bool,
+    /// The calibration in use instead of the one the settings name, which
+    /// could not be loaded (the player chose the default, or `3`).
+    calibration_instead: Option<PathBuf>,
 }
 
 /// Runs the guided session until the player quits.
@@ -79,13 +81,12 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     crate::desktop::stop::catch()?;
     let mut session = Session {
         args,
-        // The flags given go to every run the session starts (a
-        // calibration, the solver's time, the log level).
-        flags: std::env::args_os().skip(1).collect(),
         path,
         settings,
         keys: Keys::start(),
         colour: terminal::colour_wanted(),
+        unsaved_said: false,
+        calibration_instead: None,
     };
     say!(
         "dustbot {}: finds the game, shows what it reads, asks what to do (q quits)",
@@ -97,6 +98,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             Ok(()) => return Ok(ExitCode::SUCCESS),
             Err(error) => {
                 let message = format!("{error:#}");
+                session.keys.ask();
                 say!("error: {message}");
                 say!("r: try again   s: save a report   q: quit");
                 loop {
@@ -110,6 +112,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                                 ),
                                 Err(error) => say!("error: {error:#}"),
                             }
+                            session.keys.ask();
                             say!("r: try again   q: quit");
                         }
                         Ok('q') | Err(_) => return Ok(ExitCode::SUCCESS),
@@ -119,6 +122,13 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             }
         }
     }
+}
+
+/// The choice at a saved calibration that cannot be loaded.
+enum Fallback {
+    Default,
+    Calibrate,
+    Quit,
 }
 
 impl Session<'_> {
@@ -146,43 +156,129 @@ impl Session<'_> {
     }
 
     /// The calibration file in use: `--calibration`, else the one made on
-    /// the player's board, else the default.
+    /// the player's board (unless it could not be loaded and the player
+    /// chose another), else the default.
     fn calibration_path(&self) -> PathBuf {
         self.args
             .calibration
             .clone()
+            .or_else(|| self.calibration_instead.clone())
             .or_else(|| self.settings.calibration.clone())
             .unwrap_or_else(Calibration::default_path)
     }
 
+    /// Saves one change to the settings: the file read again first (a
+    /// second session's keys, the player's hand edits are kept), only this
+    /// key changed, through a link. A file that no longer parses is not
+    /// written over, and a folder that cannot be written is said once:
+    /// the session goes on without remembering.
+    fn save(&mut self, change: impl FnOnce(&mut Settings)) {
+        match settings::update(&self.path, change) {
+            Ok(saved) => self.settings = saved,
+            Err(error) if !self.unsaved_said => {
+                say!("not remembered: {error}");
+                self.unsaved_said = true;
+            }
+            Err(error) => log::debug!("not remembered: {error}"),
+        }
+    }
+
     /// Finds the game, then the menu until the player quits.
     fn front_door(&mut self) -> Result<()> {
+        let mut calibrate_first = false;
         let calibration_path = self.calibration_path();
-        let calibration = Calibration::load(&calibration_path)?;
+        let calibration = match Calibration::load(&calibration_path) {
+            Ok(calibration) => calibration,
+            Err(error) if self.is_the_saved_calibration(&calibration_path) => {
+                match self.saved_calibration_failed(&error)? {
+                    Fallback::Quit => return Ok(()),
+                    Fallback::Calibrate => calibrate_first = true,
+                    Fallback::Default => {}
+                }
+                self.calibration_instead = Some(Calibration::default_path());
+                return self.front_door_with(Calibration::default_path(), calibrate_first);
+            }
+            Err(error) => return Err(error.into()),
+        };
+        self.door(calibration, calibration_path, calibrate_first)
+    }
+
+    /// [`Session::front_door`] with the calibration at `path`.
+    fn front_door_with(&mut self, path: PathBuf, calibrate_first: bool) -> Result<()> {
+        let calibration = Calibration::load(&path)?;
+        self.door(calibration, path, calibrate_first)
+    }
+
+    /// Whether `path` is the calibration the settings name (no flag gave
+    /// one, and no other was chosen in its place).
+    fn is_the_saved_calibration(&self, path: &Path) -> bool {
+        self.args.calibration.is_none()
+            && self.calibration_instead.is_none()
+            && self.settings.calibration.as_deref() == Some(path)
+    }
+
+    /// The calibration the settings name cannot be loaded (gone, broken):
+    /// said with the settings' line that names it, and the player chooses
+    /// the default calibration, a new one on the board, or to quit.
+    fn saved_calibration_failed(&mut self, error: &impl std::fmt::Display) -> Result<Fallback> {
+        let line = settings::line_of(&self.path, "calibration")
+            .map(|line| format!(" line {line}"))
+            .unwrap_or_default();
+        self.keys.ask();
+        say!("error: {error}");
+        say!("(the calibration saved in {}{line})", self.path.display());
+        say!("d: use the default calibration   3: calibrate on the board   q: quit");
+        loop {
+            match self.keys.choice()? {
+                'd' => {
+                    self.save(|s| s.calibration = None);
+                    return Ok(Fallback::Default);
+                }
+                '3' => return Ok(Fallback::Calibrate),
+                'q' => return Ok(Fallback::Quit),
+                _ => {}
+            }
+        }
+    }
+
+    /// The front door with a calibration loaded: the game found, the
+    /// window remembered, then the menu.
+    fn door(
+        &mut self,
+        calibration: Calibration,
+        calibration_path: PathBuf,
+        calibrate_first: bool,
+    ) -> Result<()> {
         let mut desktop = crate::desktop::system();
         let Some(found) = self.find_game(&mut desktop, &calibration)? else {
             return Ok(());
         };
         let all = desktop.windows()?;
-        let text = find::text_that_finds(&all, &found.window).ok_or_else(|| {
-            anyhow!(
-                "the window {} has the title and application of another one: close the other to play here",
-                found.window
-            )
-        })?;
-        if self.settings.window.as_deref() != Some(&text) {
-            self.settings.window = Some(text.clone());
-            self.settings.save(&self.path)?;
+        // The text that finds it again, remembered; a window no text tells
+        // from the others is played by its id, and not remembered.
+        let text = find::text_that_finds(&all, &found.window);
+        match &text {
+            Some(text) if self.settings.window.as_deref() != Some(text.as_str()) => {
+                let text = text.clone();
+                self.save(|s| s.window = Some(text));
+            }
+            Some(_) => {}
+            None => say!("no title tells this window from the others: it is not remembered"),
         }
         let mut board = found.board;
         let mut window = found.window;
+        if calibrate_first {
+            self.calibrate(&mut desktop, &window, &calibration)?;
+            return self.front_door();
+        }
         loop {
             self.show(&window, board.as_ref(), &calibration_path);
             match self.menu()? {
                 Action::Quit => return Ok(()),
                 Action::Run(choice) => {
-                    self.remember(choice)?;
-                    self.play(&text, choice)?;
+                    self.remember(choice);
+                    let query = text.clone().unwrap_or_else(|| window.title.clone());
+                    self.play(&window, &query, choice, &calibration, &calibration_path)?;
                 }
                 Action::Calibrate => {
                     self.calibrate(&mut desktop, &window, &calibration)?;
@@ -201,30 +297,74 @@ impl Session<'_> {
 
     /// Looks for the game until it is found (one, or the one the player
     /// picks of several) or the player quits (`None`), saying what it
-    /// tried; looks again every [`LOOK_AGAIN`] while none is found.
+    /// tried; looks again every [`LOOK_AGAIN`] while none is found. A
+    /// window found only by the board it shows is the game only once the
+    /// player says so: it may be a picture of one.
     fn find_game(
         &mut self,
         desktop: &mut dyn Desktop,
         calibration: &Calibration,
     ) -> Result<Option<Found>> {
         let remembered = self.settings.window.clone();
-        let mut said_none = false;
+        let (mut said_none, mut said_covered) = (false, false);
+        // Windows the player said are not the game: not offered again.
+        let mut declined: Vec<u32> = Vec::new();
+        let mut seen = find::Seen::default();
         loop {
-            let search = find::search(
+            let mut search = find::search(
                 desktop,
                 calibration,
                 remembered.as_deref(),
                 find::SEARCH_BUDGET,
+                &mut seen,
             )?;
-            let how = match search.by {
-                By::Remembered => "the window remembered",
-                By::Name => "its name",
-                By::Board => "its board",
-            };
+            search.found.retain(|f| !declined.contains(&f.window.id));
             match search.found.as_slice() {
-                [one] => {
-                    say!("found the game by {how}: {}", one.window);
+                [one] if !one.needs_a_yes() => {
+                    say!("found the game by {}: {}", one.by.words(), one.window);
                     return Ok(Some(one.clone()));
+                }
+                [one] => {
+                    self.keys.ask();
+                    say!(
+                        "a full board shows in {}: is this window the game? (it may be a picture of a board)",
+                        one.window
+                    );
+                    say!("y: yes, play here   n: no, look again   q: quit");
+                    loop {
+                        match self.keys.choice()? {
+                            'y' => {
+                                say!("found the game by its board: {}", one.window);
+                                return Ok(Some(one.clone()));
+                            }
+                            'n' => {
+                                declined.push(one.window.id);
+                                break;
+                            }
+                            'q' => return Ok(None),
+                            _ => {}
+                        }
+                    }
+                    said_none = false;
+                }
+                [] if search.covering.is_some() => {
+                    // Its own terminal hides what it would read: never "no
+                    // game", which would blame the game.
+                    if !said_covered {
+                        let terminal = search.covering.as_ref().map(ToString::to_string);
+                        say!(
+                            "this terminal ({}) covers the windows it would read: move it aside; looking again every {} s (q quits)",
+                            terminal.unwrap_or_default(),
+                            LOOK_AGAIN.as_secs()
+                        );
+                        (said_covered, said_none) = (true, false);
+                        self.keys.ask();
+                    }
+                    if let Some(Key::Char('q' | 'Q') | Key::CtrlC | Key::Escape) =
+                        self.keys.next(Some(LOOK_AGAIN))?
+                    {
+                        return Ok(None);
+                    }
                 }
                 [] => {
                     if !said_none {
@@ -239,18 +379,42 @@ impl Session<'_> {
                             "start the dust game so that a full board shows: looking again every {} s (q quits)",
                             LOOK_AGAIN.as_secs()
                         );
-                        said_none = true;
+                        (said_covered, said_none) = (false, true);
+                        self.keys.ask();
                     }
-                    if let Some(Key::Char('q' | 'Q') | Key::CtrlC) =
+                    if let Some(Key::Char('q' | 'Q') | Key::CtrlC | Key::Escape) =
                         self.keys.next(Some(LOOK_AGAIN))?
                     {
                         return Ok(None);
                     }
                 }
                 several => {
-                    say!("{} windows may be the game (by {how}):", several.len());
+                    self.keys.ask();
+                    say!("{} windows may be the game:", several.len());
+                    let twins = |f: &Found| {
+                        several.iter().any(|o| {
+                            o.window.id != f.window.id
+                                && o.window.title == f.window.title
+                                && o.window.app == f.window.app
+                        })
+                    };
                     for (n, found) in several.iter().enumerate().take(9) {
-                        say!("  {}  {}", n + 1, found.window);
+                        let id = if twins(found) {
+                            format!(" [window id {}]", found.window.id)
+                        } else {
+                            String::new()
+                        };
+                        let picture = if found.needs_a_yes() {
+                            " (a picture of a board, perhaps)"
+                        } else {
+                            ""
+                        };
+                        say!(
+                            "  {}  {}{id}, found by {}{picture}",
+                            n + 1,
+                            found.window,
+                            found.by.words()
+                        );
                     }
                     say!("which one? (1-{}, q quits)", several.len().min(9));
                     loop {
@@ -298,6 +462,7 @@ impl Session<'_> {
 
     /// The menu; the player's one key.
     fn menu(&mut self) -> Result<Action> {
+        self.keys.ask();
         say!("\nWhat now?");
         say!("  1  hints: the best next click shown, you click (game after game)");
         say!("  2  play for me (game after game; moving the mouse stops it)");
@@ -330,31 +495,47 @@ impl Session<'_> {
     }
 
     /// Keeps `choice` as the last one.
-    fn remember(&mut self, choice: Choice) -> Result<()> {
+    fn remember(&mut self, choice: Choice) {
         if self.settings.last_choice != Some(choice) {
-            self.settings.last_choice = Some(choice);
-            self.settings.save(&self.path)?;
+            self.save(|s| s.last_choice = Some(choice));
         }
-        Ok(())
     }
 
-    /// Hints or play in the window `text` finds, game after game until
-    /// `q` or Ctrl-C, as `bot --window TEXT [--assist] --games 0` runs.
-    fn play(&mut self, text: &str, choice: Choice) -> Result<()> {
-        let mut argv: Vec<OsString> = vec!["bot".into()];
-        argv.extend(self.flags.iter().cloned());
-        argv.extend(["--window", text, "--games", "0"].map(OsString::from));
-        if choice == Choice::Hints {
-            argv.push("--assist".into());
-            say!("hints: click as the hint says; q or Ctrl-C ends them");
-        } else {
-            say!("playing: move the mouse to stop, or press q or Ctrl-C");
+    /// Hints or play in `window` (found again by `text` when the game
+    /// makes it anew), game after game until `q` or Ctrl-C, as `bot
+    /// --window TEXT [--assist] --games 0` runs with the flags given.
+    fn play(
+        &mut self,
+        window: &WindowInfo,
+        text: &str,
+        choice: Choice,
+        calibration: &Calibration,
+        calibration_path: &Path,
+    ) -> Result<()> {
+        let mode = match choice {
+            Choice::Hints => {
+                say!("hints: click as the hint says; q or Ctrl-C ends them");
+                Mode::Assist
+            }
+            Choice::Play => {
+                say!("playing: move the mouse to stop, or press q or Ctrl-C");
+                Mode::Play
+            }
+        };
+        let target = Target::Found(window.clone());
+        let loaded = (calibration.clone(), calibration_path.to_owned());
+        let mut run = super::run_with(self.args, mode, target, loaded)?;
+        run.live.query = text.to_owned();
+        run.games = 0;
+        let terminal = crate::desktop::system().own_terminal().ok().flatten();
+        let ran = self.keys.watching(|| super::live::games(&run, None));
+        // The player's clicks gave the game the keyboard: the terminal
+        // comes back for the menu's key.
+        if let Some(terminal) = terminal
+            && let Err(why) = crate::desktop::bring_to_front(terminal.id)
+        {
+            log::debug!("the terminal stays behind: {why}");
         }
-        let cli = Cli::try_parse_from(argv).context("the flags given")?;
-        let ran = self.keys.watching(|| match choice {
-            Choice::Hints => super::assist::run(&cli.play),
-            Choice::Play => super::live::run(&cli.play),
-        });
         ran.map(drop)
     }
 
@@ -369,18 +550,10 @@ impl Session<'_> {
         current: &Calibration,
     ) -> Result<()> {
         let picture = desktop.open(window)?.capture_client()?;
-        let read = vision::read(&picture, current, None)
-            .ok()
-            .and_then(|reading| reading.board().ok());
-        let mut board = match read {
-            Some(board) => board,
-            None => {
-                vision::cluster_colours(&picture, NODIATIS_WIDTH, NODIATIS_HEIGHT)
-                    .context("no board to calibrate on in the window")?
-                    .1
-            }
-        };
+        let mut board = vision::propose(&picture, Some(current), NODIATIS_WIDTH, NODIATIS_HEIGHT)
+            .context("no board to calibrate on in the window")?;
         loop {
+            self.keys.ask();
             say!("the board read:");
             crate::cli::stdout::show(&terminal::grid(&board, self.colour));
             say!(
@@ -397,17 +570,12 @@ impl Session<'_> {
                 },
             }
         }
-        let calibration = vision::learn(&picture, &board).context("cannot learn the colours")?;
-        let back = vision::read(&picture, &calibration, None)
-            .ok()
-            .and_then(|reading| reading.board().ok());
-        if back != Some(board) {
-            bail!("the calibration learned does not read the board back: nothing saved");
-        }
-        let path = settings::config_folder()?.join("calibration.toml");
-        calibration.save(&path, true)?;
-        self.settings.calibration = Some(path.clone());
-        self.settings.save(&self.path)?;
+        let calibration = vision::learn_on(&picture, &board)
+            .context("cannot learn the colours: nothing saved")?;
+        let path = save_new_calibration(&calibration, &folders::config_folder()?)?;
+        let saved = path.clone();
+        self.save(|s| s.calibration = Some(saved));
+        self.calibration_instead = Some(path.clone());
         say!(
             "saved the calibration as {}: used from now on",
             path.display()
@@ -426,13 +594,13 @@ impl Session<'_> {
             );
             return Ok(());
         }
-        let plot = settings::data_folder()?.join("record.png");
+        let plot = folders::data_folder()?.join("record.png");
         super::stats::record(&StatsArgs {
             logs: vec![log],
             plot: Some(plot.clone()),
             json: false,
         })?;
-        match open_picture(&plot) {
+        match folders::open_picture(&plot) {
             Ok(()) => say!("the plot {} opened in your picture viewer", plot.display()),
             Err(why) => say!(
                 "the plot is {}: open it with your picture viewer ({why})",
@@ -441,6 +609,27 @@ impl Session<'_> {
         }
         Ok(())
     }
+}
+
+/// Writes `calibration` into `folder` under a name no file has yet
+/// (`calibration.toml`, else `calibration-2.toml`, ...): a second
+/// session's calibration, saved meanwhile, is never written over.
+fn save_new_calibration(calibration: &Calibration, folder: &Path) -> Result<PathBuf> {
+    for n in 1..1000 {
+        let name = match n {
+            1 => "calibration.toml".to_owned(),
+            n => format!("calibration-{n}.toml"),
+        };
+        let path = folder.join(name);
+        match calibration.save(&path, false) {
+            Err(vision::CalibrationError::Exists { .. }) => continue,
+            saved => return saved.map(|()| path).map_err(Into::into),
+        }
+    }
+    anyhow::bail!(
+        "{}: a thousand calibrations already: remove the old ones",
+        folder.display()
+    )
 }
 
 /// "G green, O orange, ...": the letters the board is typed in.
@@ -465,7 +654,8 @@ fn correct_row(board: &Board, typed: &str) -> Result<Board, String> {
         .filter(|y| *y < board.height())
         .ok_or_else(|| {
             format!(
-                "{number:?}: the rows are 0 (bottom) to {} (top)",
+                "{}: the rows are 0 (bottom) to {} (top)",
+                crate::text::excerpt(number),
                 board.height() - 1
             )
         })?;
@@ -491,25 +681,6 @@ fn correct_row(board: &Board, typed: &str) -> Result<Board, String> {
         })
         .collect();
     rows.join(",").parse().map_err(|e| format!("row {y}: {e}"))
-}
-
-/// Opens `path` with the system's picture viewer, without waiting for it.
-fn open_picture(path: &Path) -> Result<(), String> {
-    let viewer = if cfg!(windows) {
-        "explorer"
-    } else {
-        "xdg-open"
-    };
-    let mut child = std::process::Command::new(viewer)
-        .arg(path)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map_err(|e| format!("{viewer}: {e}"))?;
-    // Reaped when it ends; the session goes on meanwhile.
-    std::thread::spawn(move || child.wait());
-    Ok(())
 }
 
 #[cfg(test)]

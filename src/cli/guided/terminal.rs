@@ -9,7 +9,7 @@ use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use console::{Key, Term};
 
@@ -18,14 +18,18 @@ use crate::game::{Board, Cell};
 
 /// The player's keys. A key is read only when one is wanted (or while a
 /// run is watched for `q`), so that no read is left waiting in raw mode
-/// when the session ends.
+/// when the session ends; and only a key pressed at a question answers it
+/// (keys typed before are dropped, an escape sequence whole).
 #[derive(Debug)]
 pub struct Keys {
     want: Sender<()>,
-    keys: Receiver<io::Result<Key>>,
+    keys: Receiver<(Instant, io::Result<Key>)>,
     /// A key was asked for and not yet received.
     asked: bool,
-    /// A run is on: `q` stops it, other keys are dropped.
+    /// When the question now on the screen was asked: a key read before
+    /// it answers nothing.
+    since: Instant,
+    /// A run is on: `q`, Escape and Ctrl-C stop it, other keys are dropped.
     watching: Arc<AtomicBool>,
 }
 
@@ -40,19 +44,31 @@ impl Keys {
             let term = Term::stdout();
             while wanted.recv().is_ok() {
                 loop {
-                    let key = term.read_key();
+                    // Ctrl-C as a key ([`Key::CtrlC`]), not as a signal: at
+                    // a question it is an answer, never a stop kept for the
+                    // next run.
+                    let key = term.read_key_raw();
+                    let at = Instant::now();
+                    if let Ok(Key::UnknownEscSeq(_)) = key {
+                        // A sequence console does not know ends after three
+                        // bytes: its rest (Shift+Up's `2A`) is no key typed.
+                        crate::desktop::drop_typed_ahead();
+                        continue;
+                    }
                     if watched.load(Ordering::SeqCst) {
-                        if matches!(key, Ok(Key::Char('q' | 'Q'))) {
-                            stop::requested().store(true, Ordering::SeqCst);
+                        match &key {
+                            Ok(Key::Char('q' | 'Q')) => stop::ask(stop::Asker::Key('q')),
+                            Ok(Key::Escape) => stop::ask(stop::Asker::Escape),
+                            Ok(Key::CtrlC) => stop::ask(stop::Asker::CtrlC),
+                            Ok(_) => {}
+                            // A terminal gone ends the reads: no busy loop.
+                            Err(_) => stop::ask(stop::Asker::TerminalClosed),
                         }
-                        // A terminal gone ends the reads: no busy loop.
-                        if key.is_ok()
-                            || matches!(&key, Err(e) if e.kind() == io::ErrorKind::Interrupted)
-                        {
+                        if key.is_ok() {
                             continue;
                         }
                     }
-                    if send.send(key).is_err() {
+                    if send.send((at, key)).is_err() {
                         return;
                     }
                     break;
@@ -63,52 +79,59 @@ impl Keys {
             want,
             keys,
             asked: false,
+            since: Instant::now(),
             watching,
         }
     }
 
-    /// The next key, waiting at most `wait` (`None`: for ever); `Ok(None)`
-    /// when the time is up. Ctrl-C reads as [`Key::CtrlC`].
+    /// A question is about to be put, before its first line is shown: the
+    /// keys typed before (an Enter pressed while the bot started, a key
+    /// pressed during a run) answer nothing.
+    pub fn ask(&mut self) {
+        crate::desktop::drop_typed_ahead();
+        self.since = Instant::now();
+    }
+
+    /// The next key pressed since the question was asked ([`Keys::ask`]),
+    /// waiting at most `wait` (`None`: for ever); `Ok(None)` when the time
+    /// is up.
     pub fn next(&mut self, wait: Option<Duration>) -> io::Result<Option<Key>> {
-        if !self.asked {
-            self.want
-                .send(())
-                .map_err(|_| io::Error::other("the terminal's reader ended"))?;
-            self.asked = true;
-        }
-        let key = match wait {
-            None => self
-                .keys
-                .recv()
-                .map_err(|_| io::Error::other("the terminal's reader ended"))?,
-            Some(wait) => match self.keys.recv_timeout(wait) {
-                Ok(key) => key,
-                Err(RecvTimeoutError::Timeout) => return Ok(None),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(io::Error::other("the terminal's reader ended"));
-                }
-            },
-        };
-        self.asked = false;
-        match key {
-            // Ctrl-C at a question, read as a key in raw mode (its signal
-            // raised and taken as a stop too): a key, not a stop to keep.
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {
-                stop::requested().store(false, Ordering::SeqCst);
-                Ok(Some(Key::CtrlC))
+        let ended = || io::Error::other("the terminal's reader ended");
+        let deadline = wait.map(|wait| Instant::now() + wait);
+        loop {
+            if !self.asked {
+                self.want.send(()).map_err(|_| ended())?;
+                self.asked = true;
             }
-            key => key.map(Some),
+            let (at, key) = match deadline {
+                None => self.keys.recv().map_err(|_| ended())?,
+                Some(deadline) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    match self.keys.recv_timeout(left) {
+                        Ok(key) => key,
+                        Err(RecvTimeoutError::Timeout) => return Ok(None),
+                        Err(RecvTimeoutError::Disconnected) => return Err(ended()),
+                    }
+                }
+            };
+            self.asked = false;
+            if at >= self.since {
+                return key.map(Some);
+            }
         }
     }
 
-    /// The next letter or digit typed, lower case, or Enter as `'\n'`;
-    /// Ctrl-C is `q`, other keys are ignored.
+    /// The answer to the question asked ([`Keys::ask`]): the next letter
+    /// or digit typed, lower case, or Enter as `'\n'`; Ctrl-C is `q`, other
+    /// keys are ignored.
     pub fn choice(&mut self) -> io::Result<char> {
         loop {
             match self.next(None)? {
-                Some(Key::CtrlC) => return Ok('q'),
-                Some(Key::Char(c)) if c.is_ascii_alphanumeric() => {
-                    return Ok(c.to_ascii_lowercase());
+                Some(Key::CtrlC | Key::Escape) => return Ok('q'),
+                Some(Key::Char(c)) => {
+                    if let Some(c) = by_position(c) {
+                        return Ok(c);
+                    }
                 }
                 Some(Key::Enter) => return Ok('\n'),
                 _ => {}
@@ -116,8 +139,9 @@ impl Keys {
         }
     }
 
-    /// A line typed, echoed as it is typed (Backspace takes a letter
-    /// back), without its Enter; Ctrl-C is a line `q`.
+    /// The answer to the question asked ([`Keys::ask`]): a line typed,
+    /// echoed as it is typed (Backspace takes a letter back), without its
+    /// Enter; Ctrl-C is a line `q`.
     pub fn line(&mut self) -> io::Result<String> {
         let term = Term::stdout();
         let mut line = String::new();
@@ -141,18 +165,46 @@ impl Keys {
         }
     }
 
-    /// Runs `run` with `q` asking it to stop (as Ctrl-C does); the stop
-    /// asked is cleared after it, for the session to go on.
+    /// Runs `run` with `q`, Escape and Ctrl-C asking it to stop; a stop
+    /// asked before it (a Ctrl-C while the optimum was computed) is not
+    /// carried into it, and the one asked in it is cleared after it, for
+    /// the session to go on.
     pub fn watching<T>(&mut self, run: impl FnOnce() -> T) -> T {
-        // A key read now goes to the watch, not to a later question.
+        // Watching before the read is asked for: a key already waiting is
+        // the run's, never an answer to a later question.
+        self.watching.store(true, Ordering::SeqCst);
+        stop::clear();
         if !self.asked && self.want.send(()).is_ok() {
             self.asked = true;
         }
-        self.watching.store(true, Ordering::SeqCst);
         let result = run();
         self.watching.store(false, Ordering::SeqCst);
-        stop::requested().store(false, Ordering::SeqCst);
+        stop::clear();
         result
+    }
+}
+
+/// The answer a key typed gives, by the key's place as much as by its
+/// letter: a digit or a letter (lower case) as typed, and on layouts
+/// whose keys type other letters there, the key's place on a US layout:
+/// AZERTY's number row (`& é " '` unshifted: 1 to 4), the Cyrillic
+/// ЙЦУКЕН letters of the answers asked for (й q, к r, ы s, н y, т n, в d).
+/// `None` for a key that answers nothing.
+fn by_position(c: char) -> Option<char> {
+    let c = c.to_lowercase().next().unwrap_or(c);
+    match c {
+        c if c.is_ascii_alphanumeric() => Some(c),
+        '&' => Some('1'),
+        'é' => Some('2'),
+        '"' => Some('3'),
+        '\'' => Some('4'),
+        'й' => Some('q'),
+        'к' => Some('r'),
+        'ы' => Some('s'),
+        'н' => Some('y'),
+        'т' => Some('n'),
+        'в' => Some('d'),
+        _ => None,
     }
 }
 
@@ -213,6 +265,20 @@ pub fn grid(board: &Board, colour: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_number_row_answers_on_any_layout() {
+        for (typed, answer) in [('1', '1'), ('&', '1'), ('é', '2'), ('"', '3'), ('\'', '4')] {
+            assert_eq!(by_position(typed), Some(answer), "{typed}");
+        }
+        // Letters as typed, upper case too; Cyrillic by their place.
+        assert_eq!(by_position('Q'), Some('q'));
+        assert_eq!(by_position('й'), Some('q'));
+        assert_eq!(by_position('Н'), Some('y'));
+        assert_eq!(by_position('т'), Some('n'));
+        assert_eq!(by_position('('), None);
+        assert_eq!(by_position('ж'), None);
+    }
 
     #[test]
     fn colour_only_on_a_terminal_and_never_against_no_color() {

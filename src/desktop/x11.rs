@@ -141,6 +141,12 @@ pub(super) fn client_area(_id: u32) -> Option<ScreenRect> {
     None
 }
 
+/// Drops what was typed on the terminal and not read yet.
+pub(super) fn drop_typed_ahead() {
+    // Not a terminal, or one gone: nothing typed to drop.
+    let _ = rustix::termios::tcflush(std::io::stdin(), rustix::termios::QueueSelector::IFlush);
+}
+
 /// No console events here: the signals that end a process are caught
 /// with Ctrl-C's.
 pub(super) fn catch_console_end() -> Result<(), String> {
@@ -512,6 +518,18 @@ pub(super) fn parent_of(pid: u32) -> Option<u32> {
         .ok()
 }
 
+/// The command line of process `pid`, its words joined by spaces, from
+/// `/proc`.
+pub(super) fn command_line_of(pid: u32) -> Option<String> {
+    let words = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    let words: Vec<String> = words
+        .split(|&b| b == 0)
+        .filter(|w| !w.is_empty())
+        .map(|w| String::from_utf8_lossy(w).into_owned())
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
 /// When process `pid` started, in clock ticks since boot, from `/proc`.
 pub(super) fn started_at(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
@@ -680,6 +698,25 @@ pub(super) fn keep_above(id: u32) -> Result<(), String> {
             return Err("the window manager did not keep it above".to_owned());
         }
     }
+}
+
+/// Asks the window manager to bring window `id` to the front and give it
+/// the focus (`_NET_ACTIVE_WINDOW`, as a pager asks: window managers
+/// honour that where they would refuse an application's own request).
+pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
+    let text = |e: &dyn std::fmt::Display| e.to_string();
+    let (conn, root) = display()?;
+    let active = atom(conn, b"_NET_ACTIVE_WINDOW")?;
+    // Source 2: a pager; the time 0: now.
+    let event = ClientMessageEvent::new(32, id, active, [2, 0, 0, 0, 0]);
+    conn.send_event(
+        false,
+        *root,
+        EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+        event,
+    )
+    .map_err(|e| text(&e))?;
+    conn.flush().map_err(|e| text(&e))
 }
 
 /// The X resource of the last Xlib error: a window of the bot's own

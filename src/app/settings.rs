@@ -1,19 +1,17 @@
-//! The player's settings and the bot's own folders: where the platform
-//! keeps a program's settings (Windows `%APPDATA%\dustbot\`, elsewhere
-//! `$XDG_CONFIG_HOME/dustbot/`) and its data (the game log, the record's
-//! plot), and the settings file there, `settings.toml`, which the guided
-//! session (`bot` alone) writes: the text that finds the game's window,
+//! The player's settings: the settings file in the bot's config folder
+//! ([`crate::desktop::folders`]), `settings.toml`, which the guided
+//! session (`bot` alone) and the desktop app write: the text that finds the game's window,
 //! the calibration made on the player's board, the menu's last choice.
 //! Flags given on the command line win over it. A broken file is an error
 //! naming its line and is never written over: the player's hand-made file
 //! is theirs until they fix or remove it.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::desktop::folders::{self, NoFolder};
 use crate::files;
 
 /// The settings file's name in the config folder.
@@ -21,9 +19,6 @@ const SETTINGS_FILE: &str = "settings.toml";
 
 /// The game log's name in the data folder.
 const GAME_LOG_FILE: &str = "games.jsonl";
-
-/// The bot's folder's name inside the platform's.
-const APP_FOLDER: &str = "dustbot";
 
 /// A settings file is a few lines: anything much bigger is not one.
 const MAX_SETTINGS_BYTES: u64 = 64 * 1024;
@@ -89,67 +84,19 @@ pub enum SettingsError {
         path: PathBuf,
         cause: std::io::Error,
     },
-    #[error(
-        "no folder for the bot's settings and data: neither {0} nor HOME is set (set one to a folder the bot may write)"
-    )]
-    NoFolder(&'static str),
-}
-
-/// The two kinds of folder the bot keeps files in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Config,
-    Data,
-}
-
-/// Where the platform keeps a program's files of `kind`, the bot's own
-/// folder in it; `windows` says which platform's rule, `env` reads the
-/// environment. Windows keeps both in `%APPDATA%` (the roaming profile,
-/// where a player's settings follow them); elsewhere the XDG base
-/// directories, an absolute `XDG_*_HOME` or else the defaults under HOME.
-fn folder(
-    kind: Kind,
-    windows: bool,
-    env: impl Fn(&str) -> Option<OsString>,
-) -> Result<PathBuf, SettingsError> {
-    let set = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if windows {
-        return set("APPDATA")
-            .map(|base| base.join(APP_FOLDER))
-            .ok_or(SettingsError::NoFolder("APPDATA"));
-    }
-    let (variable, under_home) = match kind {
-        Kind::Config => ("XDG_CONFIG_HOME", Path::new(".config").to_owned()),
-        Kind::Data => ("XDG_DATA_HOME", Path::new(".local").join("share")),
-    };
-    // The XDG rule: a relative path is to be ignored.
-    if let Some(base) = set(variable).filter(|p| p.is_absolute()) {
-        return Ok(base.join(APP_FOLDER));
-    }
-    set("HOME")
-        .map(|home| home.join(under_home).join(APP_FOLDER))
-        .ok_or(SettingsError::NoFolder(variable))
-}
-
-/// The bot's config folder on this platform.
-pub fn config_folder() -> Result<PathBuf, SettingsError> {
-    folder(Kind::Config, cfg!(windows), |name| std::env::var_os(name))
-}
-
-/// The bot's data folder on this platform.
-pub fn data_folder() -> Result<PathBuf, SettingsError> {
-    folder(Kind::Data, cfg!(windows), |name| std::env::var_os(name))
+    #[error(transparent)]
+    NoFolder(#[from] NoFolder),
 }
 
 /// The settings file.
 pub fn settings_path() -> Result<PathBuf, SettingsError> {
-    Ok(config_folder()?.join(SETTINGS_FILE))
+    Ok(folders::config_folder()?.join(SETTINGS_FILE))
 }
 
 /// The game log live play and assist mode append to unless told
 /// otherwise, and `bot stats` reads when given no log.
 pub fn default_game_log() -> Result<PathBuf, SettingsError> {
-    Ok(data_folder()?.join(GAME_LOG_FILE))
+    Ok(folders::data_folder()?.join(GAME_LOG_FILE))
 }
 
 /// Where `bot --help` says the settings are.
@@ -230,14 +177,18 @@ impl Settings {
         text
     }
 
-    /// Writes the settings to `path` whole, its folder made when missing.
+    /// Writes the settings to `path` whole, its folder made when missing;
+    /// through a link to where it points (a dotfiles manager's link stays
+    /// a link).
     pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
         let write = |cause| SettingsError::Write {
             path: path.to_owned(),
             cause,
         };
-        std::fs::create_dir_all(files::folder_of(path)).map_err(write)?;
-        files::write_whole(path, self.to_toml().as_bytes(), files::Existing::Replace).map_err(write)
+        let target = through_links(path).map_err(write)?;
+        std::fs::create_dir_all(files::folder_of(&target)).map_err(write)?;
+        files::write_whole(&target, self.to_toml().as_bytes(), files::Existing::Replace)
+            .map_err(write)
     }
 
     /// The calibration to use when no `--calibration` is given: the one
@@ -245,6 +196,47 @@ impl Settings {
     pub fn calibration(&self) -> Option<&Path> {
         self.calibration.as_deref()
     }
+}
+
+/// Changes one key of the settings at `path`: the file read again first,
+/// so that what another session or the player's hand wrote since is
+/// kept, `change` made to it, and written back. A file that no longer
+/// parses is an error and is not written over. Returns the settings
+/// saved.
+pub fn update(path: &Path, change: impl FnOnce(&mut Settings)) -> Result<Settings, SettingsError> {
+    let mut settings = Settings::load(path)?;
+    change(&mut settings);
+    settings.save(path)?;
+    Ok(settings)
+}
+
+/// The line (from 1) of the settings file at `path` that sets `key`.
+pub fn line_of(path: &Path, key: &str) -> Option<usize> {
+    let text = files::read_text(path, MAX_SETTINGS_BYTES, "a settings file").ok()?;
+    text.lines()
+        .position(|line| {
+            line.trim_start()
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+        .map(|at| at + 1)
+}
+
+/// Where a write to `path` lands: the file a link (or a chain of them)
+/// points to, else `path` itself.
+fn through_links(path: &Path) -> std::io::Result<PathBuf> {
+    let mut path = path.to_owned();
+    // A loop of links is the file system's error to say, at the write.
+    for _ in 0..16 {
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&path)?;
+                path = files::folder_of(&path).join(target);
+            }
+            _ => break,
+        }
+    }
+    Ok(path)
 }
 
 /// The settings of this run: those in the settings file, or none when
@@ -262,45 +254,6 @@ pub fn current() -> Result<Settings, SettingsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
-        move |name| {
-            vars.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| OsString::from(v))
-        }
-    }
-
-    #[test]
-    fn the_folders_follow_each_platforms_rule() {
-        // Absolute paths as the host has them (the test runs under Wine
-        // too, where `/cfg` is not absolute).
-        let home = std::env::temp_dir().join("ana");
-        let config = std::env::temp_dir().join("cfg");
-        let (home_text, config_text) = (home.to_str().unwrap(), config.to_str().unwrap());
-        let linux = [("HOME", home_text), ("XDG_CONFIG_HOME", config_text)];
-        assert_eq!(
-            folder(Kind::Config, false, env(&linux)).unwrap(),
-            config.join("dustbot")
-        );
-        assert_eq!(
-            folder(Kind::Data, false, env(&linux)).unwrap(),
-            home.join(".local").join("share").join("dustbot")
-        );
-        // A relative XDG path is ignored, as the specification says.
-        let relative = [("HOME", home_text), ("XDG_CONFIG_HOME", "cfg")];
-        assert_eq!(
-            folder(Kind::Config, false, env(&relative)).unwrap(),
-            home.join(".config").join("dustbot")
-        );
-        let windows = [("APPDATA", r"C:\Users\Ana\AppData\Roaming"), ("HOME", "/x")];
-        let on_windows = folder(Kind::Data, true, env(&windows)).unwrap();
-        assert!(on_windows.starts_with(r"C:\Users\Ana\AppData\Roaming"));
-        assert!(on_windows.ends_with("dustbot"));
-        let error = folder(Kind::Config, false, env(&[])).unwrap_err();
-        assert!(error.to_string().contains("XDG_CONFIG_HOME"), "{error}");
-        assert!(folder(Kind::Config, true, env(&[("HOME", "/x")])).is_err());
-    }
 
     #[test]
     fn settings_written_read_back_the_same() {
@@ -329,6 +282,44 @@ mod tests {
             std::fs::read_to_string(&path)
                 .unwrap()
                 .contains("# window =")
+        );
+    }
+
+    #[test]
+    fn one_key_is_changed_over_what_the_file_holds_now() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.toml");
+        // What this session holds in memory is not what the file holds
+        // now: another session saved its calibration since.
+        Settings::default().save(&path).unwrap();
+        let other = dir.path().join("theirs.toml");
+        update(&path, |s| s.calibration = Some(other.clone())).unwrap();
+        let saved = update(&path, |s| s.last_choice = Some(Choice::Hints)).unwrap();
+        assert_eq!(saved.calibration.as_deref(), Some(other.as_path()));
+        assert_eq!(Settings::load(&path).unwrap(), saved);
+        assert_eq!(line_of(&path, "last_choice").map(|l| l > 1), Some(true));
+        // Broken by hand meanwhile: refused, and the file kept as it is.
+        std::fs::write(&path, "window = \"Dust\n").unwrap();
+        let error = update(&path, |s| s.last_choice = Some(Choice::Play)).unwrap_err();
+        assert!(error.to_string().contains("line 1"), "{error}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "window = \"Dust\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_settings_file_is_written_through_its_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let dotfiles = dir.path().join("dotfiles");
+        std::fs::create_dir(&dotfiles).unwrap();
+        let real = dotfiles.join("dustbot.toml");
+        Settings::default().save(&real).unwrap();
+        let link = dir.path().join("settings.toml");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        update(&link, |s| s.window = Some("Dust Practice".into())).unwrap();
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(
+            Settings::load(&real).unwrap().window.as_deref(),
+            Some("Dust Practice")
         );
     }
 

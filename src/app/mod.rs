@@ -1,0 +1,244 @@
+//! The run floor, between the doors and the live floor. Three doors lead
+//! into the same games: the command line's flags, the guided session (`bot`
+//! alone) and the desktop app. Each builds one [`Run`], the value that says
+//! everything a run of games needs (what it does, the game's window found
+//! or the text that finds it, the calibration loaded, the solver's budget,
+//! how many games, the game log, ...), and hands it to [`games`], which
+//! opens the window, the game log and the drivers and runs the games in a
+//! row. The player's settings file ([`settings`]) is this floor's too: the
+//! doors read it and the guided session and the app write it.
+
+pub mod settings;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+
+use crate::assist::{Assist, Hints};
+use crate::desktop::{Desktop as _, GameWindow, WindowInfo};
+use crate::live::LiveSettings;
+use crate::live::session::{Driver, Observe, RunError, Session};
+use crate::play::Play;
+use crate::record::{GameLog, GameRecord};
+use crate::render::Look;
+use crate::vision::Calibration;
+
+/// What a run of games does with the game: the one place a run's kind is
+/// settled, whichever door asked for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The bot clicks: plan, click, verify, re-plan.
+    Play,
+    /// Reads and plans from the live window, never clicks.
+    Watch,
+    /// Hints for a player who clicks for themselves.
+    Assist,
+}
+
+/// Which game log a run appends its games to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameLogChoice {
+    /// `games.jsonl` in the bot's data folder, opened once the window is
+    /// found; a folder that cannot be written is said and play goes on.
+    Default,
+    /// A file named by the player: one that cannot be written stops the
+    /// run before the game.
+    File(PathBuf),
+    /// No record.
+    Off,
+}
+
+/// Where the game is: a window already found (played by its id: a twin
+/// of the same title is never taken for it), or the text that finds it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    Found(WindowInfo),
+    Text(String),
+}
+
+/// Everything a run of games needs, built once by whichever door.
+#[derive(Debug)]
+pub struct Run {
+    pub mode: Mode,
+    pub target: Target,
+    /// The calibration, the solver's budget, the rules, the settling and
+    /// the debug folder, and the text that finds the window again (a game
+    /// that makes its window anew, the bot's own windows left out).
+    pub live: LiveSettings,
+    /// Where the calibration came from, said in errors and logs.
+    pub calibration_path: PathBuf,
+    /// How many games (0: until stopped).
+    pub games: u32,
+    pub game_log: GameLogChoice,
+    /// Play only: how often to re-plan, and a cap on the clicks.
+    pub max_replans: u32,
+    pub max_moves: Option<u32>,
+    /// Assist only: where the hints show (on the board, beside it, both).
+    pub hints: Hints,
+}
+
+/// What a run of games did: the games recorded, whether it had a summary
+/// to say, the window's title now (for a message), and how it ended.
+#[derive(Debug)]
+pub struct Ran {
+    pub played: Vec<GameRecord>,
+    pub has_summary: bool,
+    pub title_now: String,
+    pub result: Result<(), RunError>,
+}
+
+impl Run {
+    /// The live settings for `mode` in the window `target`, with one game,
+    /// the default log and play's defaults: what a door changes from.
+    pub fn new(mode: Mode, target: Target, live: LiveSettings, calibration_path: PathBuf) -> Run {
+        Run {
+            mode,
+            target,
+            live,
+            calibration_path,
+            games: 1,
+            game_log: GameLogChoice::Default,
+            max_replans: 3,
+            max_moves: None,
+            hints: Hints::default(),
+        }
+    }
+
+    /// The driver that clicks.
+    pub fn play(&self) -> Play {
+        Play {
+            live: self.live.clone(),
+            max_replans: self.max_replans,
+            max_moves: self.max_moves,
+            dry_run: self.mode == Mode::Watch,
+        }
+    }
+
+    /// The driver that hints.
+    pub fn assist(&self) -> Assist {
+        Assist {
+            look: Some(look_of(&self.live.calibration)),
+            live: self.live.clone(),
+            hints: self.hints,
+        }
+    }
+}
+
+/// Runs `driver`'s games as `run` says: the game log opened (a file named
+/// that cannot be written refuses the run), the window opened, `found`
+/// told of it, then the games in a row, each told to `observe`.
+pub fn games<D: Driver>(
+    run: &Run,
+    mut driver: D,
+    found: impl FnOnce(&WindowInfo),
+    observe: &mut Observe<'_, D>,
+) -> Result<Ran> {
+    let calibration = run.calibration_path.as_path();
+    // A log that cannot be written is said before any game.
+    let log = match &run.game_log {
+        GameLogChoice::File(path) => Some(GameLog::open(path, &[calibration])?),
+        _ => None,
+    };
+    let mut desktop = crate::desktop::system();
+    let mut window: Box<dyn GameWindow> = match &run.target {
+        Target::Found(info) => desktop.open(info)?,
+        Target::Text(text) => crate::live::find::by_text(&mut desktop, text)?,
+    };
+    // The default log once there is a game to record: none made for a
+    // window not found, nor for a run that never clicks.
+    let mut session = match run.game_log {
+        GameLogChoice::Default if run.mode != Mode::Watch => {
+            Session::new(run.games, default_log(calibration)).unrecorded_on_failure()
+        }
+        _ => Session::new(run.games, log),
+    };
+    found(window.info());
+    let result = session.run(&mut driver, &mut desktop, &mut window, observe);
+    Ok(Ran {
+        played: session.played().to_vec(),
+        has_summary: session.has_summary(),
+        title_now: window.title_now(),
+        result,
+    })
+}
+
+/// The game log in the bot's data folder, made when missing; a record
+/// by default is no reason to refuse play: when it cannot be written
+/// (no home, a read-only folder) that is said and the games go on.
+fn default_log(calibration: &Path) -> Option<GameLog> {
+    let opened = settings::default_game_log()
+        .map_err(anyhow::Error::from)
+        .and_then(|path| {
+            std::fs::create_dir_all(crate::files::folder_of(&path))
+                .with_context(|| format!("{}: cannot make its folder", path.display()))?;
+            Ok(GameLog::open(&path, &[calibration])?)
+        });
+    match opened {
+        Ok(log) => {
+            log::debug!("recording the games in {}", log.path().display());
+            Some(log)
+        }
+        Err(error) => {
+            log::warn!("{error:#}: the games are not recorded (--game-log FILE names another log)");
+            None
+        }
+    }
+}
+
+/// The calibration in use: the one given, else the one made on the
+/// player's board (the settings), else the default; loaded, with where it
+/// came from.
+pub fn calibration(given: Option<&Path>) -> Result<(Calibration, PathBuf)> {
+    let path = match given {
+        Some(path) => path.to_owned(),
+        None => settings::current()?
+            .calibration()
+            .map_or_else(Calibration::default_path, Path::to_owned),
+    };
+    let calibration = Calibration::load(&path)?;
+    Ok((calibration, path))
+}
+
+/// Where frames are saved when nothing says where.
+pub fn default_debug_dir() -> PathBuf {
+    PathBuf::from("debug")
+}
+
+/// Checks the folder frames are saved in before the game: one `given`
+/// that cannot be written refuses the run (frames are saved when
+/// something goes wrong, which is no time to learn it); the default one
+/// only goes without frames, said.
+pub fn check_debug_dir(dir: &Path, given: bool) -> Result<()> {
+    match crate::files::check_folder(dir) {
+        Ok(()) => Ok(()),
+        Err(cause) if given => Err(cause)
+            .with_context(|| format!("--debug-dir {}: cannot save frames there", dir.display())),
+        Err(cause) => {
+            log::warn!(
+                "{}: cannot save frames there ({cause}): play goes on, and a frame worth a look is not kept (--debug-dir DIR names another folder)",
+                dir.display()
+            );
+            Ok(())
+        }
+    }
+}
+
+/// The colours a calibration was made from, to draw in: a board drawn in
+/// them reads with that calibration (the renderer knows no calibration).
+pub fn look_of(calibration: &Calibration) -> Look {
+    Look {
+        fog: calibration.background.linear_rgb,
+        piles: calibration.colours.iter().map(|c| c.lab).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_calibration_has_the_real_games_colours() {
+        let calibration = Calibration::load(&Calibration::default_path()).unwrap();
+        assert_eq!(look_of(&calibration), Look::nodiatis());
+    }
+}
