@@ -1,11 +1,14 @@
 //! Build script: for a Windows target only, bot.exe's resources, compiled
-//! with MinGW's `windres` and linked into the `bot` binary: the
-//! application manifest (`windows/bot.manifest`: asInvoker, per-monitor
-//! DPI awareness v2, the supported systems) and the version information
-//! Explorer's Properties and SmartScreen show (product, version,
-//! description). A native build does nothing here and needs no MinGW.
+//! and linked into the `bot` binary: the application manifest
+//! (`windows/bot.manifest`: asInvoker, per-monitor DPI awareness v2, the
+//! supported systems) and the version information Explorer's Properties,
+//! SmartScreen and Task Manager show (product, version, description).
+//! MinGW's `windres` compiles them for the GNU target (the cross build
+//! here); the Windows SDK's `rc.exe` for MSVC (a build on Windows, the CI's
+//! Windows job), which needs no MinGW. A native Linux build does nothing
+//! here.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
@@ -31,7 +34,6 @@ fn main() {
     let manifest_path = out.join("bot.manifest");
     std::fs::write(&manifest_path, manifest).expect("write the manifest");
 
-    let description = std::env::var("CARGO_PKG_DESCRIPTION").unwrap_or_default();
     let resources = format!(
         r#"// Made by build.rs.
 1 24 "{manifest}"
@@ -46,7 +48,7 @@ BEGIN
     BLOCK "040904B0"
     BEGIN
       VALUE "CompanyName", "dustbot"
-      VALUE "FileDescription", "{description}"
+      VALUE "FileDescription", "dustbot"
       VALUE "FileVersion", "{version}"
       VALUE "InternalName", "bot"
       VALUE "LegalCopyright", "MIT License, see LICENSE"
@@ -67,21 +69,94 @@ END
             .map(u16::to_string)
             .collect::<Vec<_>>()
             .join(","),
-        description = description.replace('"', "'"),
     );
+    // The FileDescription is what Task Manager shows and xcap gives as
+    // the application name of every window of the bot (its hint and
+    // practice windows): "dustbot", never the crate's description, which
+    // names the game and would make those windows match a search for it.
     let rc = out.join("bot.rc");
     std::fs::write(&rc, resources).expect("write bot.rc");
-    let object = out.join("bot-resources.o");
+    if std::env::var("CARGO_CFG_TARGET_ENV").as_deref() == Ok("msvc") {
+        compile_with_rc_exe(&rc, &out.join("bot.res"));
+    } else {
+        compile_with_windres(&rc, &out.join("bot-resources.o"));
+    }
+}
+
+/// MinGW's `windres` (`WINDRES` names another): a COFF object for the GNU
+/// linker.
+fn compile_with_windres(rc: &Path, object: &Path) {
     let windres = std::env::var("WINDRES").unwrap_or_else(|_| "x86_64-w64-mingw32-windres".into());
     let status = Command::new(&windres)
         .arg("--input")
-        .arg(&rc)
+        .arg(rc)
         .args(["--input-format=rc", "--output-format=coff", "--output"])
-        .arg(&object)
+        .arg(object)
         .status()
         .unwrap_or_else(|e| {
             panic!("{windres} (MinGW's binutils, scripts/install-deps --windows): {e}")
         });
     assert!(status.success(), "{windres} failed on {}", rc.display());
     println!("cargo::rustc-link-arg-bin=bot={}", object.display());
+}
+
+/// The Windows SDK's `rc.exe`: a `.res` file, which Microsoft's linker
+/// takes as an input as it is.
+fn compile_with_rc_exe(rc: &Path, res: &Path) {
+    let rc_exe = rc_exe();
+    let status = Command::new(&rc_exe)
+        .arg("/nologo")
+        .arg("/fo")
+        .arg(res)
+        .arg(rc)
+        .status()
+        .unwrap_or_else(|e| {
+            panic!(
+                "{} (the Windows SDK's resource compiler; RC names another): {e}",
+                rc_exe.display()
+            )
+        });
+    assert!(
+        status.success(),
+        "{} failed on {}",
+        rc_exe.display(),
+        rc.display()
+    );
+    println!("cargo::rustc-link-arg-bin=bot={}", res.display());
+    // The manifest is the resource's: none of link.exe's own beside it
+    // (bot.exe.manifest) or merged into it.
+    println!("cargo::rustc-link-arg-bin=bot=/MANIFEST:NO");
+}
+
+/// Where `rc.exe` is: `RC` if set; else the newest Windows 10/11 SDK's in
+/// its known folder (`Windows Kits\10\bin\10.0.*\x64`, where Visual
+/// Studio's installer and the GitHub runners put it; the Developer
+/// Prompt's `PATH` is not there in a plain shell); else `rc.exe` on
+/// `PATH`.
+fn rc_exe() -> PathBuf {
+    println!("cargo::rerun-if-env-changed=RC");
+    if let Some(rc) = std::env::var_os("RC") {
+        return rc.into();
+    }
+    let kits = std::env::var_os("ProgramFiles(x86)")
+        .map_or_else(|| PathBuf::from(r"C:\Program Files (x86)"), PathBuf::from)
+        .join("Windows Kits")
+        .join("10")
+        .join("bin");
+    let newest = std::fs::read_dir(&kits)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            // 10.0.22621.0: compared as numbers, not as text.
+            let version: Vec<u32> = name
+                .split('.')
+                .map(|n| n.parse().ok())
+                .collect::<Option<_>>()?;
+            let exe = entry.path().join("x64").join("rc.exe");
+            exe.is_file().then_some((version, exe))
+        })
+        .max();
+    newest.map_or_else(|| PathBuf::from("rc.exe"), |(_, exe)| exe)
 }

@@ -45,10 +45,11 @@ wine_bot() {
 }
 
 # check_exe EXE WORK: what every bot.exe must do, run from the folder WORK
-# (its samples/ a copy of the repository's): its name, no X11, a proof,
-# every sample read exactly. One line a check; the first failure dies.
+# (its samples/ a copy of the repository's): its name, no X11, its
+# resources, a proof, every sample read exactly. One line a check; the
+# first failure dies.
 check_exe() {
-  local exe=$1 work=$2 help usage listing example solved json count truth name line t0=$SECONDS
+  local exe=$1 work=$2 help usage listing description example solved json count truth name line t0=$SECONDS
   cp -r "$root/samples" "$work/"
   # The output whole, then searched: a grep that stops at its match would
   # cut the pipe, and pipefail take SIGPIPE for a failure.
@@ -59,6 +60,17 @@ check_exe() {
     || die "bot.exe windows without DISPLAY: $listing"
   if grep -qiE 'x11|display|wayland' <<<"$listing"; then die "bot.exe windows speaks of X11: $listing"; fi
   say "help reads '$usage'; 'bot windows' needs no DISPLAY: $((SECONDS - t0)) s"
+
+  # The version resource's FileDescription (UTF-16, the value after its
+  # key) is what Task Manager shows and xcap names each bot window by;
+  # the manifest (UTF-8 text) declares Windows 10 and 11, not 8.1.
+  t0=$SECONDS
+  description=$(strings -e l "$exe" | grep -A1 -x FileDescription | sed -n 2p)
+  [[ $description == dustbot ]] || die "bot.exe's FileDescription is '$description', not dustbot"
+  grep -q 'PerMonitorV2' "$exe" || die "bot.exe's manifest is not per-monitor DPI aware v2"
+  grep -q '8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a' "$exe" || die "bot.exe's manifest does not declare Windows 10 and 11"
+  if grep -q '1f676c76-80e1-4239-95bb-83d0f6d0da78' "$exe"; then die "bot.exe's manifest declares Windows 8.1"; fi
+  say "FileDescription $description; the manifest: PerMonitorV2, Windows 10 and 11 only: $((SECONDS - t0)) s"
 
   t0=$SECONDS
   example=GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG

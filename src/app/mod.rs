@@ -189,14 +189,19 @@ fn default_log(calibration: &Path) -> Option<GameLog> {
 /// player's board (the settings), else the default; loaded, with where it
 /// came from.
 pub fn calibration(given: Option<&Path>) -> Result<(Calibration, PathBuf)> {
-    let path = match given {
-        Some(path) => path.to_owned(),
-        None => settings::current()?
-            .calibration()
-            .map_or_else(Calibration::default_path, Path::to_owned),
+    // A file named is read or refused: only the default has a stand-in
+    // (built in, for a bot alone in a folder of its own).
+    let chosen = match given {
+        Some(path) => Some(path.to_owned()),
+        None => settings::current()?.calibration().map(Path::to_owned),
     };
-    let calibration = Calibration::load(&path)?;
-    Ok((calibration, path))
+    Ok(match chosen {
+        Some(path) => (Calibration::load(&path)?, path),
+        None => {
+            let path = Calibration::default_path();
+            (Calibration::load_default(&path)?, path)
+        }
+    })
 }
 
 /// Where frames are saved when nothing says where.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::desktop::folders::{self, NoFolder};
+use crate::desktop::folders::{self, FolderError};
 use crate::files;
 
 /// The settings file's name in the config folder.
@@ -85,7 +85,7 @@ pub enum SettingsError {
         cause: std::io::Error,
     },
     #[error(transparent)]
-    NoFolder(#[from] NoFolder),
+    NoFolder(#[from] FolderError),
 }
 
 /// The settings file.

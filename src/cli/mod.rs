@@ -26,6 +26,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::app::{self, GameLogChoice, Mode, Run, Target};
 use crate::assist::Hints;
+use crate::desktop::console;
 use crate::files;
 use crate::live::LiveSettings;
 use crate::solver::Strategy;
@@ -40,6 +41,10 @@ use stdout::{say, show};
 pub fn main() -> ExitCode {
     // Before any window, capture or click (see `desktop::prepare`).
     let prepared = crate::desktop::prepare();
+    // Before any colour: Windows 10's console draws escape codes only
+    // once asked to (the guided grid asks again, to know the answer).
+    console::colour();
+    hold_after_a_panic();
     // A double-click starts the guided session, on the console Windows
     // made for it; without one to ask on, it says what to do.
     if std::env::args_os().len() == 1 && crate::desktop::own_console() && !guided::on_a_terminal() {
@@ -47,11 +52,24 @@ pub fn main() -> ExitCode {
     }
     let cli = match parse() {
         Ok(cli) => cli,
-        Err(error) => return usage_error(&error),
+        Err(error) => {
+            // A shortcut with a mistyped flag: the error stays readable.
+            let code = usage_error(&error);
+            if code != ExitCode::SUCCESS {
+                console::hold_if_closing();
+            }
+            return code;
+        }
     };
     let bars = init_logging(cli.verbose, cli.quiet);
     if let Err(cause) = prepared {
         log::warn!("{cause}: on a scaled display the pixels read and the clicks may disagree");
+    }
+    if let Some(folder) = crate::desktop::folders::unpacked_for_one_run() {
+        log::warn!(
+            "the bot runs from inside an archive (a copy alone in {}, which goes when the archive is closed): extract the zip first (right-click it, Extract All), then start the bot in the folder extracted",
+            folder.display()
+        );
     }
     let code = match run(cli, &bars) {
         // What the run did cannot have been said whole.
@@ -67,25 +85,32 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     };
-    if code != ExitCode::SUCCESS && crate::desktop::console_closes_at_exit() {
-        keep_console_open();
+    // A failed run whose console closes at exit (a shortcut, a batch
+    // file run from Explorer) waits for Enter: the player reads why first.
+    if code != ExitCode::SUCCESS {
+        console::hold_if_closing();
     }
     code
-}
-
-/// A failed run whose console closes at exit (a shortcut, a batch file
-/// run from Explorer) waits for Enter: the player reads why first.
-fn keep_console_open() {
-    show("Press Enter to close this window.");
-    std::io::stdin().read_line(&mut String::new()).ok();
 }
 
 /// `bot` double-clicked in Explorer: its console closes when it exits, so
 /// it says what to do and waits for Enter instead of flashing past.
 fn started_from_explorer() -> ExitCode {
     say!("{}", args::GETTING_STARTED);
-    keep_console_open();
+    console::hold_if_closing();
     ExitCode::SUCCESS
+}
+
+/// A panic is said as Rust says it, then the console the player may be
+/// using gets its QuickEdit back, and a console that closes at exit waits
+/// for Enter, so that the message can be read (and reported).
+fn hold_after_a_panic() {
+    let said = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        said(info);
+        console::restore_input_mode();
+        console::hold_if_closing();
+    }));
 }
 
 /// The command line, `--help` ending with where the settings are.

@@ -51,7 +51,7 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
     };
     let board = boards.board(1)?;
     let path = Calibration::default_path();
-    let calibration = Calibration::load(&path)?;
+    let calibration = Calibration::load_default(&path)?;
     let log = match &args.log {
         Some(log) => Some((
             log.clone(),

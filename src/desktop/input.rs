@@ -43,6 +43,10 @@ pub enum InputError {
         expected: ScreenPoint,
         found: ScreenPoint,
     },
+    #[error(
+        "the window in front runs as administrator, and Windows keeps a normal program's mouse out of it ({0}): start the bot as administrator too (right-click bot.exe, or the terminal it runs in, then Run as administrator)"
+    )]
+    Elevated(String),
     /// Said as the stop asked for: `q`, Escape, Ctrl-C, the terminal
     /// closing.
     #[error("stopped by {}", super::stop::said())]
@@ -302,7 +306,7 @@ impl Pointer for SystemPointer {
     }
 
     fn move_to(&mut self, to: ScreenPoint) -> Result<(), InputError> {
-        platform::move_cursor(&mut self.enigo, to).map_err(InputError::Device)
+        platform::move_cursor(&mut self.enigo, to)
     }
 
     fn primary_down(&mut self) -> Result<bool, InputError> {
@@ -329,13 +333,55 @@ impl Pointer for SystemPointer {
     }
 }
 
+/// An error of enigo's: SendInput refused by Windows' isolation of an
+/// elevated window (UIPI) is [`InputError::Elevated`], which says what to
+/// do; any other is the device's.
 fn device(error: enigo::InputError) -> InputError {
-    InputError::Device(error.to_string())
+    match error {
+        enigo::InputError::Simulate(message) if message.contains("UIPI") => {
+            InputError::Elevated(format!("SendInput: {message}"))
+        }
+        other => InputError::Device(other.to_string()),
+    }
+}
+
+/// The error of a system call that did `what` and failed with `cause`:
+/// "access is denied" (`SetCursorPos` while an elevated window is in
+/// front) is [`InputError::Elevated`], any other the device's.
+#[cfg_attr(not(windows), allow(dead_code))]
+pub(super) fn refused(what: &str, cause: &std::io::Error) -> InputError {
+    if cause.kind() == std::io::ErrorKind::PermissionDenied {
+        InputError::Elevated(format!("{what}: {cause}"))
+    } else {
+        InputError::Device(format!("{what}: {cause}"))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn access_denied_to_the_mouse_says_to_run_as_administrator() {
+        let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let error = refused("cannot put the cursor at (5, 5)", &denied);
+        assert!(matches!(error, InputError::Elevated(_)), "{error}");
+        assert!(
+            error.to_string().contains("as administrator too"),
+            "{error}"
+        );
+        let other = refused("x", &std::io::Error::other("the desktop is locked"));
+        assert!(matches!(other, InputError::Device(_)), "{other}");
+        // enigo's words when SendInput sent fewer events than asked.
+        let blocked = device(enigo::InputError::Simulate(
+            "not all input events were sent. they may have been blocked by UIPI",
+        ));
+        assert!(matches!(blocked, InputError::Elevated(_)), "{blocked}");
+        let lost = device(enigo::InputError::Simulate(
+            "could not get the current mouse location",
+        ));
+        assert!(matches!(lost, InputError::Device(_)), "{lost}");
+    }
 
     #[test]
     fn a_pointer_put_elsewhere_is_off_target() {

@@ -2,16 +2,21 @@
 //! only place with per-platform code. It owns the window list and the game
 //! window's geometry and pixels ([`capture`]), the mouse ([`input`]), the
 //! stop requests (Ctrl-C and the signals that end a process, [`stop`]),
-//! which windows are the bot's own (its terminal, its hint window), and
-//! the bot's own windows themselves ([`own`]: the practice and hint
-//! windows, `minifb` kept on this floor; [`marks`]: the hints drawn on
-//! the game's own board). The rest of the bot is written against
-//! the three traits here, [`Desktop`], [`GameWindow`] and [`Pointer`]: the
-//! system's desktop (X11 through `xcap` and `enigo`, or Win32) implements
-//! them, and so does [`fake`], a scripted desktop (frames in, clicks out)
-//! on which the live loop and assist mode run without a screen.
+//! the console the bot runs in ([`console`]: colour, QuickEdit, the wait
+//! for Enter before it closes), which windows are the bot's own (its
+//! terminal, its hint window), the bot's own windows themselves ([`own`]:
+//! the practice and hint windows, `minifb` kept on this floor; [`marks`]:
+//! the hints drawn on the game's own board), and the
+//! platform's folders ([`folders`]: where settings and data go, and
+//! whether the bot was started from inside an archive). The rest of the
+//! bot is written against the three traits here, [`Desktop`],
+//! [`GameWindow`] and [`Pointer`]: the system's desktop (X11 through
+//! `xcap` and `enigo`, or Win32) implements them, and so does [`fake`], a
+//! scripted desktop (frames in, clicks out) on which the live loop and
+//! assist mode run without a screen.
 
 pub mod capture;
+pub mod console;
 pub mod fake;
 pub mod folders;
 pub mod input;
@@ -65,6 +70,9 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn() -> Option<u32> = platform::console_window;
     let _: fn() -> Result<(), String> = platform::catch_console_end;
     let _: fn() = platform::drop_typed_ahead;
+    let _: fn(console::Stream) -> Option<u32> = platform::console_mode;
+    let _: fn(console::Stream, u32) -> bool = platform::set_console_mode;
+    let _: fn(&std::path::Path) = platform::show_in_explorer;
     // Windows and processes.
     let _: fn() -> Result<(), CaptureError> = platform::check_display;
     let _: fn(u32) -> Option<String> = platform::wm_name;
@@ -80,7 +88,7 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn() -> Result<Buttons, String> = Buttons::connect;
     let _: fn(&Buttons) -> Result<Button, String> = Buttons::primary;
     let _: fn(&Buttons, Option<Button>) -> Result<bool, String> = Buttons::primary_down;
-    let _: fn(&mut Enigo, ScreenPoint) -> Result<(), String> = platform::move_cursor;
+    let _: fn(&mut Enigo, ScreenPoint) -> Result<(), InputError> = platform::move_cursor;
     // The bot's own windows.
     let _: fn(u32) -> Result<(), String> = platform::keep_above;
     let _: fn(u32) -> Result<(), String> = platform::bring_to_front;
@@ -236,13 +244,6 @@ pub fn prepare() -> Result<(), String> {
 /// flashing past.
 pub fn own_console() -> bool {
     platform::own_console()
-}
-
-/// Whether the console the bot runs in closes when it exits (see
-/// [`closes_at_exit`]): a failed run then waits for Enter, so that the
-/// player can read why.
-pub fn console_closes_at_exit() -> bool {
-    platform::console_closes_at_exit()
 }
 
 /// Brings the bot's own terminal (its window `id`) back to the front after

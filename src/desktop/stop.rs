@@ -31,7 +31,8 @@ const RELEASE_WAIT: Duration = Duration::from_secs(2);
 
 /// Makes Ctrl-C and the termination signals set the stop flag instead of
 /// killing the process; once per process (a handler cannot be set twice).
-/// A second stop ends the process at once: the first is taken at the next
+/// A second stop ends the process at once (after Enter on a console that
+/// closes at exit, to read what was said): the first is taken at the next
 /// step, and a player who asks again wants no wait. Even so the button is
 /// never left down: the handler runs on a thread of its own, and waits
 /// while a click holds it (40 ms), so the process ends between clicks.
@@ -42,6 +43,10 @@ pub fn catch() -> Result<(), InputError> {
         result = ctrlc::set_handler(|| {
             if REQUESTED.swap(true, Ordering::SeqCst) {
                 wait_released(|| HELD.load(Ordering::SeqCst), RELEASE_WAIT);
+                // The way out that drops nothing: the console's mode is
+                // put back here, and a console that closes at exit waits.
+                super::console::restore_input_mode();
+                super::console::hold_if_closing();
                 std::process::exit(SECOND_STOP_EXIT);
             }
         })

@@ -9,7 +9,8 @@
 //! never to be taken for the game; whether that console closes when the
 //! bot exits (started from Explorer, a shortcut or a batch file); the
 //! console's close, log-off and shut-down events, which end the process
-//! once handled, with the button released first; the marks window of
+//! once handled, with the button released first; the console's modes
+//! (colour, QuickEdit) and Explorer showing a file; the marks window of
 //! assist mode's hints on the board (a layered, click-through, topmost
 //! tool window kept out of screen captures).
 //! The only module with `unsafe`: each call is a plain Win32 function on
@@ -17,8 +18,8 @@
 #![allow(unsafe_code)]
 
 use windows_sys::Win32::Foundation::{
-    CloseHandle, FILETIME, GetLastError, HWND, INVALID_HANDLE_VALUE, LPARAM, LRESULT, POINT, RECT,
-    SIZE, UNICODE_STRING, WPARAM,
+    CloseHandle, FILETIME, GetLastError, HANDLE, HWND, INVALID_HANDLE_VALUE, LPARAM, LRESULT,
+    POINT, RECT, SIZE, UNICODE_STRING, WPARAM,
 };
 use windows_sys::Win32::Graphics::Gdi::{
     AC_SRC_ALPHA, AC_SRC_OVER, BI_RGB, BITMAPINFO, BITMAPINFOHEADER, BLENDFUNCTION, ClientToScreen,
@@ -26,8 +27,9 @@ use windows_sys::Win32::Graphics::Gdi::{
     SelectObject,
 };
 use windows_sys::Win32::System::Console::{
-    CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT, GetConsoleProcessList,
-    GetConsoleWindow, SetConsoleCtrlHandler,
+    CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT, GetConsoleMode,
+    GetConsoleProcessList, GetConsoleWindow, GetStdHandle, STD_ERROR_HANDLE, STD_INPUT_HANDLE,
+    STD_OUTPUT_HANDLE, SetConsoleCtrlHandler, SetConsoleMode,
 };
 use windows_sys::Win32::System::Diagnostics::ToolHelp::{
     CreateToolhelp32Snapshot, PROCESSENTRY32W, Process32FirstW, Process32NextW, TH32CS_SNAPPROCESS,
@@ -59,8 +61,9 @@ use windows_sys::core::BOOL;
 
 use enigo::Button;
 
+use super::console::Stream;
 use super::marks::Mark;
-use super::{ScreenPoint, ScreenRect};
+use super::{InputError, ScreenPoint, ScreenRect};
 
 /// Declares the process per-monitor DPI aware (v2); `Ok` also when it
 /// already was (a manifest, an earlier call), an error naming the
@@ -107,15 +110,17 @@ pub(super) fn client_area(id: u32) -> Option<ScreenRect> {
 }
 
 /// Puts the cursor at `to`, anywhere on the virtual desktop (every
-/// monitor), in physical pixels.
-fn set_cursor(to: ScreenPoint) -> Result<(), String> {
+/// monitor), in physical pixels. Windows denies it while an elevated
+/// window is in front (the game run as administrator): said as such.
+fn set_cursor(to: ScreenPoint) -> Result<(), InputError> {
     // SAFETY: plain values.
     if unsafe { SetCursorPos(to.x, to.y) } != 0 {
         Ok(())
     } else {
-        Err(format!(
-            "cannot put the cursor at {to}: {}",
-            std::io::Error::last_os_error()
+        let cause = std::io::Error::last_os_error();
+        Err(super::input::refused(
+            &format!("cannot put the cursor at {to}"),
+            &cause,
         ))
     }
 }
@@ -170,7 +175,7 @@ fn buttons_swapped() -> bool {
 
 /// Moves the cursor to `to` with `SetCursorPos`: enigo's absolute moves
 /// reach the primary monitor only.
-pub(super) fn move_cursor(_: &mut enigo::Enigo, to: ScreenPoint) -> Result<(), String> {
+pub(super) fn move_cursor(_: &mut enigo::Enigo, to: ScreenPoint) -> Result<(), InputError> {
     set_cursor(to)
 }
 
@@ -412,6 +417,45 @@ pub(super) fn own_console() -> bool {
 /// [`super::closes_at_exit`]).
 pub(super) fn console_closes_at_exit() -> bool {
     super::closes_at_exit(console_processes(), parent_command_line().as_deref())
+}
+
+/// The console handle of standard `stream`, if it is a console.
+fn std_handle(stream: Stream) -> Option<HANDLE> {
+    let which = match stream {
+        Stream::Input => STD_INPUT_HANDLE,
+        Stream::Output => STD_OUTPUT_HANDLE,
+        Stream::Error => STD_ERROR_HANDLE,
+    };
+    // SAFETY: a plain value; the handle is the process's, not to close.
+    let handle = unsafe { GetStdHandle(which) };
+    (!handle.is_null() && handle != INVALID_HANDLE_VALUE).then_some(handle)
+}
+
+/// The console mode of standard `stream`; `None` when it is no console
+/// (a pipe, a file, mintty's pty).
+pub(super) fn console_mode(stream: Stream) -> Option<u32> {
+    let handle = std_handle(stream)?;
+    let mut mode = 0;
+    // SAFETY: writes into a local; fails on a handle that is no console.
+    (unsafe { GetConsoleMode(handle, &mut mode) } != 0).then_some(mode)
+}
+
+/// Sets the console mode of standard `stream`; whether Windows took it.
+pub(super) fn set_console_mode(stream: Stream, mode: u32) -> bool {
+    // SAFETY: plain values; fails on a handle that is no console, or a
+    // mode this console does not know (VT before Windows 10).
+    std_handle(stream).is_some_and(|handle| unsafe { SetConsoleMode(handle, mode) } != 0)
+}
+
+/// Opens an Explorer window with `path` selected; not waited for.
+pub(super) fn show_in_explorer(path: &std::path::Path) {
+    use std::os::windows::process::CommandExt as _;
+    if let Err(cause) = std::process::Command::new("explorer.exe")
+        .raw_arg(super::console::select_argument(path))
+        .spawn()
+    {
+        log::debug!("explorer.exe /select: {cause}");
+    }
 }
 
 // What X11 alone needs, which Windows has no use for: the same names, so
@@ -773,6 +817,22 @@ mod tests {
         assert_eq!(pixel(1, 0), [0, 0, 255, 255]);
         assert_eq!(pixel(2, 0), [0, 0, 255, 255]);
         assert_eq!(pixel(2, 1), [0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn the_console_mode_bits_are_windows_own() {
+        use super::super::console;
+        use windows_sys::Win32::System::Console::{
+            ENABLE_EXTENDED_FLAGS, ENABLE_PROCESSED_OUTPUT, ENABLE_QUICK_EDIT_MODE,
+            ENABLE_VIRTUAL_TERMINAL_PROCESSING,
+        };
+        assert_eq!(
+            console::VIRTUAL_TERMINAL,
+            ENABLE_VIRTUAL_TERMINAL_PROCESSING
+        );
+        assert_eq!(console::PROCESSED_OUTPUT, ENABLE_PROCESSED_OUTPUT);
+        assert_eq!(console::QUICK_EDIT, ENABLE_QUICK_EDIT_MODE);
+        assert_eq!(console::EXTENDED_FLAGS, ENABLE_EXTENDED_FLAGS);
     }
 
     #[test]

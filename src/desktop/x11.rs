@@ -26,7 +26,7 @@ use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
 
 use super::marks::Mark;
-use super::{CaptureError, ScreenPoint, ScreenRect};
+use super::{CaptureError, InputError, ScreenPoint, ScreenRect};
 
 /// `Ok` when there is an X11 display to list windows on; else what works
 /// instead of what the window system's library makes of it.
@@ -107,14 +107,28 @@ impl Buttons {
 
 /// Moves the cursor to `to`: enigo's absolute move, which reaches the
 /// whole X screen.
-pub(super) fn move_cursor(enigo: &mut Enigo, to: ScreenPoint) -> Result<(), String> {
+pub(super) fn move_cursor(enigo: &mut Enigo, to: ScreenPoint) -> Result<(), InputError> {
     enigo
         .move_mouse(to.x, to.y, Coordinate::Abs)
-        .map_err(|e| e.to_string())
+        .map_err(|e| InputError::Device(e.to_string()))
 }
 
 // What Windows alone needs, which X11 has no use for: the same names, so
 // that the floor above calls one platform.
+
+/// A terminal here has no console mode: escape codes are drawn, and a
+/// click selects text without stopping the program.
+pub(super) fn console_mode(_: super::console::Stream) -> Option<u32> {
+    None
+}
+
+/// See [`console_mode`]: nothing to set.
+pub(super) fn set_console_mode(_: super::console::Stream, _: u32) -> bool {
+    false
+}
+
+/// No file manager is opened: the path has been said.
+pub(super) fn show_in_explorer(_: &std::path::Path) {}
 
 /// Nothing to declare: an X11 client's pixels are the screen's.
 pub(super) fn prepare() -> Result<(), String> {

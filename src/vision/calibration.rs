@@ -22,6 +22,11 @@ const MIN_COLOUR_DISTANCE: f32 = 8.0;
 /// The calibration format this bot reads and writes.
 pub const VERSION: u32 = 1;
 
+/// The default calibration, `calibration/nodiatis.toml`, compiled in: what
+/// the bot reads with when no file of it can be read (the bot alone in a
+/// folder, as Explorer runs an exe opened inside a zip).
+const BUILT_IN: &str = include_str!("../../calibration/nodiatis.toml");
+
 /// A calibration file's contents. See `calibration/nodiatis.toml`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -177,6 +182,32 @@ impl Calibration {
             },
         )?;
         Calibration::parse(&text).map_err(|e| e.at(path))
+    }
+
+    /// Loads the default calibration from `path` (see [`default_path`]),
+    /// else, when that file cannot be read (it is not there), the one
+    /// compiled in, and says so (a warning): the bot reads the real game
+    /// with either. A file that is there but broken is an error, as any
+    /// calibration's: the player's edit is not silently replaced.
+    ///
+    /// [`default_path`]: Calibration::default_path
+    pub fn load_default(path: &Path) -> Result<Calibration, CalibrationError> {
+        match Calibration::load(path) {
+            Err(CalibrationError::Read { cause, .. }) => {
+                log::warn!(
+                    "calibration {}: cannot read it ({cause}): reading with the default calibration built into the bot",
+                    path.display()
+                );
+                Ok(Calibration::built_in())
+            }
+            loaded => loaded,
+        }
+    }
+
+    /// The default calibration as compiled in (see [`BUILT_IN`]).
+    pub fn built_in() -> Calibration {
+        Calibration::parse(BUILT_IN)
+            .expect("the built-in calibration parses (a unit test checks it)")
     }
 
     /// Parses a calibration from TOML text; errors carry an empty path.
@@ -408,6 +439,31 @@ pub(crate) fn round4(v: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_built_in_calibration_is_the_default_file() {
+        let file = Calibration::load(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/calibration/nodiatis.toml"
+        )))
+        .unwrap();
+        assert_eq!(Calibration::built_in(), file);
+    }
+
+    #[test]
+    fn a_missing_default_file_reads_with_the_built_in_one_and_a_broken_one_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("calibration").join("nodiatis.toml");
+        assert_eq!(
+            Calibration::load_default(&missing).unwrap(),
+            Calibration::built_in()
+        );
+        let broken = dir.path().join("broken.toml");
+        std::fs::write(&broken, "version = 1\n[board\n").unwrap();
+        let error = Calibration::load_default(&broken).unwrap_err();
+        assert!(matches!(error, CalibrationError::Syntax { .. }), "{error}");
+        assert!(error.to_string().contains("broken.toml"), "{error}");
+    }
 
     pub(crate) fn sample() -> Calibration {
         Calibration {

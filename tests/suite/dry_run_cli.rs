@@ -1,10 +1,13 @@
 //! `bot --dry-run` through the real binary: reads the real screenshot and
-//! every bundled sample with the default calibration, prints the board and
-//! the solution as `bot solve` does, writes the annotated picture and the
-//! storyboard, speaks JSON with `bot solve --json`'s object inside, and
-//! turns every kind of bad input into a one-line error and exit 2.
+//! every bundled sample with the default calibration (the one built in
+//! when the bot is alone in a folder), prints the board and the solution
+//! as `bot solve` does, writes the annotated picture and the storyboard,
+//! speaks JSON with `bot solve --json`'s object inside, and turns every
+//! kind of bad input into a one-line error and exit 2.
 
 use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 use dustbot::game::{Board, Cell, replay};
 
@@ -547,4 +550,30 @@ fn a_picture_is_read_as_its_exif_orientation_shows_it() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(dir.path().join("calibration/turned.toml").is_file());
+}
+
+#[test]
+fn the_bot_alone_in_an_empty_folder_reads_with_its_built_in_calibration() {
+    // As Explorer runs an exe opened inside a zip: copied alone into a
+    // folder of its own, no calibration beside it or above it.
+    let dir = tempfile::tempdir().unwrap();
+    let built = Path::new(env!("CARGO_BIN_EXE_bot"));
+    let alone = dir.path().join(built.file_name().unwrap());
+    std::fs::copy(built, &alone).unwrap();
+    let sample = repo("samples/mid-1x-window.png");
+    let out = Command::new(&alone)
+        .env("XDG_CONFIG_HOME", dir.path().join(".config"))
+        .env("XDG_DATA_HOME", dir.path().join(".data"))
+        .current_dir(dir.path())
+        .args(["--dry-run", "--json", sample.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let truth = std::fs::read_to_string(repo("samples/mid-1x-window.board")).unwrap();
+    let answer: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(answer["board"], truth.trim_end_matches('\n'), "{stdout}");
+    assert!(stderr.contains("built into the bot"), "{stderr}");
 }

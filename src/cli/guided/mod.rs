@@ -79,6 +79,9 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     // Ctrl-C stops a run or answers a question, never the session at
     // once (a second one does, as in every run).
     crate::desktop::stop::catch()?;
+    // A click in Windows' console would start a selection that freezes
+    // the bot at its next line; the player's mode is back at the end.
+    let _quick_edit = crate::desktop::console::quick_edit_off();
     let mut session = Session {
         args,
         path,
@@ -106,10 +109,13 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                         Ok('r') => break,
                         Ok('s') => {
                             match super::report::save(Some(&message), &args.live.debug_dir()) {
-                                Ok(path) => say!(
-                                    "wrote the report {}: attach it to your question",
-                                    path.display()
-                                ),
+                                Ok(path) => {
+                                    say!(
+                                        "wrote the report {}: attach it to your question",
+                                        path.display()
+                                    );
+                                    crate::desktop::console::show_in_explorer(&path);
+                                }
                                 Err(error) => say!("error: {error:#}"),
                             }
                             session.keys.ask();
@@ -187,7 +193,13 @@ impl Session<'_> {
     fn front_door(&mut self) -> Result<()> {
         let mut calibrate_first = false;
         let calibration_path = self.calibration_path();
-        let calibration = match Calibration::load(&calibration_path) {
+        let loaded = if self.names_a_calibration() {
+            Calibration::load(&calibration_path)
+        } else {
+            // The default: built in when its file is not beside the bot.
+            Calibration::load_default(&calibration_path)
+        };
+        let calibration = match loaded {
             Ok(calibration) => calibration,
             Err(error) if self.is_the_saved_calibration(&calibration_path) => {
                 match self.saved_calibration_failed(&error)? {
@@ -203,9 +215,17 @@ impl Session<'_> {
         self.door(calibration, calibration_path, calibrate_first)
     }
 
-    /// [`Session::front_door`] with the calibration at `path`.
+    /// Whether a flag, the settings or the player's choice names the
+    /// calibration in use (else it is the default).
+    fn names_a_calibration(&self) -> bool {
+        self.args.calibration.is_some()
+            || self.calibration_instead.is_some()
+            || self.settings.calibration.is_some()
+    }
+
+    /// [`Session::front_door`] with the default calibration at `path`.
     fn front_door_with(&mut self, path: PathBuf, calibrate_first: bool) -> Result<()> {
-        let calibration = Calibration::load(&path)?;
+        let calibration = Calibration::load_default(&path)?;
         self.door(calibration, path, calibrate_first)
     }
 

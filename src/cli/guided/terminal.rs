@@ -211,11 +211,12 @@ fn by_position(c: char) -> Option<char> {
 /// Whether to draw in colour: standard output is a terminal that has
 /// colour, and `NO_COLOR` (no-color.org) is not set to something.
 pub fn colour_wanted() -> bool {
+    // Windows' console shows colour only once it reads escape codes.
     colour_rule(
         std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         std::env::var("TERM").ok().as_deref(),
         Term::stdout().is_term(),
-    )
+    ) && crate::desktop::console::colour()
 }
 
 /// [`colour_wanted`]'s rule: `no_color` set, the terminal's `TERM`, and
