@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
 
-use crate::assist::Assist;
+use crate::assist::{Assist, Hints};
 use crate::desktop::{Desktop as _, GameWindow, WindowInfo};
 use crate::live::LiveSettings;
 use crate::live::session::{Driver, Observe, RunError, Session};
@@ -73,6 +73,8 @@ pub struct Run {
     /// Play only: how often to re-plan, and a cap on the clicks.
     pub max_replans: u32,
     pub max_moves: Option<u32>,
+    /// Assist only: where the hints show (on the board, beside it, both).
+    pub hints: Hints,
 }
 
 /// What a run of games did: the games recorded, whether it had a summary
@@ -98,6 +100,7 @@ impl Run {
             game_log: GameLogChoice::Default,
             max_replans: 3,
             max_moves: None,
+            hints: Hints::default(),
         }
     }
 
@@ -116,6 +119,7 @@ impl Run {
         Assist {
             look: Some(look_of(&self.live.calibration)),
             live: self.live.clone(),
+            hints: self.hints,
         }
     }
 }

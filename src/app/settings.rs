@@ -34,6 +34,9 @@ pub struct Settings {
     pub calibration: Option<PathBuf>,
     /// The menu's last choice, offered first (Enter) at the next start.
     pub last_choice: Option<Choice>,
+    /// Where hints show: on the game's board, beside it, or both (as
+    /// `--hints`, which wins over it).
+    pub hints: Option<crate::assist::Hints>,
 }
 
 /// The menu's choices worth offering again.
@@ -174,6 +177,18 @@ impl Settings {
                 })
             }),
         );
+        text += "\n# Where hints show: \"board\" (marked on the game's own board),\n\
+                 # \"beside\" (the hint window beside it) or \"both\" (as --hints).\n";
+        text += &line(
+            "hints",
+            self.hints.map(|h| {
+                quoted(match h {
+                    crate::assist::Hints::Board => "board",
+                    crate::assist::Hints::Beside => "beside",
+                    crate::assist::Hints::Both => "both",
+                })
+            }),
+        );
         text
     }
 
@@ -263,11 +278,12 @@ mod tests {
             window: Some("Dust \"Practice\" \\ é".into()),
             calibration: Some(dir.path().join("calibration.toml")),
             last_choice: Some(Choice::Play),
+            hints: Some(crate::assist::Hints::Board),
         };
         settings.save(&path).unwrap();
         assert_eq!(Settings::load(&path).unwrap(), settings);
         let text = std::fs::read_to_string(&path).unwrap();
-        for key in ["window", "calibration", "last_choice"] {
+        for key in ["window", "calibration", "last_choice", "hints"] {
             let documented = text
                 .lines()
                 .take_while(|l| !l.starts_with(&format!("{key} =")))

@@ -7,11 +7,15 @@
 //! learning them as live play does with `auto`), says what a click off the
 //! plan cost, and re-plans. It never opens an input device: the player's
 //! mouse over the board is expected, and whatever it sees, it never clicks.
-//! A board it cannot read (covered, mid-hover, moved off the screen) is
-//! waited out and said once, not a reason to stop; it ends when the board
-//! is cleared, when the game window closes, or on Ctrl-C.
+//! The next clicks are also marked on the game's own board ([`marks`]),
+//! where the platform shows such marks and they change no read; the
+//! player chooses where ([`Hints`]). A board it cannot read (covered,
+//! mid-hover, moved off the screen) is waited out and said once, not a
+//! reason to stop; it ends when the board is cleared, when the game window
+//! closes, on Ctrl-C, or on Escape or `q` in the hint window.
 
 mod follow;
+mod marks;
 mod window;
 
 use std::path::PathBuf;
@@ -32,6 +36,8 @@ use crate::record::{End, Mode};
 use crate::render::Look;
 use crate::solver::SolveOptions;
 pub use follow::clicks_on;
+use marks::OnBoard;
+pub use marks::{Hints, Probe};
 use window::HintWindow;
 pub use window::{Border, Placement, Spot, picture, place_sized};
 
@@ -44,6 +50,8 @@ pub struct Assist {
     pub live: LiveSettings,
     /// The game's colours, for the hint window; `None` shows no window.
     pub look: Option<Look>,
+    /// Where the hints show.
+    pub hints: Hints,
 }
 
 /// One hint: the board read, how the game went so far and the plan from
@@ -145,6 +153,10 @@ pub enum Event<'a> {
     /// The hint window was closed ("by the player", "as ..."): the hints
     /// go on in the terminal.
     HintWindowClosed(&'a str),
+    /// The hints are marked on the game's board (what the probe found of
+    /// the marks in the captures), or are not, or no longer (why): they
+    /// go on beside it.
+    BoardMarks(Result<Probe, &'a str>),
     /// The player's clicks up to `number` made the board change by
     /// `steps` (one, or the fewest that make the change when several came
     /// within one animation), in order; `verdict` is for them all.
@@ -189,7 +201,7 @@ impl Driver for Assist {
     ) -> Result<Option<End>, LiveError> {
         let settings = &*self;
         let mut eye = start.eye(window.as_mut(), &settings.live);
-        let mut game = Assisting::start(&eye, start.settled, settings, game)?;
+        let mut game = Assisting::start(&mut eye, start.settled, settings, game)?;
         let mut end = game.watch(&mut eye)?;
         // A game window closed may be the game's window made anew (a page
         // reloaded, a client restarted): the assistant follows it there,
@@ -239,6 +251,7 @@ struct Assisting<'s, 'g, 'o> {
     settings: &'s Assist,
     game: &'g mut session::Game<'o, Assist>,
     hints: Option<HintWindow>,
+    marks: Option<OnBoard>,
     /// The board as last settled, and its picture.
     board: Board,
     last: RgbaImage,
@@ -255,10 +268,11 @@ struct Assisting<'s, 'g, 'o> {
 }
 
 impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
-    /// Plans from the first board, opens the hint window and shows the
-    /// first hint.
+    /// Plans from the first board, opens the hint window and the marks
+    /// on the board (as asked, and where they can be) and shows the first
+    /// hint.
     fn start(
-        eye: &Eye,
+        eye: &mut Eye,
         first: Settled,
         settings: &'s Assist,
         game: &'g mut session::Game<'o, Assist>,
@@ -266,18 +280,11 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
         let board = first.board;
         let (plan, proven) = plan(&board, &settings.live.solve, game.report.learned.rules())?;
         game.report.set_optimum(plan.len(), proven);
-        let hints = settings.look.as_ref().and_then(|look| {
-            let opened = open_window(eye, &board, look, &settings.live.query);
-            match &opened {
-                Ok(w) => game.tell(Event::HintWindow(Ok((&w.title, &w.placement)))),
-                Err(cause) => game.tell(Event::HintWindow(Err(cause))),
-            }
-            opened.ok()
-        });
         let mut assisted = Assisting {
             settings,
             game,
-            hints,
+            hints: None,
+            marks: None,
             board,
             last: first.frame.image,
             first: board,
@@ -287,15 +294,98 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
             waiting: false,
             hinted_at: eye.board.client,
         };
+        if settings.hints.beside() {
+            assisted.open_hints(eye);
+        }
+        if settings.hints.on_board() {
+            assisted.open_marks(eye);
+        }
         assisted.hint(eye, None);
         Ok(assisted)
+    }
+
+    /// Opens the hint window, said either way.
+    fn open_hints(&mut self, eye: &Eye) {
+        let Some(look) = &self.settings.look else {
+            return;
+        };
+        let opened = open_window(eye, &self.board, look, &self.settings.live.query);
+        match &opened {
+            Ok(w) => self
+                .game
+                .tell(Event::HintWindow(Ok((&w.title, &w.placement)))),
+            Err(cause) => self.game.tell(Event::HintWindow(Err(cause))),
+        }
+        self.hints = opened.ok();
+    }
+
+    /// Makes the marks window and probes whether the bot's reads stay
+    /// the same with the marks on the board; said either way.
+    fn open_marks(&mut self, eye: &mut Eye) {
+        let rules = self.game.report.learned.rules();
+        let probed = OnBoard::open().and_then(|mut marks| {
+            let probe = marks.probe(eye, &self.board, &self.plan, rules)?;
+            Ok((marks, probe))
+        });
+        match probed {
+            Ok((marks, probe)) => {
+                log::info!("marks on the board: {probe:?}");
+                self.marks = Some(marks);
+                self.game.tell(Event::BoardMarks(Ok(probe)));
+            }
+            Err(why) => self.no_marks(eye, &why),
+        }
+    }
+
+    /// The marks cannot be (or stay) on the board: said, and the hints
+    /// go on beside it, in a hint window opened for them if none is.
+    fn no_marks(&mut self, eye: &Eye, why: &str) {
+        log::warn!("no marks on the board: {why}");
+        self.marks = None;
+        self.game.tell(Event::BoardMarks(Err(why)));
+        if self.hints.is_none() && !self.settings.hints.beside() {
+            self.open_hints(eye);
+        }
+    }
+
+    /// Marks the plan's next clicks on the board as `eye` last saw it.
+    fn mark(&mut self, eye: &Eye) {
+        let rules = self.game.report.learned.rules();
+        if let Some(marks) = self.marks.as_mut()
+            && let Err(why) = marks.show(eye, &self.board, &self.plan, rules)
+        {
+            self.no_marks(eye, &why);
+        }
+    }
+
+    /// Takes the marks off the board (it is about to change, or be
+    /// searched, or cannot be read).
+    fn unmark(&mut self, eye: &Eye) {
+        if let Some(marks) = self.marks.as_mut()
+            && let Err(why) = marks.hide()
+        {
+            self.no_marks(eye, &why);
+        }
+    }
+
+    /// Whether the marks are off the board while the plan has clicks.
+    fn marks_due(&self) -> bool {
+        self.marks.as_ref().is_some_and(|m| !m.shown()) && !self.plan.is_empty()
+    }
+
+    /// [`Assisting::watching`], the marks taken off at its end: a window
+    /// made anew is searched without them.
+    fn watch(&mut self, eye: &mut Eye) -> Result<End, LiveError> {
+        let end = self.watching(eye);
+        self.unmark(eye);
+        end
     }
 
     /// Watches the board until the game ends: while it holds still, a
     /// glance at a few rows of it stands for the full check (the window's
     /// place, what covers it, the board read), made again every so often
     /// and at once when the glance differs.
-    fn watch(&mut self, eye: &mut Eye) -> Result<End, LiveError> {
+    fn watching(&mut self, eye: &mut Eye) -> Result<End, LiveError> {
         let mut cadence = Cadence::new(Instant::now());
         loop {
             let tick = Instant::now();
@@ -304,7 +394,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                 let error = LiveError::from(stop);
                 return ending(&error, None).ok_or(error);
             }
-            self.pump();
+            self.pump(eye);
             if !cadence.check_due(tick) {
                 if eye.holds_still() {
                     sleep(cadence.glance_gap(tick).saturating_sub(tick.elapsed()));
@@ -317,6 +407,13 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
             if self.hints_over_board(eye, false) {
                 continue;
             }
+            // Marks left where a moved or resized window's board was
+            // could fall where its cells are read, or be searched: off.
+            if self.marks.as_ref().is_some_and(OnBoard::shown)
+                && eye.client_now().ok() != Some(self.hinted_at)
+            {
+                self.unmark(eye);
+            }
             let frame = eye.frame().and_then(|frame| {
                 eye.uncovered(Moment::Watching)?;
                 Ok(frame)
@@ -328,6 +425,8 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                     // The hint's screen points moved with the window.
                     if eye.board.client != self.hinted_at {
                         self.hint(eye, None);
+                    } else if self.marks_due() {
+                        self.mark(eye);
                     }
                     false
                 }
@@ -358,6 +457,9 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
         let when = Moment::AfterPlayerClick(self.game.report.clicks() + 1);
         // The change was just seen: the click was made a little earlier.
         let changed = Instant::now();
+        // The marks are the board before the click's: off while the
+        // board settles, back with the next hint.
+        self.unmark(eye);
         // Only the boards the rules in force make settle at once: another
         // variant's may be an in-between state of these rules.
         let expected = follow::successors(&self.board, &[self.game.report.learned.rules()]);
@@ -532,17 +634,24 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
             let by = window.closed_by();
             self.close_hints(by);
         }
+        self.mark(eye);
         self.game.tell(Event::Hint(&hint));
     }
 
-    /// Keeps the hint window responsive; a window the player closed is
-    /// let go, and the hints go on in the terminal.
-    fn pump(&mut self) {
+    /// Keeps the hint window responsive (a window the player closed is
+    /// let go, and the hints go on in the terminal), and the marks above
+    /// the game window.
+    fn pump(&mut self, eye: &Eye) {
         if let Some(window) = self.hints.as_mut()
             && !window.pump()
         {
             let by = window.closed_by();
             self.close_hints(by);
+        }
+        if let Some(marks) = self.marks.as_mut()
+            && let Err(why) = marks.pump(eye)
+        {
+            self.no_marks(eye, &why);
         }
     }
 
@@ -576,6 +685,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
     /// Says why the board cannot be read, once until it can again; when
     /// the hint window was in the way, closes it instead.
     fn wait(&mut self, eye: &Eye, error: &LiveError) {
+        self.unmark(eye);
         if self.hints_over_board(eye, true) {
             return;
         }

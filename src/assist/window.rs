@@ -1,4 +1,5 @@
 //! The hint window: a small window of the bot's own, titled "Dust Hint",
+//! where Escape or `q` ends the hints,
 //! kept above the others (the player's eyes are on the game) and placed
 //! where it never covers the board: beside the game window where the
 //! screen has room, drawn smaller where only that fits, else over the
@@ -8,11 +9,13 @@
 //! leaves the bot's process out), and its title is chosen so that
 //! `--window` cannot name it either.
 
+use std::sync::atomic::Ordering;
+
 use image::RgbaImage;
 
 use super::Hint;
 use super::follow::clicks_on;
-use crate::desktop::{self, OwnWindow, ScreenRect};
+use crate::desktop::{self, Key, OwnWindow, ScreenRect, stop};
 use crate::render::{Canvas, HintPainter, Look, hint_size};
 
 /// Titles for the hint window, the first that `--window`'s text is not part
@@ -131,6 +134,13 @@ impl HintWindow {
         let mut window = OwnWindow::open(&title, (width, height), true)?;
         // The assistant paces itself: no waiting in the window's updates.
         window.set_rate(0);
+        // The keyboard is the game's once the player clicks it: the
+        // bot's own window is where a key ends the hints, as Ctrl-C does.
+        window.on_keys(|key, down| {
+            if down && ends_hints(key) {
+                stop::requested().store(true, Ordering::SeqCst);
+            }
+        });
         window.place(placement.at);
         Ok(HintWindow {
             window,
@@ -174,6 +184,11 @@ impl HintWindow {
             "by the player"
         }
     }
+}
+
+/// Whether `key` in the hint window ends the hints: Escape or `q`.
+pub fn ends_hints(key: Key) -> bool {
+    matches!(key, Key::Escape | Key::Q)
 }
 
 /// The hint window's picture of `hint`, drawn in `look` at full size: what
@@ -317,6 +332,14 @@ mod tests {
             placement.scale < 1.0 || placement.spot == Spot::Over,
             "{placement:?}"
         );
+    }
+
+    #[test]
+    fn escape_or_q_in_the_hint_window_ends_the_hints() {
+        assert!(ends_hints(Key::Escape) && ends_hints(Key::Q));
+        for other in [Key::N, Key::Space, Key::Enter, Key::NumPadEnter] {
+            assert!(!ends_hints(other), "{other:?}");
+        }
     }
 
     #[test]

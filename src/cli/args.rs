@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::assist::Hints;
 use crate::game::Rules;
 use crate::live::RulesChoice;
 use crate::practice::Style;
@@ -113,6 +114,12 @@ pub struct PlayArgs {
     /// clicks seen, the next click and its screen point).
     #[arg(long, value_name = "FILE", requires = "assist")]
     pub hint_log: Option<PathBuf>,
+    /// With --assist (and the guided session's hints): where the hints
+    /// show: marked on the game's own board, in the hint window beside
+    /// it, or both (the default: the marks where the platform shows them,
+    /// else beside).
+    #[arg(long, value_name = "WHERE", value_enum)]
+    pub hints: Option<HintsArg>,
     /// The calibration file (default: calibration/nodiatis.toml).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
@@ -348,6 +355,27 @@ pub struct SolveArgs {
     /// Print the board after each move.
     #[arg(long)]
     pub show_boards: bool,
+}
+
+/// `--hints`: where assist mode shows its hints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HintsArg {
+    /// Marked on the game's own board.
+    Board,
+    /// In the hint window beside the game.
+    Beside,
+    /// Both (default).
+    Both,
+}
+
+impl From<HintsArg> for Hints {
+    fn from(arg: HintsArg) -> Hints {
+        match arg {
+            HintsArg::Board => Hints::Board,
+            HintsArg::Beside => Hints::Beside,
+            HintsArg::Both => Hints::Both,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

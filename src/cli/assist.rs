@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::output::frame_list;
 use super::say;
-use crate::assist::{Event, Hint, Verdict};
+use crate::assist::{Event, Hint, Probe, Verdict};
 use crate::game::Step;
 use crate::live::session::GameReport;
 use crate::record::End;
@@ -27,8 +27,15 @@ pub(super) fn show(event: &Event) {
 pub(super) fn line(event: &Event) -> String {
     match event {
         Event::HintWindow(Ok((title, placement))) => {
-            format!("hint window {title:?} {placement}")
+            format!("hint window {title:?} {placement} (Escape or q there ends the hints)")
         }
+        Event::BoardMarks(Ok(Probe::Seen(pixels))) => format!(
+            "hints marked on the board (the bot's captures show the marks, {pixels} pixels, and read the board the same)"
+        ),
+        Event::BoardMarks(Ok(Probe::Unseen)) => {
+            "hints marked on the board (the bot's captures leave the marks out)".to_owned()
+        }
+        Event::BoardMarks(Err(why)) => format!("no marks on the board ({why}): hints beside it"),
         Event::HintWindow(Err(cause)) => {
             format!("no hint window ({cause}): hints on the terminal only")
         }

@@ -26,6 +26,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use crate::app::{self, GameLogChoice, Mode, Run, Target};
+use crate::assist::Hints;
 use crate::desktop::console;
 use crate::files;
 use crate::live::LiveSettings;
@@ -312,6 +313,11 @@ fn run_with(
     };
     run.max_replans = args.live.max_replans;
     run.max_moves = args.live.max_moves;
+    // The flag, else the settings' key, else both.
+    run.hints = match args.hints {
+        Some(hints) => Hints::from(hints),
+        None => app::settings::current()?.hints.unwrap_or_default(),
+    };
     Ok(run)
 }
 

@@ -5,7 +5,8 @@
 //! the console the bot runs in ([`console`]: colour, QuickEdit, the wait
 //! for Enter before it closes), which windows are the bot's own (its
 //! terminal, its hint window), the bot's own windows themselves ([`own`]:
-//! the practice and hint windows, `minifb` kept on this floor), and the
+//! the practice and hint windows, `minifb` kept on this floor; [`marks`]:
+//! the hints drawn on the game's own board), and the
 //! platform's folders ([`folders`]: where settings and data go, and
 //! whether the bot was started from inside an archive). The rest of the
 //! bot is written against the three traits here, [`Desktop`],
@@ -19,6 +20,7 @@ pub mod console;
 pub mod fake;
 pub mod folders;
 pub mod input;
+pub mod marks;
 pub mod own;
 mod screen;
 pub mod stop;
@@ -98,6 +100,7 @@ use image::RgbaImage;
 
 pub use capture::{CaptureError, WindowInfo, names, screens};
 pub use input::{InputError, Mouse};
+pub use marks::{BoardMarks, Mark};
 pub use own::{Key, OwnWindow};
 pub use screen::{Region, ScreenPoint, ScreenRect};
 

@@ -15,14 +15,15 @@ use super::platform;
 pub enum Key {
     Escape,
     N,
+    /// `q`: quits the desktop app, ends hints in the hint window.
+    Q,
     Space,
     Enter,
     NumPadEnter,
-    /// The desktop app's keys: the guided session's 1, 2 and 4, q, y.
+    /// The desktop app's keys: the guided session's 1, 2 and 4, y.
     One,
     Two,
     Four,
-    Q,
     Y,
 }
 
@@ -30,13 +31,13 @@ impl Key {
     const ALL: [(Key, minifb::Key); 10] = [
         (Key::Escape, minifb::Key::Escape),
         (Key::N, minifb::Key::N),
+        (Key::Q, minifb::Key::Q),
         (Key::Space, minifb::Key::Space),
         (Key::Enter, minifb::Key::Enter),
         (Key::NumPadEnter, minifb::Key::NumPadEnter),
         (Key::One, minifb::Key::Key1),
         (Key::Two, minifb::Key::Key2),
         (Key::Four, minifb::Key::Key4),
-        (Key::Q, minifb::Key::Q),
         (Key::Y, minifb::Key::Y),
     ];
 

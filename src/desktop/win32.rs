@@ -10,15 +10,22 @@
 //! bot exits (started from Explorer, a shortcut or a batch file); the
 //! console's close, log-off and shut-down events, which end the process
 //! once handled, with the button released first; the console's modes
-//! (colour, QuickEdit) and Explorer showing a file.
+//! (colour, QuickEdit) and Explorer showing a file; the marks window of
+//! assist mode's hints on the board (a layered, click-through, topmost
+//! tool window kept out of screen captures).
 //! The only module with `unsafe`: each call is a plain Win32 function on
 //! values this module owns.
 #![allow(unsafe_code)]
 
 use windows_sys::Win32::Foundation::{
-    CloseHandle, FILETIME, HANDLE, HWND, INVALID_HANDLE_VALUE, POINT, RECT, UNICODE_STRING,
+    CloseHandle, FILETIME, GetLastError, HANDLE, HWND, INVALID_HANDLE_VALUE, LPARAM, LRESULT,
+    POINT, RECT, SIZE, UNICODE_STRING, WPARAM,
 };
-use windows_sys::Win32::Graphics::Gdi::ClientToScreen;
+use windows_sys::Win32::Graphics::Gdi::{
+    AC_SRC_ALPHA, AC_SRC_OVER, BI_RGB, BITMAPINFO, BITMAPINFOHEADER, BLENDFUNCTION, ClientToScreen,
+    CreateCompatibleDC, CreateDIBSection, DIB_RGB_COLORS, DeleteDC, DeleteObject, GetDC, ReleaseDC,
+    SelectObject,
+};
 use windows_sys::Win32::System::Console::{
     CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT, GetConsoleMode,
     GetConsoleProcessList, GetConsoleWindow, GetStdHandle, STD_ERROR_HANDLE, STD_INPUT_HANDLE,
@@ -27,6 +34,7 @@ use windows_sys::Win32::System::Console::{
 use windows_sys::Win32::System::Diagnostics::ToolHelp::{
     CreateToolhelp32Snapshot, PROCESSENTRY32W, Process32FirstW, Process32NextW, TH32CS_SNAPPROCESS,
 };
+use windows_sys::Win32::System::LibraryLoader::GetModuleHandleW;
 use windows_sys::Win32::System::Threading::{
     GetProcessTimes, OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION,
 };
@@ -40,13 +48,21 @@ use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
     MOUSEEVENTF_RIGHTUP, MOUSEINPUT, SendInput, VK_LBUTTON, VK_MBUTTON, VK_RBUTTON,
 };
 use windows_sys::Win32::UI::WindowsAndMessaging::{
-    GA_ROOT, GetAncestor, GetClientRect, GetSystemMetrics, SM_SWAPBUTTON, SetCursorPos,
+    CreateWindowExW, DefWindowProcW, DestroyWindow, DispatchMessageW, GA_ROOT, GetAncestor,
+    GetClientRect, GetSystemMetrics, GetWindowDisplayAffinity, HWND_TOPMOST, IDC_ARROW,
+    LoadCursorW, MSG, PM_REMOVE, PeekMessageW, RegisterClassExW, SM_SWAPBUTTON, SW_HIDE,
+    SW_SHOWNOACTIVATE, SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SetCursorPos,
+    SetWindowDisplayAffinity, SetWindowPos, ShowWindow, ULW_ALPHA, UpdateLayeredWindow,
+    WDA_EXCLUDEFROMCAPTURE, WINDOW_EX_STYLE, WINDOW_STYLE, WNDCLASSEXW, WS_EX_LAYERED,
+    WS_EX_NOACTIVATE, WS_EX_TOOLWINDOW, WS_EX_TOPMOST, WS_EX_TRANSPARENT, WS_POPUP,
     WindowFromPoint,
 };
+use windows_sys::core::BOOL;
 
 use enigo::Button;
 
 use super::console::Stream;
+use super::marks::Mark;
 use super::{InputError, ScreenPoint, ScreenRect};
 
 /// Declares the process per-monitor DPI aware (v2); `Ok` also when it
@@ -486,9 +502,322 @@ impl Pixels {
     }
 }
 
+/// The extended and plain styles of the marks window: layered (drawn
+/// with per-pixel alpha by `UpdateLayeredWindow`) and transparent (with
+/// layered, every press goes through to the window below, whatever the
+/// alpha: Microsoft's "Layered Windows"), topmost, never activated
+/// (`WS_EX_NOACTIVATE`: a click never makes it the foreground window),
+/// out of the taskbar and Alt+Tab (`WS_EX_TOOLWINDOW`); a popup, with no
+/// frame or caption.
+fn overlay_styles() -> (WINDOW_EX_STYLE, WINDOW_STYLE) {
+    (
+        WS_EX_LAYERED | WS_EX_TRANSPARENT | WS_EX_TOPMOST | WS_EX_NOACTIVATE | WS_EX_TOOLWINDOW,
+        WS_POPUP,
+    )
+}
+
+/// Whether the marks window may stay: `SetWindowDisplayAffinity`'s
+/// result (non-zero for success) and the affinity then read back. The
+/// marks are kept out of every capture or not shown at all: a system
+/// that refuses (before Windows 10 2004, without the Desktop Window
+/// Manager composing, a layered window before 24H2 as reported) gets the
+/// side window.
+fn capture_exclusion(set: BOOL, read_back: Option<u32>, error: u32) -> Result<(), String> {
+    match (set, read_back) {
+        (0, _) => Err(format!(
+            "Windows refused to keep them out of screen captures (SetWindowDisplayAffinity, error {error})"
+        )),
+        (_, Some(WDA_EXCLUDEFROMCAPTURE)) => Ok(()),
+        (_, other) => Err(format!(
+            "Windows did not keep them out of screen captures (display affinity {other:?})"
+        )),
+    }
+}
+
+/// The marks window on Windows (see `desktop::marks`): a layered popup
+/// of the bot's own thread, drawn in physical pixels (the process is per
+/// monitor aware) from a premultiplied BGRA picture that is transparent
+/// but for the marks, kept out of screen captures.
+pub(super) struct Overlay {
+    window: HWND,
+}
+
+impl std::fmt::Debug for Overlay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Overlay")
+            .field("window", &(self.window as usize))
+            .finish()
+    }
+}
+
+/// The marks window's class name, NUL-terminated UTF-16.
+fn class_name() -> Vec<u16> {
+    "DustbotMarks\0".encode_utf16().collect()
+}
+
+unsafe extern "system" fn overlay_proc(
+    hwnd: HWND,
+    msg: u32,
+    wparam: WPARAM,
+    lparam: LPARAM,
+) -> LRESULT {
+    // SAFETY: the default handling of a message Windows passes.
+    unsafe { DefWindowProcW(hwnd, msg, wparam, lparam) }
+}
+
+impl Overlay {
+    pub(super) fn open() -> Result<Overlay, String> {
+        let class = class_name();
+        // SAFETY: the module handle of the running program.
+        let instance = unsafe { GetModuleHandleW(std::ptr::null()) };
+        static REGISTERED: std::sync::OnceLock<u16> = std::sync::OnceLock::new();
+        let atom = *REGISTERED.get_or_init(|| {
+            let info = WNDCLASSEXW {
+                cbSize: std::mem::size_of::<WNDCLASSEXW>() as u32,
+                lpfnWndProc: Some(overlay_proc),
+                hInstance: instance,
+                // SAFETY: a system cursor; without one a layered window
+                // shows the hourglass.
+                hCursor: unsafe { LoadCursorW(std::ptr::null_mut(), IDC_ARROW) },
+                lpszClassName: class.as_ptr(),
+                ..Default::default()
+            };
+            // SAFETY: `info` and the class name it points to live for the call.
+            unsafe { RegisterClassExW(&info) }
+        });
+        if atom == 0 {
+            return Err("Windows refused the marks window's class".into());
+        }
+        let (ex_style, style) = overlay_styles();
+        let title: Vec<u16> = "Dust Hint marks\0".encode_utf16().collect();
+        // SAFETY: a registered class, NUL-terminated strings that live for
+        // the call; no parent, menu or creation data.
+        let window = unsafe {
+            CreateWindowExW(
+                ex_style,
+                class.as_ptr(),
+                title.as_ptr(),
+                style,
+                0,
+                0,
+                1,
+                1,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                instance,
+                std::ptr::null(),
+            )
+        };
+        if window.is_null() {
+            return Err("Windows refused to make the marks window".into());
+        }
+        let overlay = Overlay { window };
+        // SAFETY: the window is this thread's own.
+        let set = unsafe { SetWindowDisplayAffinity(window, WDA_EXCLUDEFROMCAPTURE) };
+        // SAFETY: the calling thread's last error.
+        let error = unsafe { GetLastError() };
+        let mut affinity = 0u32;
+        // SAFETY: as above, into a local.
+        let read = unsafe { GetWindowDisplayAffinity(window, &mut affinity) } != 0;
+        capture_exclusion(set, read.then_some(affinity), error)?;
+        Ok(overlay)
+    }
+
+    /// Draws `marks` into the window, placed over them, and shows it
+    /// topmost without activating it.
+    pub(super) fn show(&mut self, marks: &[Mark]) -> Result<(), String> {
+        let at = super::marks::bounds(marks).ok_or("no marks")?;
+        let picture = premultiplied_bgra(marks, at);
+        let (w, h) = (at.width as i32, at.height as i32);
+        // SAFETY: the screen's DC and one compatible memory DC, a DIB
+        // section of `w` x `h` 32-bit pixels written through the pointer
+        // Windows gives for exactly that size, all released before return.
+        let drawn = unsafe {
+            let screen = GetDC(std::ptr::null_mut());
+            let memory = CreateCompatibleDC(screen);
+            let info = BITMAPINFO {
+                bmiHeader: BITMAPINFOHEADER {
+                    biSize: std::mem::size_of::<BITMAPINFOHEADER>() as u32,
+                    biWidth: w,
+                    // Negative: rows top-down, as the picture is.
+                    biHeight: -h,
+                    biPlanes: 1,
+                    biBitCount: 32,
+                    biCompression: BI_RGB,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            let mut bits = std::ptr::null_mut();
+            let dib = CreateDIBSection(
+                memory,
+                &info,
+                DIB_RGB_COLORS,
+                &mut bits,
+                std::ptr::null_mut(),
+                0,
+            );
+            let drawn = if dib.is_null() || bits.is_null() {
+                false
+            } else {
+                std::ptr::copy_nonoverlapping(picture.as_ptr(), bits.cast::<u8>(), picture.len());
+                let old = SelectObject(memory, dib);
+                let blend = BLENDFUNCTION {
+                    BlendOp: AC_SRC_OVER as u8,
+                    BlendFlags: 0,
+                    SourceConstantAlpha: 255,
+                    AlphaFormat: AC_SRC_ALPHA as u8,
+                };
+                let done = UpdateLayeredWindow(
+                    self.window,
+                    screen,
+                    &POINT { x: at.x, y: at.y },
+                    &SIZE { cx: w, cy: h },
+                    memory,
+                    &POINT { x: 0, y: 0 },
+                    0,
+                    &blend,
+                    ULW_ALPHA,
+                ) != 0;
+                SelectObject(memory, old);
+                DeleteObject(dib);
+                done
+            };
+            DeleteDC(memory);
+            ReleaseDC(std::ptr::null_mut(), screen);
+            drawn
+        };
+        if !drawn {
+            // As under remote desktop: no marks, the side window.
+            return Err("Windows refused to draw the marks (UpdateLayeredWindow)".into());
+        }
+        // SAFETY: the window is this thread's own.
+        unsafe { ShowWindow(self.window, SW_SHOWNOACTIVATE) };
+        self.raise()
+    }
+
+    pub(super) fn hide(&mut self) -> Result<(), String> {
+        // SAFETY: as above.
+        unsafe { ShowWindow(self.window, SW_HIDE) };
+        Ok(())
+    }
+
+    /// Handles the window's messages. A topmost window stays above the
+    /// game's without being told: nothing to raise.
+    pub(super) fn pump(&mut self) -> Result<bool, String> {
+        let mut message = MSG::default();
+        // SAFETY: this thread's messages for its own window, into a local.
+        while unsafe { PeekMessageW(&mut message, self.window, 0, 0, PM_REMOVE) } != 0 {
+            // SAFETY: a message just taken from the queue.
+            unsafe { DispatchMessageW(&message) };
+        }
+        Ok(false)
+    }
+
+    /// Re-asserts topmost: another topmost window (a game's, a
+    /// notification) may have come over it.
+    pub(super) fn raise(&mut self) -> Result<(), String> {
+        let flags = SWP_NOMOVE | SWP_NOSIZE | SWP_NOACTIVATE;
+        // SAFETY: as above.
+        let done = unsafe { SetWindowPos(self.window, HWND_TOPMOST, 0, 0, 0, 0, flags) };
+        if done == 0 {
+            return Err("Windows refused to keep the marks on top".into());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Overlay {
+    fn drop(&mut self) {
+        // SAFETY: the window is this thread's own, destroyed once.
+        unsafe { DestroyWindow(self.window) };
+    }
+}
+
+/// The picture of `marks` over `at`: premultiplied BGRA rows top-down,
+/// transparent (all zero) but for the marks, opaque, the first on top.
+fn premultiplied_bgra(marks: &[Mark], at: ScreenRect) -> Vec<u8> {
+    let (w, h) = (at.width as usize, at.height as usize);
+    let mut picture = vec![0u8; w * h * 4];
+    for mark in marks.iter().rev() {
+        let [r, g, b] = mark.colour;
+        for rect in &mark.rects {
+            let left = (rect.x - at.x).max(0) as usize;
+            let top = (rect.y - at.y).max(0) as usize;
+            let right = ((rect.x - at.x) as usize + rect.width as usize).min(w);
+            let bottom = ((rect.y - at.y) as usize + rect.height as usize).min(h);
+            for y in top..bottom {
+                for x in left..right {
+                    let i = (y * w + x) * 4;
+                    picture[i..i + 4].copy_from_slice(&[b, g, r, 255]);
+                }
+            }
+        }
+    }
+    picture
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_marks_window_takes_no_click_no_focus_and_no_taskbar_place() {
+        let (ex, style) = overlay_styles();
+        // Layered and transparent together: presses go through.
+        assert_eq!(
+            ex & (WS_EX_LAYERED | WS_EX_TRANSPARENT),
+            WS_EX_LAYERED | WS_EX_TRANSPARENT
+        );
+        assert_ne!(ex & WS_EX_NOACTIVATE, 0);
+        assert_ne!(ex & WS_EX_TOPMOST, 0);
+        assert_ne!(ex & WS_EX_TOOLWINDOW, 0);
+        // No frame, no caption, nothing to grab.
+        assert_eq!(style, WS_POPUP);
+    }
+
+    #[test]
+    fn marks_not_kept_out_of_captures_are_not_shown() {
+        assert_eq!(
+            capture_exclusion(1, Some(WDA_EXCLUDEFROMCAPTURE), 0),
+            Ok(())
+        );
+        // Refused (a layered window before 24H2: ERROR_NOT_ENOUGH_MEMORY).
+        let refused = capture_exclusion(0, Some(0), 8).unwrap_err();
+        assert!(refused.contains("error 8"), "{refused}");
+        // Said done, yet another affinity (WDA_MONITOR before 2004), or
+        // none read back.
+        assert!(capture_exclusion(1, Some(1), 0).is_err());
+        assert!(capture_exclusion(1, None, 0).is_err());
+    }
+
+    #[test]
+    fn the_marks_picture_is_transparent_but_for_the_marks() {
+        let rect = |x, y, width, height| ScreenRect {
+            x,
+            y,
+            width,
+            height,
+        };
+        let marks = [
+            Mark {
+                rects: vec![rect(11, 20, 2, 1)],
+                colour: [255, 0, 0],
+            },
+            Mark {
+                rects: vec![rect(10, 20, 2, 2)],
+                colour: [0, 0, 255],
+            },
+        ];
+        let at = rect(10, 20, 3, 2);
+        let picture = premultiplied_bgra(&marks, at);
+        let pixel = |x: usize, y: usize| &picture[(y * 3 + x) * 4..(y * 3 + x) * 4 + 4];
+        assert_eq!(pixel(0, 0), [255, 0, 0, 255]); // blue, BGRA
+        // The first mark on top of the second.
+        assert_eq!(pixel(1, 0), [0, 0, 255, 255]);
+        assert_eq!(pixel(2, 0), [0, 0, 255, 255]);
+        assert_eq!(pixel(2, 1), [0, 0, 0, 0]);
+    }
 
     #[test]
     fn the_console_mode_bits_are_windows_own() {

@@ -14,13 +14,18 @@ use std::time::{Duration, Instant};
 
 use enigo::{Button, Coordinate, Enigo, Mouse as _};
 use image::RgbaImage;
-use x11rb::connection::Connection;
+use x11rb::connection::{Connection, RequestConnection as _};
+use x11rb::protocol::Event;
+use x11rb::protocol::shape::{self, ConnectionExt as _, SK, SO};
 use x11rb::protocol::xproto::{
-    Atom, AtomEnum, ClientMessageEvent, ConnectionExt, EventMask, ImageFormat, ImageOrder,
-    KeyButMask, Window,
+    Atom, AtomEnum, ChangeGCAux, ClientMessageEvent, ClipOrdering, ConfigureWindowAux,
+    ConnectionExt, CreateGCAux, CreateWindowAux, EventMask, Gcontext, ImageFormat, ImageOrder,
+    KeyButMask, PropMode, Rectangle, StackMode, Visibility, VisualClass, Window, WindowClass,
 };
 use x11rb::rust_connection::RustConnection;
+use x11rb::wrapper::ConnectionExt as _;
 
+use super::marks::Mark;
 use super::{CaptureError, InputError, ScreenPoint, ScreenRect};
 
 /// `Ok` when there is an X11 display to list windows on; else what works
@@ -184,9 +189,7 @@ impl Pixels {
     /// (capture through `xcap` then) for anything else, and under
     /// Wayland, where `xcap` captures through the compositor.
     pub(crate) fn connect() -> Result<Pixels, String> {
-        let wayland = std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty())
-            || std::env::var_os("XDG_SESSION_TYPE").is_some_and(|t| t == "wayland");
-        if wayland {
+        if wayland_session() {
             return Err("a Wayland session".into());
         }
         let (conn, screen) = x11rb::connect(None).map_err(|e| e.to_string())?;
@@ -249,6 +252,270 @@ impl Pixels {
         RgbaImage::from_raw(area.width, area.height, rgba)
             .ok_or_else(|| "the X server sent too few pixels".to_owned())
     }
+}
+
+/// Whether the bot runs in a Wayland session, where the X server (if
+/// any) is XWayland's and sees only its own clients.
+fn wayland_session() -> bool {
+    std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty())
+        || std::env::var_os("XDG_SESSION_TYPE").is_some_and(|t| t == "wayland")
+}
+
+/// The marks window (see `desktop::marks`): one override-redirect window,
+/// which no window manager takes in, list or stacks, shaped to the marks'
+/// rectangles (its bounding shape) so that it is nothing elsewhere, with
+/// an empty input shape so that every press goes through it to the window
+/// below. Painted with plain fills of the root visual's colours: it needs
+/// no compositor. A window manager raises the game window over it when
+/// the player clicks the game: the window asks to hear when it is
+/// covered (`VisibilityNotify`), for its owner to raise it again.
+pub(super) struct Overlay {
+    conn: RustConnection,
+    window: Window,
+    gc: Gcontext,
+    /// The root visual's red, green and blue masks.
+    masks: [u32; 3],
+    /// The marks shown and where the window is, for repaints.
+    marks: Vec<Mark>,
+    at: ScreenRect,
+}
+
+impl std::fmt::Debug for Overlay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Overlay")
+            .field("window", &self.window)
+            .field("at", &self.at)
+            .finish_non_exhaustive()
+    }
+}
+
+fn x_error(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+impl Overlay {
+    /// The window, made unmapped; an error where the X server has no
+    /// shape extension or the session is Wayland's (the overlay would
+    /// not be above the game's native window there).
+    pub(super) fn open() -> Result<Overlay, String> {
+        if wayland_session() {
+            return Err("a Wayland session".into());
+        }
+        let (conn, screen) = x11rb::connect(None).map_err(x_error)?;
+        if conn
+            .extension_information(shape::X11_EXTENSION_NAME)
+            .map_err(x_error)?
+            .is_none()
+        {
+            return Err("the X server has no shape extension".into());
+        }
+        let root = &conn.setup().roots[screen];
+        let (root_window, visual) = (root.root, root.root_visual);
+        let masks = root
+            .allowed_depths
+            .iter()
+            .flat_map(|d| &d.visuals)
+            .find(|v| v.visual_id == visual)
+            .filter(|v| v.class == VisualClass::TRUE_COLOR || v.class == VisualClass::DIRECT_COLOR)
+            .map(|v| [v.red_mask, v.green_mask, v.blue_mask])
+            .ok_or("the screen's visual is not true colour")?;
+        let window = conn.generate_id().map_err(x_error)?;
+        let aux = CreateWindowAux::new()
+            .override_redirect(1)
+            .background_pixel(0)
+            .event_mask(EventMask::EXPOSURE | EventMask::VISIBILITY_CHANGE);
+        conn.create_window(
+            x11rb::COPY_DEPTH_FROM_PARENT,
+            window,
+            root_window,
+            0,
+            0,
+            1,
+            1,
+            0,
+            WindowClass::INPUT_OUTPUT,
+            x11rb::COPY_FROM_PARENT,
+            &aux,
+        )
+        .map_err(x_error)?;
+        // A compositor may blur or shadow an unknown override-redirect
+        // window: its class lets the player exclude it.
+        conn.change_property8(
+            PropMode::REPLACE,
+            window,
+            AtomEnum::WM_CLASS,
+            AtomEnum::STRING,
+            b"dustbot-marks\0Dustbot\0",
+        )
+        .map_err(x_error)?;
+        // No press ever lands on the marks.
+        conn.shape_rectangles(
+            SO::SET,
+            SK::INPUT,
+            ClipOrdering::UNSORTED,
+            window,
+            0,
+            0,
+            &[],
+        )
+        .map_err(x_error)?;
+        let gc = conn.generate_id().map_err(x_error)?;
+        conn.create_gc(gc, window, &CreateGCAux::new())
+            .map_err(x_error)?;
+        sync(&conn)?;
+        Ok(Overlay {
+            conn,
+            window,
+            gc,
+            masks,
+            marks: Vec::new(),
+            at: ScreenRect {
+                x: 0,
+                y: 0,
+                width: 1,
+                height: 1,
+            },
+        })
+    }
+
+    /// Shapes the window to `marks`, maps it above every window and
+    /// paints it; done when this returns (a round trip), so that a
+    /// capture on another connection sees them.
+    pub(super) fn show(&mut self, marks: &[Mark]) -> Result<(), String> {
+        let at = super::marks::bounds(marks).ok_or("no marks")?;
+        let rects = within(at, marks.iter().flat_map(|m| &m.rects));
+        let conn = &self.conn;
+        conn.configure_window(
+            self.window,
+            &ConfigureWindowAux::new()
+                .x(at.x)
+                .y(at.y)
+                .width(at.width.max(1))
+                .height(at.height.max(1))
+                .stack_mode(StackMode::ABOVE),
+        )
+        .map_err(x_error)?;
+        let set = |kind, rects: &[Rectangle]| {
+            conn.shape_rectangles(
+                SO::SET,
+                kind,
+                ClipOrdering::UNSORTED,
+                self.window,
+                0,
+                0,
+                rects,
+            )
+            .map(|_| ())
+            .map_err(x_error)
+        };
+        set(SK::BOUNDING, &rects)?;
+        set(SK::INPUT, &[])?;
+        conn.map_window(self.window).map_err(x_error)?;
+        self.marks = marks.to_vec();
+        self.at = at;
+        self.paint()?;
+        sync(&self.conn)
+    }
+
+    /// Fills each mark in its colour, the first last (on top).
+    fn paint(&self) -> Result<(), String> {
+        for mark in self.marks.iter().rev() {
+            let pixel = pixel_of(mark.colour, self.masks);
+            self.conn
+                .change_gc(self.gc, &ChangeGCAux::new().foreground(pixel))
+                .map_err(x_error)?;
+            let rects = within(self.at, &mark.rects);
+            self.conn
+                .poly_fill_rectangle(self.window, self.gc, &rects)
+                .map_err(x_error)?;
+        }
+        Ok(())
+    }
+
+    /// Unmaps the window; done when this returns.
+    pub(super) fn hide(&mut self) -> Result<(), String> {
+        self.conn.unmap_window(self.window).map_err(x_error)?;
+        sync(&self.conn)
+    }
+
+    /// Repaints what was exposed; true when a window came over the marks
+    /// since the last call.
+    pub(super) fn pump(&mut self) -> Result<bool, String> {
+        let (mut exposed, mut covered) = (false, false);
+        while let Some(event) = self.conn.poll_for_event().map_err(x_error)? {
+            match event {
+                Event::Expose(_) => exposed = true,
+                Event::VisibilityNotify(v) => covered |= v.state != Visibility::UNOBSCURED,
+                _ => {}
+            }
+        }
+        if exposed {
+            self.paint()?;
+            self.conn.flush().map_err(x_error)?;
+        }
+        Ok(covered)
+    }
+
+    /// Puts the window above every other again; done when this returns.
+    pub(super) fn raise(&mut self) -> Result<(), String> {
+        let above = ConfigureWindowAux::new().stack_mode(StackMode::ABOVE);
+        self.conn
+            .configure_window(self.window, &above)
+            .map_err(x_error)?;
+        sync(&self.conn)
+    }
+}
+
+impl Drop for Overlay {
+    fn drop(&mut self) {
+        // The window goes with the connection anyway: said for the log.
+        if let Err(error) = self
+            .conn
+            .destroy_window(self.window)
+            .map_err(x_error)
+            .and_then(|_| self.conn.flush().map_err(x_error))
+        {
+            log::debug!("the marks window: {error}");
+        }
+    }
+}
+
+/// `rects` of the desktop in the pixels of a window at `at`.
+fn within<'r>(at: ScreenRect, rects: impl IntoIterator<Item = &'r ScreenRect>) -> Vec<Rectangle> {
+    let size = |v: u32| v.min(u32::from(u16::MAX)) as u16;
+    rects
+        .into_iter()
+        .map(|r| Rectangle {
+            x: clamp16(r.x - at.x),
+            y: clamp16(r.y - at.y),
+            width: size(r.width),
+            height: size(r.height),
+        })
+        .collect()
+}
+
+/// Waits until the server has done every request sent on `conn` (a round
+/// trip): what another connection asks next sees its effect.
+fn sync(conn: &RustConnection) -> Result<(), String> {
+    conn.get_input_focus()
+        .map_err(x_error)?
+        .reply()
+        .map(|_| ())
+        .map_err(x_error)
+}
+
+/// The pixel value of `colour` in a true-colour visual of `masks` (red,
+/// green, blue): each 8-bit channel scaled to its mask's bits.
+fn pixel_of(colour: [u8; 3], masks: [u32; 3]) -> u32 {
+    colour.iter().zip(masks).fold(0, |pixel, (&channel, mask)| {
+        if mask == 0 {
+            return pixel;
+        }
+        let shift = mask.trailing_zeros();
+        let max = u64::from(mask >> shift);
+        let value = (u64::from(channel) * max + 127) / 255;
+        pixel | ((value as u32) << shift) & mask
+    })
 }
 
 /// The parent of process `pid`, from `/proc` (none where it does not
@@ -513,6 +780,17 @@ pub(super) fn lost(id: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mark_colours_are_the_visuals_pixels() {
+        // The usual 24-bit visual, and a 16-bit one (5-6-5).
+        let rgb = [0xff_0000, 0x00_ff00, 0x00_00ff];
+        assert_eq!(pixel_of([0x12, 0x34, 0x56], rgb), 0x12_3456);
+        let rgb565 = [0xf800, 0x07e0, 0x001f];
+        assert_eq!(pixel_of([255, 255, 255], rgb565), 0xffff);
+        assert_eq!(pixel_of([255, 0, 0], rgb565), 0xf800);
+        assert_eq!(pixel_of([0, 128, 0], rgb565), 32 << 5);
+    }
 
     #[test]
     fn titles_of_every_text_type_read() {

@@ -14,7 +14,7 @@ use crate::geometry::{Geometry, PixelPoint};
 
 /// Half the side of the square window a cell is measured in, in pitches:
 /// wide enough for the whole pile, clear of the neighbours' piles.
-const WINDOW: f32 = 0.4;
+pub(crate) const WINDOW: f32 = 0.4;
 /// At most this many samples along each side of the window: plenty for a
 /// median, and it keeps a read of big boards as fast as small ones.
 const SAMPLES_PER_SIDE: f32 = 20.0;
@@ -158,6 +158,10 @@ pub(crate) fn measure(
     }
 }
 
+/// How far from an inner cell corner its patch's samples reach, in
+/// pitches.
+pub(crate) const CORNER_PATCH: f32 = 0.06;
+
 /// The pixels of small patches at the inner cell corners, where no pile
 /// reaches (the outer corners may show the window around the board).
 pub(crate) fn corner_pixels(image: &RgbaImage, geometry: &Geometry) -> Vec<[u8; 3]> {
@@ -180,7 +184,7 @@ pub(crate) fn patch_pixels(
     pitch: (f32, f32),
 ) -> Vec<[u8; 3]> {
     let mut pixels = Vec::new();
-    let offsets = [-0.06f32, 0.0, 0.06];
+    let offsets = [-CORNER_PATCH, 0.0, CORNER_PATCH];
     for corner in corners {
         for ox in offsets {
             for oy in offsets {

@@ -70,7 +70,7 @@ const MIN_RELATIVE_STRENGTH: f32 = 0.5;
 /// the game: piles are round and the swamp's branches bend (a near
 /// branch of the renderer's swamp runs straight along one pixel row for
 /// up to about a pitch).
-const MAX_STRAIGHT_EDGE: f32 = 1.5;
+pub(crate) const MAX_STRAIGHT_EDGE: f32 = 1.5;
 
 /// A luminance step of this much (0..255) between the two sides of a pixel
 /// is an edge.

@@ -25,7 +25,14 @@ pub use calibration::{
     BackgroundModel, BoardShape, Calibration, CalibrationError, ColourModel, EmptyModel, PileModel,
     StoredGeometry, Thresholds, VERSION,
 };
+/// Where a read looks in each cell (half the side of the square around
+/// its centre) and at each inner cell corner (the background's patches),
+/// in pitches, and the longest straight edge a settled board shows: the
+/// bounds of what assist mode may draw on the game's board.
+pub(crate) use classify::{CORNER_PATCH, WINDOW as CELL_WINDOW};
 pub use doubt::Doubt;
+#[cfg(test)]
+pub(crate) use doubt::MAX_STRAIGHT_EDGE;
 pub use learn::{LearnError, cluster_colours, learn, learn_from, learn_on, propose};
 pub use load::{LoadError, MAX_IMAGE_BYTES, MAX_PIXELS, load};
 pub use read::{read, read_at};

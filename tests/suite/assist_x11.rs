@@ -22,15 +22,6 @@ const TWELVE: &str = "BBRRYROG,GRYRYOBY,BRORYYGO,GYGBROOO,GBYBYRBG,OOOYBRBR";
 /// Animation of the practice window in these tests, in milliseconds.
 const ANIM: u64 = 250;
 
-/// The id of the visible window titled exactly `title`, if any.
-fn visible(desktop: &Desktop, title: &str) -> Option<String> {
-    let found = desktop.xdotool(&["search", "--onlyvisible", "--name", &format!("^{title}$")]);
-    String::from_utf8_lossy(&found.stdout)
-        .lines()
-        .next()
-        .map(str::to_owned)
-}
-
 /// Every click the practice window received removed tiles of a cell.
 fn assert_all_on_cells(clicks: &[Value]) {
     for click in clicks {
@@ -300,7 +291,7 @@ fn the_hint_window_is_beside_the_game_above_it_and_never_read_as_the_game() {
     // does not name.
     let bot = desktop.start_bot("dust", &["--assist", "--hint-log", log.to_str().unwrap()]);
     hint(&log, 0);
-    let id = visible(&desktop, "Hint").expect("a window titled Hint");
+    let id = desktop.visible("Hint").expect("a window titled Hint");
     assert!(!desktop.overlap(&id, &game.id), "the hint is over the game");
     let state = std::process::Command::new("xprop")
         .args(["-id", &id, "_NET_WM_STATE"])
@@ -329,7 +320,7 @@ fn the_hint_window_is_beside_the_game_above_it_and_never_read_as_the_game() {
     let corner = |k: &str| (g[k].as_f64().unwrap() as i32 + 40).to_string();
     desktop.xdotool(&["windowmove", "--sync", &id, &corner("x"), &corner("y")]);
     wait_for("the hint window to close", || {
-        visible(&desktop, "Hint").is_none().then_some(())
+        desktop.visible("Hint").is_none().then_some(())
     });
     desktop.click(hinted_point(&second));
     assert_eq!(hint(&log, 2)["clicks"], 2);
@@ -357,7 +348,7 @@ fn a_game_window_leaving_no_room_beside_it_has_every_hint_followed_without_a_sta
     let log = desktop.path("hints.jsonl");
     let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
     let first = hint(&log, 0);
-    let id = visible(&desktop, "Dust Hint").expect("a hint window");
+    let id = desktop.visible("Dust Hint").expect("a hint window");
     // Its client area, and its frame (openbox's title bar above it), keep
     // clear of the board.
     let (hx, hy, hw, hh) = desktop.window_rectangle(&id);
@@ -396,7 +387,7 @@ fn with_no_room_away_from_the_board_the_hints_stay_on_the_terminal() {
     let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
     desktop.click(hinted_point(&hint(&log, 0)));
     assert_eq!(hint(&log, 1)["clicks"], 1);
-    assert_eq!(visible(&desktop, "Dust Hint"), None);
+    assert_eq!(desktop.visible("Dust Hint"), None);
     bot.interrupt();
     let run = bot.finish();
     assert_ended_well(&run);
@@ -552,7 +543,7 @@ fn assist_options_are_checked_before_anything_starts() {
 fn a_hint_window_destroyed_from_outside_is_a_hint_window_closed() {
     let desktop = Desktop::start();
     let (game, bot, log) = assisting_twelve(&desktop);
-    let id = wait_for("the hint window", || visible(&desktop, "Dust Hint"));
+    let id = wait_for("the hint window", || desktop.visible("Dust Hint"));
     // Another program destroys it (no close request the window could
     // answer): the assistant goes on with the hints on the terminal.
     let destroyed = desktop.xdotool(&["windowclose", &id]);

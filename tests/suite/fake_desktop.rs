@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use dustbot::assist::{self, Assist};
+use dustbot::assist::{self, Assist, Hints};
 use dustbot::desktop::fake::{Click, Content, Cover, FakeDesktop, Scale};
 use dustbot::desktop::{InputError, ScreenPoint, ScreenRect};
 use dustbot::game::{Board, Rules};
@@ -280,8 +280,10 @@ fn a_window_the_list_does_not_show_stops_the_click_it_would_take() {
 fn assisting() -> Assist {
     Assist {
         live: live(),
-        // No hint window: the terminal's hints are enough here.
+        // No hint window: the terminal's hints are enough here; and no
+        // marks, which are on the real screen, not the scripted one.
         look: None,
+        hints: Hints::Beside,
     }
 }
 

@@ -22,6 +22,7 @@ mod games_x11;
 mod guided_x11;
 mod hostile_x11;
 mod live_x11;
+mod marks_x11;
 
 // The command line through the real binary.
 mod bench_cli;

@@ -456,6 +456,15 @@ impl Desktop {
         })
     }
 
+    /// The id of the visible window titled exactly `title`, if any.
+    pub fn visible(&self, title: &str) -> Option<String> {
+        let found = self.xdotool(&["search", "--onlyvisible", "--name", &format!("^{title}$")]);
+        String::from_utf8_lossy(&found.stdout)
+            .lines()
+            .next()
+            .map(str::to_owned)
+    }
+
     /// Whether two windows' frames overlap on the screen.
     pub fn overlap(&self, a: &str, b: &str) -> bool {
         let (ax, ay, aw, ah) = self.window_rectangle(a);
