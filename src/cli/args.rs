@@ -135,6 +135,17 @@ pub struct PlayArgs {
     pub live: LiveArgs,
 }
 
+impl PlayArgs {
+    /// The flags' own defaults, as the parser gives them for no flag: the
+    /// desktop app's runs are those of `bot` given none. Here, beside the
+    /// flags, so that their defaults are written once (in the attributes).
+    pub fn defaults() -> PlayArgs {
+        Cli::try_parse_from(["bot"])
+            .expect("no flag is a valid command line (a unit test runs it)")
+            .play
+    }
+}
+
 /// How the exact solver may search: one definition for every command that
 /// solves.
 #[derive(Debug, Args)]
@@ -622,6 +633,14 @@ fn parse_scale(text: &str) -> Result<f32, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_flag_gives_the_flags_defaults() {
+        let defaults = PlayArgs::defaults();
+        assert_eq!(defaults.solver.time, Duration::from_secs(20));
+        assert_eq!(defaults.live.games, 1);
+        assert!(defaults.window.is_none() && defaults.calibration.is_none());
+    }
 
     #[test]
     fn seconds_must_be_positive() {

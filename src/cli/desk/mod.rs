@@ -29,10 +29,9 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context as _, Result};
-use clap::Parser as _;
+use anyhow::Result;
 
-use super::args::{Cli, PlayArgs, StatsArgs};
+use super::args::{PlayArgs, StatsArgs};
 use crate::app::settings::{self, Choice};
 use crate::app::{Mode, Target};
 use crate::assist::{Border, place_sized};
@@ -177,8 +176,6 @@ struct App {
 }
 
 fn run() -> Result<()> {
-    // The flags' defaults: the app's runs are `bot`'s with no flag.
-    let cli = Cli::try_parse_from(["dustbot"]).context("the default settings")?;
     let settings_path = settings::settings_path()?;
     let (calibration, calibration_path) = crate::app::calibration(None)?;
     stop::catch()?;
@@ -195,7 +192,7 @@ fn run() -> Result<()> {
         shown: None,
         status: Status::default(),
         phase: looking(),
-        args: cli.play,
+        args: PlayArgs::defaults(),
         settings_path,
         calibration,
         calibration_path,
