@@ -61,9 +61,19 @@ impl App {
         }
     }
 
+    /// The app's window as it is now: the app opens it anew when it goes
+    /// beside the game at another display scale, with another id.
+    fn window(&self, desktop: &Desktop) -> String {
+        let found = desktop.xdotool(&["search", "--onlyvisible", "--name", "^dustbot$"]);
+        String::from_utf8_lossy(&found.stdout)
+            .lines()
+            .last()
+            .map_or_else(|| self.id.clone(), str::to_owned)
+    }
+
     /// Presses `key` (xdotool's name) in the app's window.
     fn key(&self, desktop: &Desktop, key: &str) {
-        let out = desktop.xdotool(&["key", "--window", &self.id, key]);
+        let out = desktop.xdotool(&["key", "--window", &self.window(desktop), key]);
         assert!(out.status.success(), "{out:?}");
     }
 
@@ -114,7 +124,7 @@ impl App {
     /// off by the frame's title bar under openbox).
     fn client_place(&self, desktop: &Desktop) -> (i64, i64) {
         let out = desktop
-            .on_this_display("xwininfo", &["-id", &self.id])
+            .on_this_display("xwininfo", &["-id", &self.window(desktop)])
             .output()
             .expect("xwininfo (scripts/install-deps installs x11-utils)");
         let text = String::from_utf8_lossy(&out.stdout);
