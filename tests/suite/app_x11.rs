@@ -157,7 +157,10 @@ fn key_2_clears_the_game_in_the_optimum_record_shows_it_and_closing_ends_with_0(
     assert!(said.contains("calibration: "), "{said}");
     // Beside the game, never over it.
     assert!(said.contains("placed beside the game"), "{said}");
-    assert!(!desktop.overlap(&app.id, &practice.id), "{said}");
+    assert!(
+        !desktop.overlap(&app.window(&desktop), &practice.id),
+        "{said}"
+    );
     app.key(&desktop, "2");
     let said = app.wait_for("cleared in 11 clicks", 1);
     assert!(said.contains("move the mouse to stop"), "{said}");
@@ -176,7 +179,7 @@ fn key_2_clears_the_game_in_the_optimum_record_shows_it_and_closing_ends_with_0(
     assert!(said.contains("over optimum"), "{said}");
     assert!(desktop.path("data/dustbot/record.png").is_file(), "{said}");
     // The window closed from outside: the app ends, with 0.
-    let out = desktop.xdotool(&["windowclose", &app.id]);
+    let out = desktop.xdotool(&["windowclose", &app.window(&desktop)]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(app.exit_code(), Some(0), "{}", app.said());
 }
