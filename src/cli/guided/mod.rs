@@ -380,9 +380,7 @@ impl Session<'_> {
                         (said_covered, said_none) = (true, false);
                         self.keys.ask();
                     }
-                    if let Some(Key::Char('q' | 'Q') | Key::CtrlC | Key::Escape) =
-                        self.keys.next(Some(LOOK_AGAIN))?
-                    {
+                    if self.quit_while_looking()? {
                         return Ok(None);
                     }
                 }
@@ -402,9 +400,7 @@ impl Session<'_> {
                         (said_covered, said_none) = (false, true);
                         self.keys.ask();
                     }
-                    if let Some(Key::Char('q' | 'Q') | Key::CtrlC | Key::Escape) =
-                        self.keys.next(Some(LOOK_AGAIN))?
-                    {
+                    if self.quit_while_looking()? {
                         return Ok(None);
                     }
                 }
@@ -451,6 +447,15 @@ impl Session<'_> {
                 }
             }
         }
+    }
+
+    /// Waits [`LOOK_AGAIN`] for the game to show: whether the player
+    /// quit meanwhile (q, Escape, Ctrl-C).
+    fn quit_while_looking(&mut self) -> Result<bool> {
+        Ok(matches!(
+            self.keys.next(Some(LOOK_AGAIN))?,
+            Some(Key::Char('q' | 'Q') | Key::CtrlC | Key::Escape)
+        ))
     }
 
     /// The window, the calibration, the board read with its proven
