@@ -3,17 +3,17 @@
 //! renderer and its font) shows the board read in the game's look with the
 //! plan numbered on it, a status (the window found, the calibration, the
 //! proven optimum, what the bot does, each game's line, the run's summary)
-//! and buttons; the guided session's keys work in it (1 hints, 2 play, 4
-//! the record, Escape stops, q quits), and 3 calibrates on the game's
-//! board in the window ([`correct`]: the player's clicks on its cells
-//! correct it; [`crate::app::calibrate`] learns, saves and reads back).
-//! It finds the game as the guided
-//! session does ([`find::search`], on a thread: the window keeps
-//! answering), asking Yes or No for a window found only by its board, and
-//! looks again every 2 s while none is found. Hints and play are the
-//! commands' own runs, game after game until Stop, on a thread of their
-//! own ([`worker`]); the settings, the game log, the record and the report
-//! are the guided session's files. Once the game is found the window goes
+//! and buttons; the guided session's keys work in it (1 hints, 2 play, 3
+//! calibrate, 4 the record, Escape stops, q quits). Calibrating shows the
+//! board read from the game's window in the board's place, the player's
+//! clicks on its cells correct it ([`correct`]), and the run floor learns,
+//! saves and reads back the calibration ([`crate::app::calibrate`]). It
+//! finds the game as the guided session does ([`find::search`], on a
+//! thread: the window keeps answering), asking Yes or No for a window
+//! found only by its board, and looks again every 2 s while none is found.
+//! Hints and play are the commands' own runs, game after game until Stop,
+//! on a thread of their own ([`worker`]); the settings, the game log, the
+//! record, the calibration and the report are the guided session's files. Once the game is found the window goes
 //! beside it, never over it. Every line the window says is also written
 //! on standard output (nowhere, for a GUI program on Windows), for the
 //! tests and for a player who starts it from a terminal.
