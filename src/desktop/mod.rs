@@ -1,7 +1,8 @@
 //! The desktop floor: everything that touches the player's screen, and the
 //! only place with per-platform code. It owns the window list and the game
 //! window's geometry and pixels ([`capture`]), the mouse ([`input`]), the
-//! stop requests (Ctrl-C and the signals that end a process, [`stop`]),
+//! stop requests (Ctrl-C and the signals that end a process, and the
+//! Pause key from anywhere while a run is on: [`stop`]),
 //! the console the bot runs in ([`console`]: colour, QuickEdit, the wait
 //! for Enter before it closes), which windows are the bot's own (its
 //! terminal, its hint window), the bot's own windows themselves ([`own`]:
@@ -94,6 +95,9 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(u32) -> Result<(), String> = platform::bring_to_front;
     let _: fn() -> Result<(), String> = platform::survive_window_errors;
     let _: fn(u32) -> bool = platform::lost;
+    // The key that stops a run from anywhere, held while the value lives.
+    let _: fn(stop::Pressed) -> Result<platform::StopKeyGrab, stop::GrabError> =
+        platform::StopKeyGrab::grab;
 };
 
 use image::RgbaImage;

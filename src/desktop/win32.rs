@@ -36,7 +36,7 @@ use windows_sys::Win32::System::Diagnostics::ToolHelp::{
 };
 use windows_sys::Win32::System::LibraryLoader::GetModuleHandleW;
 use windows_sys::Win32::System::Threading::{
-    GetProcessTimes, OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION,
+    GetCurrentThreadId, GetProcessTimes, OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION,
 };
 use windows_sys::Win32::UI::HiDpi::{
     DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2, DPI_AWARENESS_PER_MONITOR_AWARE,
@@ -45,17 +45,18 @@ use windows_sys::Win32::UI::HiDpi::{
 };
 use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
     GetAsyncKeyState, INPUT, INPUT_0, INPUT_MOUSE, MOUSEEVENTF_LEFTUP, MOUSEEVENTF_MIDDLEUP,
-    MOUSEEVENTF_RIGHTUP, MOUSEINPUT, SendInput, VK_LBUTTON, VK_MBUTTON, VK_RBUTTON,
+    MOUSEEVENTF_RIGHTUP, MOUSEINPUT, RegisterHotKey, SendInput, UnregisterHotKey, VK_LBUTTON,
+    VK_MBUTTON, VK_RBUTTON,
 };
 use windows_sys::Win32::UI::WindowsAndMessaging::{
     CreateWindowExW, DefWindowProcW, DestroyWindow, DispatchMessageW, GA_ROOT, GetAncestor,
-    GetClientRect, GetSystemMetrics, GetWindowDisplayAffinity, HWND_TOPMOST, IDC_ARROW,
-    LoadCursorW, MSG, PM_REMOVE, PeekMessageW, RegisterClassExW, SM_SWAPBUTTON, SW_HIDE,
-    SW_SHOWNOACTIVATE, SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SetCursorPos,
-    SetWindowDisplayAffinity, SetWindowPos, ShowWindow, ULW_ALPHA, UpdateLayeredWindow,
-    WDA_EXCLUDEFROMCAPTURE, WINDOW_EX_STYLE, WINDOW_STYLE, WNDCLASSEXW, WS_EX_LAYERED,
-    WS_EX_NOACTIVATE, WS_EX_TOOLWINDOW, WS_EX_TOPMOST, WS_EX_TRANSPARENT, WS_POPUP,
-    WindowFromPoint,
+    GetClientRect, GetMessageW, GetSystemMetrics, GetWindowDisplayAffinity, HWND_TOPMOST,
+    IDC_ARROW, LoadCursorW, MSG, PM_NOREMOVE, PM_REMOVE, PeekMessageW, PostThreadMessageW,
+    RegisterClassExW, SM_SWAPBUTTON, SW_HIDE, SW_SHOWNOACTIVATE, SWP_NOACTIVATE, SWP_NOMOVE,
+    SWP_NOSIZE, SetCursorPos, SetWindowDisplayAffinity, SetWindowPos, ShowWindow, ULW_ALPHA,
+    UpdateLayeredWindow, WDA_EXCLUDEFROMCAPTURE, WINDOW_EX_STYLE, WINDOW_STYLE, WM_APP, WM_USER,
+    WNDCLASSEXW, WS_EX_LAYERED, WS_EX_NOACTIVATE, WS_EX_TOOLWINDOW, WS_EX_TOPMOST,
+    WS_EX_TRANSPARENT, WS_POPUP, WindowFromPoint,
 };
 use windows_sys::core::BOOL;
 
@@ -63,6 +64,7 @@ use enigo::Button;
 
 use super::console::Stream;
 use super::marks::Mark;
+use super::stop::{GrabError, HotKeyMessage};
 use super::{InputError, ScreenPoint, ScreenRect};
 
 /// Declares the process per-monitor DPI aware (v2); `Ok` also when it
@@ -734,6 +736,105 @@ impl Drop for Overlay {
     }
 }
 
+/// The key that stops a run from anywhere: a hot key registered with no
+/// window, which Windows ties to the registering thread and posts as
+/// `WM_HOTKEY` to that thread's queue alone. So a thread of its own
+/// registers it, pumps its own messages (`GetMessageW`) and unregisters
+/// it when the run ends; the run's end is a `WM_APP` posted to it.
+pub(super) struct StopKeyGrab {
+    thread_id: u32,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for StopKeyGrab {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StopKeyGrab")
+            .field("thread_id", &self.thread_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StopKeyGrab {
+    /// Registers Pause ([`super::stop::WINDOWS_HOT_KEY`]) on a thread
+    /// that calls `pressed` at each `WM_HOTKEY`; `Taken` when another
+    /// program holds it (`ERROR_HOTKEY_ALREADY_REGISTERED`).
+    pub(super) fn grab(pressed: super::stop::Pressed) -> Result<StopKeyGrab, GrabError> {
+        let (told, registered) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let mut message = MSG::default();
+            // SAFETY: makes this thread's message queue before it is
+            // told of, so that the run's end posted to it is never lost
+            // (the docs' way before PostThreadMessage); into a local.
+            unsafe {
+                PeekMessageW(
+                    &mut message,
+                    std::ptr::null_mut(),
+                    WM_USER,
+                    WM_USER,
+                    PM_NOREMOVE,
+                )
+            };
+            let (modifiers, key) = super::stop::WINDOWS_HOT_KEY;
+            let id = super::stop::WINDOWS_HOT_KEY_ID;
+            // SAFETY: no window: the hot key is this thread's.
+            let done = unsafe { RegisterHotKey(std::ptr::null_mut(), id, modifiers, key) } != 0;
+            // SAFETY: the calling thread's last error.
+            let error = unsafe { GetLastError() };
+            // SAFETY: the calling thread's id.
+            let thread_id = unsafe { GetCurrentThreadId() };
+            let result = if done {
+                Ok(thread_id)
+            } else {
+                Err(super::stop::hot_key_refused(error))
+            };
+            if told.send(result).is_err() || !done {
+                if done {
+                    // SAFETY: the hot key this thread registered.
+                    unsafe { UnregisterHotKey(std::ptr::null_mut(), id) };
+                }
+                return;
+            }
+            // SAFETY: this thread's messages, into a local; 0 is WM_QUIT,
+            // -1 an error: either ends the loop.
+            while unsafe { GetMessageW(&mut message, std::ptr::null_mut(), 0, 0) } > 0 {
+                match super::stop::hot_key_message(message.message, message.wParam) {
+                    HotKeyMessage::Pressed => pressed(),
+                    HotKeyMessage::End => break,
+                    HotKeyMessage::Other => {}
+                }
+            }
+            // SAFETY: the hot key this thread registered.
+            unsafe { UnregisterHotKey(std::ptr::null_mut(), id) };
+        });
+        match registered.recv() {
+            Ok(Ok(thread_id)) => Ok(StopKeyGrab {
+                thread_id,
+                thread: Some(thread),
+            }),
+            Ok(Err(refused)) => {
+                thread.join().ok();
+                Err(refused)
+            }
+            Err(_) => Err(GrabError::Failed(
+                "the thread of the Pause key ended".into(),
+            )),
+        }
+    }
+}
+
+impl Drop for StopKeyGrab {
+    fn drop(&mut self) {
+        // SAFETY: a message with no pointers to the thread's queue, made
+        // before its id was told.
+        let posted = unsafe { PostThreadMessageW(self.thread_id, WM_APP, 0, 0) } != 0;
+        if let Some(thread) = self.thread.take()
+            && posted
+        {
+            thread.join().ok();
+        }
+    }
+}
+
 /// The picture of `marks` over `at`: premultiplied BGRA rows top-down,
 /// transparent (all zero) but for the marks, opaque, the first on top.
 fn premultiplied_bgra(marks: &[Mark], at: ScreenRect) -> Vec<u8> {
@@ -760,6 +861,63 @@ fn premultiplied_bgra(marks: &[Mark], at: ScreenRect) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_stop_key_is_windows_own_pause_and_hot_key_messages() {
+        use windows_sys::Win32::Foundation::ERROR_HOTKEY_ALREADY_REGISTERED;
+        use windows_sys::Win32::UI::Input::KeyboardAndMouse::{MOD_NOREPEAT, VK_PAUSE};
+        use windows_sys::Win32::UI::WindowsAndMessaging::WM_HOTKEY;
+        let stop = super::super::stop::WINDOWS_HOT_KEY;
+        assert_eq!(stop, (MOD_NOREPEAT, u32::from(VK_PAUSE)));
+        assert_eq!(super::super::stop::WM_HOTKEY, WM_HOTKEY);
+        assert_eq!(super::super::stop::WM_APP, WM_APP);
+        assert_eq!(
+            super::super::stop::ERROR_HOTKEY_ALREADY_REGISTERED,
+            ERROR_HOTKEY_ALREADY_REGISTERED
+        );
+    }
+
+    #[test]
+    fn pause_comes_to_the_thread_that_registered_it_is_refused_to_another_and_given_back() {
+        // One test: the key is the whole desktop's, one holder at a time.
+        use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
+            INPUT_KEYBOARD, KEYBDINPUT, KEYEVENTF_KEYUP, VK_PAUSE,
+        };
+        let (pressed, presses) = std::sync::mpsc::channel();
+        let grab = StopKeyGrab::grab(Box::new(move || {
+            pressed.send(()).ok();
+        }))
+        .expect("the Pause key");
+        let key = |flags| INPUT {
+            r#type: INPUT_KEYBOARD,
+            Anonymous: INPUT_0 {
+                ki: KEYBDINPUT {
+                    wVk: VK_PAUSE,
+                    dwFlags: flags,
+                    ..Default::default()
+                },
+            },
+        };
+        let inputs = [key(0), key(KEYEVENTF_KEYUP)];
+        // SAFETY: two keyboard inputs of the size said.
+        let sent = unsafe {
+            SendInput(
+                inputs.len() as u32,
+                inputs.as_ptr(),
+                std::mem::size_of::<INPUT>() as i32,
+            )
+        };
+        assert_eq!(sent, 2);
+        let came = presses.recv_timeout(std::time::Duration::from_secs(5));
+        assert!(came.is_ok(), "no WM_HOTKEY for the Pause key");
+        // Registered by another thread: Windows says it is taken.
+        let second = StopKeyGrab::grab(Box::new(|| {}));
+        assert!(matches!(second, Err(GrabError::Taken)), "{second:?}");
+        drop(grab);
+        // Unregistered by its thread at the end: the key is free again.
+        let again = StopKeyGrab::grab(Box::new(|| {}));
+        assert!(again.is_ok(), "{again:?}");
+    }
 
     #[test]
     fn the_marks_window_takes_no_click_no_focus_and_no_taskbar_place() {
