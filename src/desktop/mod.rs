@@ -7,8 +7,8 @@
 //! for Enter before it closes), which windows are the bot's own (its
 //! terminal, its hint window), the bot's own windows themselves ([`own`]:
 //! the practice and hint windows, `minifb` kept on this floor; [`marks`]:
-//! the hints drawn on the game's own board), and the
-//! platform's folders ([`folders`]: where settings and data go, and
+//! the hints drawn on the game's own board), HDR on a monitor ([`hdr`]),
+//! and the platform's folders ([`folders`]: where settings and data go, and
 //! whether the bot was started from inside an archive). The rest of the
 //! bot is written against the three traits here, [`Desktop`],
 //! [`GameWindow`] and [`Pointer`]: the system's desktop (X11 through
@@ -20,6 +20,7 @@ pub mod capture;
 pub mod console;
 pub mod fake;
 pub mod folders;
+pub mod hdr;
 pub mod input;
 pub mod marks;
 pub mod own;
@@ -80,6 +81,9 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(u32) -> Option<ScreenRect> = platform::client_area;
     let _: fn(ScreenPoint) -> Result<Option<u32>, String> = platform::window_at;
     let _: fn(u32) -> Option<u32> = platform::parent_of;
+    // A monitor's DXGI colour space (HDR), by a window or a point.
+    let _: fn(u32) -> Result<Option<i32>, String> = platform::colour_space_of_window;
+    let _: fn(ScreenPoint) -> Result<Option<i32>, String> = platform::colour_space_at;
     let _: fn(u32) -> Option<u64> = platform::started_at;
     let _: fn(u32) -> Option<String> = platform::command_line_of;
     // Pixels through a kept connection (X11; none on Windows).

@@ -736,6 +736,77 @@ impl Drop for Overlay {
     }
 }
 
+/// The DXGI colour space of the monitor window `id` mostly lies on (see
+/// [`dxgi_colour_space`]).
+pub(super) fn colour_space_of_window(id: u32) -> Result<Option<i32>, String> {
+    use windows::Win32::Foundation::HWND;
+    use windows::Win32::Graphics::Gdi::{MONITOR_DEFAULTTONULL, MonitorFromWindow};
+    // SAFETY: a window handle by value; a stale one gives no monitor.
+    let monitor = unsafe { MonitorFromWindow(HWND(handle(id)), MONITOR_DEFAULTTONULL) };
+    dxgi_colour_space(monitor)
+}
+
+/// The DXGI colour space of the monitor at `point`.
+pub(super) fn colour_space_at(point: ScreenPoint) -> Result<Option<i32>, String> {
+    use windows::Win32::Foundation::POINT;
+    use windows::Win32::Graphics::Gdi::{MONITOR_DEFAULTTONULL, MonitorFromPoint};
+    let at = POINT {
+        x: point.x,
+        y: point.y,
+    };
+    // SAFETY: a point by value.
+    let monitor = unsafe { MonitorFromPoint(at, MONITOR_DEFAULTTONULL) };
+    dxgi_colour_space(monitor)
+}
+
+/// The colour space of the DXGI output that shows `monitor` (every
+/// adapter's outputs looked through for the one whose description names
+/// it), from `IDXGIOutput6::GetDesc1` (Windows 10 1703 and later); `None`
+/// for no monitor, or none of the outputs (a remote session, Wine).
+fn dxgi_colour_space(
+    monitor: windows::Win32::Graphics::Gdi::HMONITOR,
+) -> Result<Option<i32>, String> {
+    use windows::Win32::Graphics::Dxgi::{
+        CreateDXGIFactory1, DXGI_ERROR_NOT_FOUND, IDXGIFactory1, IDXGIOutput6,
+    };
+    use windows::core::Interface as _;
+    if monitor.is_invalid() {
+        return Ok(None);
+    }
+    let failed = |what: &str, e: windows::core::Error| format!("{what}: {e}");
+    // SAFETY: a COM call that makes a factory; the crate releases it.
+    let factory: IDXGIFactory1 =
+        unsafe { CreateDXGIFactory1() }.map_err(|e| failed("no DXGI factory", e))?;
+    for a in 0.. {
+        // SAFETY: the factory's adapter `a`; past the last, NOT_FOUND.
+        let adapter = match unsafe { factory.EnumAdapters1(a) } {
+            Ok(adapter) => adapter,
+            Err(e) if e.code() == DXGI_ERROR_NOT_FOUND => break,
+            Err(e) => return Err(failed("the display adapters", e)),
+        };
+        for o in 0.. {
+            // SAFETY: as above, the adapter's output `o`.
+            let output = match unsafe { adapter.EnumOutputs(o) } {
+                Ok(output) => output,
+                Err(e) if e.code() == DXGI_ERROR_NOT_FOUND => break,
+                Err(e) => return Err(failed("the adapter's outputs", e)),
+            };
+            // SAFETY: the output's description, into a value.
+            let desc = unsafe { output.GetDesc() }.map_err(|e| failed("an output", e))?;
+            if desc.Monitor != monitor {
+                continue;
+            }
+            let output6: IDXGIOutput6 = output
+                .cast()
+                .map_err(|e| failed("no IDXGIOutput6 (before Windows 10 1703)", e))?;
+            // SAFETY: as above.
+            let desc1 = unsafe { output6.GetDesc1() }.map_err(|e| failed("GetDesc1", e))?;
+            return Ok(Some(desc1.ColorSpace.0));
+        }
+    }
+    Ok(None)
+}
+
 /// The key that stops a run from anywhere: a hot key registered with no
 /// window, which Windows ties to the registering thread and posts as
 /// `WM_HOTKEY` to that thread's queue alone. So a thread of its own
@@ -861,6 +932,22 @@ fn premultiplied_bgra(marks: &[Mark], at: ScreenRect) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hdr_is_dxgis_hdr10_colour_space_and_unknown_without_an_output() {
+        use windows::Win32::Graphics::Dxgi::Common::DXGI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020;
+        assert_eq!(
+            super::super::hdr::HDR_COLOUR_SPACE,
+            DXGI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020.0
+        );
+        // No monitor at all: unknown, no error.
+        let none = windows::Win32::Graphics::Gdi::HMONITOR(std::ptr::null_mut());
+        assert_eq!(dxgi_colour_space(none), Ok(None));
+        // The primary monitor answers, whatever it is (Wine: maybe no
+        // output, then unknown), without a panic.
+        let answer = colour_space_at(ScreenPoint::new(0, 0));
+        eprintln!("the primary monitor's colour space: {answer:?}");
+    }
 
     #[test]
     fn the_stop_key_is_windows_own_pause_and_hot_key_messages() {

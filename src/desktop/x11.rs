@@ -162,6 +162,16 @@ pub(super) fn drop_typed_ahead() {
     let _ = rustix::termios::tcflush(std::io::stdin(), rustix::termios::QueueSelector::IFlush);
 }
 
+/// No HDR under X11: no colour space to read.
+pub(super) fn colour_space_of_window(_id: u32) -> Result<Option<i32>, String> {
+    Ok(None)
+}
+
+/// As [`colour_space_of_window`].
+pub(super) fn colour_space_at(_point: ScreenPoint) -> Result<Option<i32>, String> {
+    Ok(None)
+}
+
 /// No console events here: the signals that end a process are caught
 /// with Ctrl-C's.
 pub(super) fn catch_console_end() -> Result<(), String> {

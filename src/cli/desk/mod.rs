@@ -489,6 +489,10 @@ impl App {
             log::warn!("not remembered: {error}");
         }
         set(&mut self.status.window, format!("window: {}", found.window));
+        if let Some(advice) = desktop::hdr::HdrState::warn_for_game(found.window.id) {
+            echo(advice);
+            self.status.more.push(advice.to_owned());
+        }
         self.place_beside(&found.window);
         match found.board {
             Some(board) => {
