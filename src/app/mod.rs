@@ -8,6 +8,7 @@
 //! row. The player's settings file ([`settings`]) is this floor's too: the
 //! doors read it and the guided session and the app write it.
 
+pub mod calibrate;
 pub mod settings;
 
 use std::path::{Path, PathBuf};

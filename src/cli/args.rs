@@ -494,6 +494,10 @@ pub struct PracticeArgs {
     /// each game's boards are drawn from its seed and proven until one is.
     #[arg(long, value_name = "N", conflicts_with = "board", value_parser = clap::value_parser!(u8).range(9..=13), allow_negative_numbers = true)]
     pub optimum: Option<u8>,
+    /// How long --optimum draws at most, in seconds, before it gives up
+    /// (a rare optimum under some rules: 9 clicks under gravity).
+    #[arg(long = "draw-for", value_name = "SECS", default_value = "60", requires = "optimum", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub draw_for: Duration,
     /// The first board to play, as a board string (the next ones are
     /// random boards of its size, from seeds 1, 2, ...).
     #[arg(long, value_name = "STRING")]

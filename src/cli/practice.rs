@@ -47,6 +47,7 @@ pub fn run(args: &PracticeArgs) -> Result<ExitCode> {
             (b.width(), b.height())
         }),
         optimum: args.optimum,
+        drawing: args.draw_for,
         rules: args.rules.rules,
     };
     let board = boards.board(1)?;
@@ -104,6 +105,11 @@ struct Boards {
     shape: (u8, u8),
     /// Draw until a board's proven optimum is this many clicks.
     optimum: Option<u8>,
+    /// How long the drawing goes on at most (and the last board's proof,
+    /// 10 s at most): an optimum the rules make rare (9 clicks under
+    /// gravity, whose games are longer) is given up on, not searched for
+    /// a quarter of an hour.
+    drawing: Duration,
     /// The rules the optimum is proven under.
     rules: Rules,
 }
@@ -121,7 +127,7 @@ impl Boards {
         let shape = (self.shape.0, self.shape.1, NODIATIS_COLOURS);
         match self.optimum {
             None => Ok(rng.board(shape.0, shape.1, shape.2)?),
-            Some(optimum) => level(&mut rng, shape, optimum, seed, self.rules),
+            Some(optimum) => level(&mut rng, shape, optimum, seed, self.rules, self.drawing),
         }
     }
 }
@@ -129,12 +135,6 @@ impl Boards {
 /// How many boards `--optimum` draws at most: the rarest, a 9-click
 /// board, was the 49th and the 40th drawn from seeds 1 and 2.
 const MAX_DRAWS: u32 = 1000;
-
-/// How long `--optimum` draws at most (and the last board's proof, 10 s at
-/// most): an optimum the rules make rare (9 clicks under gravity, whose
-/// games are longer) is given up on, not searched for a quarter of an
-/// hour.
-const MAX_DRAWING: Duration = Duration::from_secs(60);
 
 /// How often a long draw says how it goes.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
@@ -148,6 +148,7 @@ fn level(
     optimum: u8,
     seed: u64,
     rules: Rules,
+    drawing: Duration,
 ) -> Result<Board> {
     let options = SolveOptions {
         time_limit: Duration::from_secs(10),
@@ -173,7 +174,7 @@ fn level(
                 optima(seen)
             );
         }
-        draws < MAX_DRAWS && started.elapsed() < MAX_DRAWING
+        draws < MAX_DRAWS && started.elapsed() < drawing
     };
     let found = solver::board_with_optimum(rng, shape, usize::from(optimum), &options, &mut go_on);
     let Some((board, draws)) = found else {
@@ -216,6 +217,7 @@ mod tests {
             seed: 40,
             shape,
             optimum: None,
+            drawing: Duration::from_secs(60),
             rules: Rules::CentreRows,
         };
         for game in 1..=3 {
@@ -240,6 +242,7 @@ mod tests {
             seed: 0,
             shape: (3, 2),
             optimum: None,
+            drawing: Duration::from_secs(60),
             rules: Rules::CentreRows,
         };
         assert_eq!(boards.board(1).unwrap(), given);

@@ -62,8 +62,8 @@ compile_error!(
 /// against the platform built. A function added to one platform is added
 /// here and to the other.
 const _PLATFORM_CONTRACT: () = {
-    use enigo::{Button, Enigo};
-    use platform::{Buttons, Pixels};
+    use input::Button;
+    use platform::{Mouse, Pixels};
     // The process, before any window: DPI awareness (Windows).
     let _: fn() -> Result<(), String> = platform::prepare;
     // The console the bot runs in (Windows; none under X11).
@@ -90,10 +90,12 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn() -> Result<Pixels, String> = Pixels::connect;
     let _: fn(&Pixels, ScreenRect) -> Result<RgbaImage, String> = Pixels::grab;
     // The mouse.
-    let _: fn() -> Result<Buttons, String> = Buttons::connect;
-    let _: fn(&Buttons) -> Result<Button, String> = Buttons::primary;
-    let _: fn(&Buttons, Option<Button>) -> Result<bool, String> = Buttons::primary_down;
-    let _: fn(&mut Enigo, ScreenPoint) -> Result<(), InputError> = platform::move_cursor;
+    let _: fn() -> Result<Mouse, String> = Mouse::connect;
+    let _: fn(&Mouse) -> Result<Button, String> = Mouse::primary;
+    let _: fn(&Mouse, Option<Button>) -> Result<bool, String> = Mouse::primary_down;
+    let _: fn(&mut Mouse) -> Result<ScreenPoint, InputError> = Mouse::location;
+    let _: fn(&mut Mouse, ScreenPoint) -> Result<(), InputError> = Mouse::move_to;
+    let _: fn(&mut Mouse, Button, bool) -> Result<(), InputError> = Mouse::press;
     // The bot's own windows.
     let _: fn(u32) -> Result<(), String> = platform::keep_above;
     let _: fn(u32) -> Result<(), String> = platform::bring_to_front;

@@ -20,15 +20,16 @@ pub enum Key {
     Space,
     Enter,
     NumPadEnter,
-    /// The desktop app's keys: the guided session's 1, 2 and 4, y.
+    /// The desktop app's keys: the guided session's 1 to 4, y.
     One,
     Two,
+    Three,
     Four,
     Y,
 }
 
 impl Key {
-    const ALL: [(Key, minifb::Key); 10] = [
+    const ALL: [(Key, minifb::Key); 11] = [
         (Key::Escape, minifb::Key::Escape),
         (Key::N, minifb::Key::N),
         (Key::Q, minifb::Key::Q),
@@ -37,6 +38,7 @@ impl Key {
         (Key::NumPadEnter, minifb::Key::NumPadEnter),
         (Key::One, minifb::Key::Key1),
         (Key::Two, minifb::Key::Key2),
+        (Key::Three, minifb::Key::Key3),
         (Key::Four, minifb::Key::Key4),
         (Key::Y, minifb::Key::Y),
     ];

@@ -1,10 +1,11 @@
-//! The desktop on Windows: the few Win32 calls that `xcap`, `enigo` and
-//! `minifb` do not make for the bot. Per-monitor DPI awareness, so that
-//! capture, window geometry and the cursor share one pixel space at any
-//! display scaling; a window's client area (xcap gives the frame with its
-//! title bar); the top-level window at a point (where a press would go);
-//! the cursor put anywhere on the virtual desktop; which physical button
-//! is the primary (`SM_SWAPBUTTON`) and whether it is down; the console
+//! The desktop on Windows: the Win32 calls that `xcap` and `minifb` do
+//! not make for the bot. Per-monitor DPI awareness, so that capture,
+//! window geometry and the cursor share one pixel space at any display
+//! scaling; a window's client area (xcap gives the frame with its title
+//! bar); the top-level window at a point (where a press would go); the
+//! mouse: the cursor read and put anywhere on the virtual desktop, the
+//! presses sent with `SendInput`, which physical button is the primary
+//! (`SM_SWAPBUTTON`) and whether it is down; the console
 //! window the bot runs in and its ancestors (with their start times),
 //! never to be taken for the game; whether that console closes when the
 //! bot exits (started from Explorer, a shortcut or a batch file); the
@@ -44,25 +45,24 @@ use windows_sys::Win32::UI::HiDpi::{
     SetProcessDpiAwarenessContext,
 };
 use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
-    GetAsyncKeyState, INPUT, INPUT_0, INPUT_MOUSE, MOUSEEVENTF_LEFTUP, MOUSEEVENTF_MIDDLEUP,
-    MOUSEEVENTF_RIGHTUP, MOUSEINPUT, RegisterHotKey, SendInput, UnregisterHotKey, VK_LBUTTON,
-    VK_MBUTTON, VK_RBUTTON,
+    GetAsyncKeyState, INPUT, INPUT_0, INPUT_MOUSE, MOUSEEVENTF_LEFTDOWN, MOUSEEVENTF_LEFTUP,
+    MOUSEEVENTF_MIDDLEDOWN, MOUSEEVENTF_MIDDLEUP, MOUSEEVENTF_RIGHTDOWN, MOUSEEVENTF_RIGHTUP,
+    MOUSEINPUT, RegisterHotKey, SendInput, UnregisterHotKey, VK_LBUTTON, VK_MBUTTON, VK_RBUTTON,
 };
 use windows_sys::Win32::UI::WindowsAndMessaging::{
     CreateWindowExW, DefWindowProcW, DestroyWindow, DispatchMessageW, GA_ROOT, GetAncestor,
-    GetClientRect, GetMessageW, GetSystemMetrics, GetWindowDisplayAffinity, HWND_TOPMOST,
-    IDC_ARROW, LoadCursorW, MSG, PM_NOREMOVE, PM_REMOVE, PeekMessageW, PostThreadMessageW,
-    RegisterClassExW, SM_SWAPBUTTON, SW_HIDE, SW_SHOWNOACTIVATE, SWP_NOACTIVATE, SWP_NOMOVE,
-    SWP_NOSIZE, SetCursorPos, SetWindowDisplayAffinity, SetWindowPos, ShowWindow, ULW_ALPHA,
-    UpdateLayeredWindow, WDA_EXCLUDEFROMCAPTURE, WINDOW_EX_STYLE, WINDOW_STYLE, WM_APP, WM_USER,
-    WNDCLASSEXW, WS_EX_LAYERED, WS_EX_NOACTIVATE, WS_EX_TOOLWINDOW, WS_EX_TOPMOST,
-    WS_EX_TRANSPARENT, WS_POPUP, WindowFromPoint,
+    GetClientRect, GetCursorPos, GetMessageW, GetSystemMetrics, GetWindowDisplayAffinity,
+    HWND_TOPMOST, IDC_ARROW, LoadCursorW, MSG, PM_NOREMOVE, PM_REMOVE, PeekMessageW,
+    PostThreadMessageW, RegisterClassExW, SM_SWAPBUTTON, SW_HIDE, SW_SHOWNOACTIVATE,
+    SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SetCursorPos, SetWindowDisplayAffinity, SetWindowPos,
+    ShowWindow, ULW_ALPHA, UpdateLayeredWindow, WDA_EXCLUDEFROMCAPTURE, WINDOW_EX_STYLE,
+    WINDOW_STYLE, WM_APP, WM_USER, WNDCLASSEXW, WS_EX_LAYERED, WS_EX_NOACTIVATE, WS_EX_TOOLWINDOW,
+    WS_EX_TOPMOST, WS_EX_TRANSPARENT, WS_POPUP, WindowFromPoint,
 };
 use windows_sys::core::BOOL;
 
-use enigo::Button;
-
 use super::console::Stream;
+use super::input::Button;
 use super::marks::Mark;
 use super::stop::{GrabError, HotKeyMessage};
 use super::{InputError, ScreenPoint, ScreenRect};
@@ -147,12 +147,15 @@ pub(super) fn window_at(point: ScreenPoint) -> Result<Option<u32>, String> {
     Ok((!top.is_null()).then_some(top as usize as u32))
 }
 
-/// The mouse's buttons as the system has them: nothing to hold open.
-pub(super) struct Buttons;
+/// The mouse as the system has it: nothing to hold open. The cursor is
+/// put with `SetCursorPos`, which reaches every monitor (`SendInput`'s
+/// absolute moves are scaled to the primary one), and the presses are
+/// sent with `SendInput`.
+pub(super) struct Mouse;
 
-impl Buttons {
-    pub(super) fn connect() -> Result<Buttons, String> {
-        Ok(Buttons)
+impl Mouse {
+    pub(super) fn connect() -> Result<Mouse, String> {
+        Ok(Mouse)
     }
 
     /// The physical button that is the primary now: the right one when
@@ -166,6 +169,29 @@ impl Buttons {
     pub(super) fn primary_down(&self, pressed: Option<Button>) -> Result<bool, String> {
         Ok(button_down(pressed.map_or_else(|| self.primary(), Ok)?))
     }
+
+    /// Where the cursor is, in physical pixels (the process is DPI
+    /// aware).
+    pub(super) fn location(&mut self) -> Result<ScreenPoint, InputError> {
+        let mut point = POINT { x: 0, y: 0 };
+        // SAFETY: writes into a local.
+        if unsafe { GetCursorPos(&mut point) } != 0 {
+            Ok(ScreenPoint::new(point.x, point.y))
+        } else {
+            let cause = std::io::Error::last_os_error();
+            Err(super::input::refused("cannot read the cursor", &cause))
+        }
+    }
+
+    pub(super) fn move_to(&mut self, to: ScreenPoint) -> Result<(), InputError> {
+        set_cursor(to)
+    }
+
+    /// Presses (`down`) or releases the physical `button` where the
+    /// cursor is.
+    pub(super) fn press(&mut self, button: Button, down: bool) -> Result<(), InputError> {
+        super::input::sent(send_button(button, down), 1)
+    }
 }
 
 /// Whether the player swapped the mouse's buttons (a left-handed player's
@@ -173,12 +199,6 @@ impl Buttons {
 fn buttons_swapped() -> bool {
     // SAFETY: a plain value.
     unsafe { GetSystemMetrics(SM_SWAPBUTTON) != 0 }
-}
-
-/// Moves the cursor to `to` with `SetCursorPos`: enigo's absolute moves
-/// reach the primary monitor only.
-pub(super) fn move_cursor(_: &mut enigo::Enigo, to: ScreenPoint) -> Result<(), InputError> {
-    set_cursor(to)
 }
 
 /// Whether the physical `button` is down as the system has it now
@@ -189,21 +209,29 @@ fn button_down(button: Button) -> bool {
     let key = match button {
         Button::Right => VK_RBUTTON,
         Button::Middle => VK_MBUTTON,
-        _ => VK_LBUTTON,
+        Button::Left => VK_LBUTTON,
     };
     // SAFETY: a plain value; the high bit is the button's state now.
     (unsafe { GetAsyncKeyState(i32::from(key)) } as u16) & 0x8000 != 0
 }
 
-/// Releases the primary button with SendInput: for the console handler,
-/// which runs on a thread of its own, away from the pointer the click
-/// holds.
-fn release_primary() {
-    let flags = match super::input::primary_when_swapped(buttons_swapped()) {
-        Button::Right => MOUSEEVENTF_RIGHTUP,
-        Button::Middle => MOUSEEVENTF_MIDDLEUP,
-        _ => MOUSEEVENTF_LEFTUP,
-    };
+/// The `MOUSEEVENTF_` flag that presses (`down`) or releases the
+/// physical `button` (injected presses are physical: the swap applies
+/// after them).
+fn button_flag(button: Button, down: bool) -> u32 {
+    match (button, down) {
+        (Button::Left, true) => MOUSEEVENTF_LEFTDOWN,
+        (Button::Left, false) => MOUSEEVENTF_LEFTUP,
+        (Button::Middle, true) => MOUSEEVENTF_MIDDLEDOWN,
+        (Button::Middle, false) => MOUSEEVENTF_MIDDLEUP,
+        (Button::Right, true) => MOUSEEVENTF_RIGHTDOWN,
+        (Button::Right, false) => MOUSEEVENTF_RIGHTUP,
+    }
+}
+
+/// Sends one press or release of `button` where the cursor is; how many
+/// events Windows took in (0 or 1).
+fn send_button(button: Button, down: bool) -> u32 {
     let input = INPUT {
         r#type: INPUT_MOUSE,
         Anonymous: INPUT_0 {
@@ -211,14 +239,21 @@ fn release_primary() {
                 dx: 0,
                 dy: 0,
                 mouseData: 0,
-                dwFlags: flags,
+                dwFlags: button_flag(button, down),
                 time: 0,
                 dwExtraInfo: 0,
             },
         },
     };
     // SAFETY: one input of the size given.
-    unsafe { SendInput(1, &input, std::mem::size_of::<INPUT>() as i32) };
+    unsafe { SendInput(1, &input, std::mem::size_of::<INPUT>() as i32) }
+}
+
+/// Releases the primary button with SendInput: for the console handler,
+/// which runs on a thread of its own, away from the pointer the click
+/// holds.
+fn release_primary() {
+    send_button(super::input::primary_when_swapped(buttons_swapped()), false);
 }
 
 /// Whether a console event ends the process once its handlers return:
@@ -932,6 +967,19 @@ fn premultiplied_bgra(marks: &[Mark], at: ScreenRect) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_press_and_its_release_are_of_the_one_physical_button() {
+        // The swap applies after SendInput: the physical right button is
+        // pressed for a left-handed player's primary.
+        let right = super::super::input::primary_when_swapped(true);
+        assert_eq!(button_flag(right, true), MOUSEEVENTF_RIGHTDOWN);
+        assert_eq!(button_flag(right, false), MOUSEEVENTF_RIGHTUP);
+        assert_eq!(button_flag(Button::Left, true), MOUSEEVENTF_LEFTDOWN);
+        assert_eq!(button_flag(Button::Left, false), MOUSEEVENTF_LEFTUP);
+        assert_eq!(button_flag(Button::Middle, true), MOUSEEVENTF_MIDDLEDOWN);
+        assert_eq!(button_flag(Button::Middle, false), MOUSEEVENTF_MIDDLEUP);
+    }
 
     #[test]
     fn hdr_is_dxgis_hdr10_colour_space_and_unknown_without_an_output() {

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use enigo::{Button, Coordinate, Enigo, Mouse as _};
+use enigo::{Coordinate, Direction, Enigo, Mouse as _, Settings};
 use image::RgbaImage;
 use x11rb::connection::{Connection, RequestConnection as _};
 use x11rb::protocol::Event;
@@ -25,6 +25,7 @@ use x11rb::protocol::xproto::{
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
 
+use super::input::Button;
 use super::marks::Mark;
 use super::stop::GrabError;
 use super::{CaptureError, InputError, ScreenPoint, ScreenRect};
@@ -53,17 +54,50 @@ pub(super) fn check_display() -> Result<(), CaptureError> {
     })
 }
 
-/// The pointer's buttons as the X server has them.
-pub(super) struct Buttons {
+/// The pointer: moved and pressed with enigo (XTest), its buttons and
+/// their mapping read as the X server has them.
+pub(super) struct Mouse {
+    enigo: Enigo,
     conn: RustConnection,
     root: Window,
 }
 
-impl Buttons {
-    pub(super) fn connect() -> Result<Buttons, String> {
+impl Mouse {
+    pub(super) fn connect() -> Result<Mouse, String> {
+        let enigo = Enigo::new(&Settings::default()).map_err(|e| e.to_string())?;
         let (conn, screen) = x11rb::connect(None).map_err(|e| e.to_string())?;
         let root = conn.setup().roots[screen].root;
-        Ok(Buttons { conn, root })
+        Ok(Mouse { enigo, conn, root })
+    }
+
+    /// Where the pointer is, once the server has taken in every fake
+    /// event sent before (a pointer query is a round trip).
+    pub(super) fn location(&mut self) -> Result<ScreenPoint, InputError> {
+        let (x, y) = self.enigo.location().map_err(device)?;
+        Ok(ScreenPoint::new(x, y))
+    }
+
+    /// Moves the cursor to `to`: enigo's absolute move, which reaches the
+    /// whole X screen.
+    pub(super) fn move_to(&mut self, to: ScreenPoint) -> Result<(), InputError> {
+        self.enigo
+            .move_mouse(to.x, to.y, Coordinate::Abs)
+            .map_err(device)
+    }
+
+    /// Presses (`down`) or releases the physical `button`.
+    pub(super) fn press(&mut self, button: Button, down: bool) -> Result<(), InputError> {
+        let button = match button {
+            Button::Left => enigo::Button::Left,
+            Button::Middle => enigo::Button::Middle,
+            Button::Right => enigo::Button::Right,
+        };
+        let direction = if down {
+            Direction::Press
+        } else {
+            Direction::Release
+        };
+        self.enigo.button(button, direction).map_err(device)
     }
 
     /// The pointer's mapping: entry `i` is the logical button that
@@ -106,12 +140,9 @@ impl Buttons {
     }
 }
 
-/// Moves the cursor to `to`: enigo's absolute move, which reaches the
-/// whole X screen.
-pub(super) fn move_cursor(enigo: &mut Enigo, to: ScreenPoint) -> Result<(), InputError> {
-    enigo
-        .move_mouse(to.x, to.y, Coordinate::Abs)
-        .map_err(|e| InputError::Device(e.to_string()))
+/// An error of enigo's: the device's.
+fn device(error: enigo::InputError) -> InputError {
+    InputError::Device(error.to_string())
 }
 
 // What Windows alone needs, which X11 has no use for: the same names, so

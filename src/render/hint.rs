@@ -72,6 +72,12 @@ pub fn hint_size(width: u8, height: u8, scale: f32) -> (usize, usize) {
     Layout::new(width, height, scale).size
 }
 
+/// Where the board is in the hint picture of a `width` x `height` board
+/// at `scale`: what a click on the picture's cells is measured against.
+pub fn hint_geometry(width: u8, height: u8, scale: f32) -> Geometry {
+    Layout::new(width, height, scale).placement
+}
+
 /// Draws hint pictures of one board size at one scale: the panel, the
 /// frame and the swamp are drawn once, the piles, the marks and the
 /// caption on every hint.
@@ -179,6 +185,14 @@ mod tests {
     /// Whether `rgb` is `want` up to anti-aliasing.
     fn about(rgb: [u8; 3], want: [u8; 3]) -> bool {
         rgb.iter().zip(want).all(|(a, b)| a.abs_diff(b) <= 40)
+    }
+
+    #[test]
+    fn the_board_is_where_the_painter_draws_it() {
+        for scale in [1.0, 0.5] {
+            let painter = HintPainter::new(8, 6, &Look::nodiatis(), scale);
+            assert_eq!(hint_geometry(8, 6, scale), painter.geometry());
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub use annotate::{CellMark, annotate, storyboard};
 pub use canvas::Canvas;
 #[cfg(feature = "desktop")]
 pub(crate) use canvas::srgb;
-pub use hint::{HintPainter, hint_size};
+pub use hint::{HintPainter, hint_geometry, hint_size};
 pub use overlay::{PointerShape, pointer, tooltip};
 pub use window::frame;
 

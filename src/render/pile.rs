@@ -83,12 +83,13 @@ impl Outline {
         }
     }
 
-    /// True when `(u, v)` is inside the pile.
-    fn contains(&self, u: f32, v: f32) -> bool {
-        let (u, v) = (u + self.shift.0, v + self.shift.1);
+    /// The pile's extent down the line `u`: `(top, bottom)`, the shift
+    /// not applied to them, `None` where the line misses the pile.
+    fn span(&self, u: f32) -> Option<(f32, f32)> {
+        let u = u + self.shift.0;
         let across = u / self.half_width;
         if across.abs() >= 1.0 {
-            return false;
+            return None;
         }
         // Measured from the apex, so the top leans to one side.
         let side = if u < self.apex {
@@ -108,21 +109,34 @@ impl Outline {
                 * (1.0 + self.bump_size * bumps / 3.0);
         // Rounded bottom corners.
         let bottom = self.base - 0.12 * across.abs().powi(5);
-        (top..=bottom).contains(&v)
+        Some((top, bottom))
     }
 
-    /// The share of the pixel at `(u, v)` (side `px` pitches) inside the
-    /// pile, from 4x4 samples.
-    fn coverage(&self, u: f32, v: f32, px: f32) -> f32 {
-        let mut n = 0;
-        for i in 0..4 {
-            for j in 0..4 {
-                let su = u + (i as f32 - 1.5) * px / 4.0;
-                let sv = v + (j as f32 - 1.5) * px / 4.0;
-                n += u32::from(self.contains(su, sv));
-            }
-        }
-        n as f32 / 16.0
+    /// The share of each pixel of a `side` x `side` sprite inside the
+    /// pile, from 4x4 samples; pixel `(x, y)` is centred at
+    /// `(position(x), position(y))`, `px` pitches wide. The samples of a
+    /// column share their span, found once for the whole column: the
+    /// sprites of every stage drawn are most of its drawing time.
+    fn coverage(&self, side: usize, position: impl Fn(usize) -> f32, px: f32) -> Vec<f32> {
+        let offset = |k: usize| (k as f32 - 1.5) * px / 4.0;
+        let spans: Vec<[Option<(f32, f32)>; 4]> = (0..side)
+            .map(|x| std::array::from_fn(|i| self.span(position(x) + offset(i))))
+            .collect();
+        (0..side * side)
+            .map(|k| {
+                let (columns, v) = (&spans[k % side], position(k / side));
+                let mut n = 0;
+                for span in columns {
+                    for j in 0..4 {
+                        let v = v + offset(j) + self.shift.1;
+                        n += u32::from(
+                            span.is_some_and(|(top, bottom)| (top..=bottom).contains(&v)),
+                        );
+                    }
+                }
+                n as f32 / 16.0
+            })
+            .collect()
     }
 }
 
@@ -230,14 +244,9 @@ impl Sprite {
         let px = 1.0 / pitch;
         let position = |i: usize| ((i as f32 + 0.5) - side as f32 / 2.0) * px;
         let mut outline = Outline::random(&mut stream, style);
-        let coverage = |outline: &Outline| -> Vec<f32> {
-            (0..side * side)
-                .map(|i| outline.coverage(position(i % side), position(i / side), px))
-                .collect()
-        };
         // Centre the pile's mass: a reader takes the centre of mass of a
         // cell's pile as the cell's centre.
-        let first = coverage(&outline);
+        let first = outline.coverage(side, position, px);
         let mass: f32 = first.iter().sum::<f32>().max(1e-6);
         let moment = |f: &dyn Fn(usize) -> f32| {
             first.iter().enumerate().map(|(i, c)| c * f(i)).sum::<f32>() / mass
@@ -246,7 +255,7 @@ impl Sprite {
             moment(&|i| position(i % side)),
             moment(&|i| position(i / side)),
         );
-        let cover = coverage(&outline);
+        let cover = outline.coverage(side, position, px);
         let inside: Vec<bool> = cover.iter().map(|&c| c >= 0.5).collect();
         let outside: Vec<bool> = inside.iter().map(|&i| !i).collect();
         let depth = distances(&outside, side);

@@ -250,7 +250,13 @@ pub(crate) fn swamp(cells: (u8, u8), pitch: f32, fog: [f32; 3], seed: u64) -> Ca
     let mut chroma = vec![1.0f32; width * height];
     for i in 0..width * height {
         let (x, y) = ((i % width) as f32, (i / width) as f32);
-        let bark = 0.03 * (noise::value(seed ^ 0xba4c, x / pitch * 12.0, y / pitch * 3.0) - 0.5);
+        // The bark's grain shows on the trees only: the noise is not
+        // drawn where they cover nothing.
+        let bark = if far.cover[i] == 0.0 && near.cover[i] == 0.0 {
+            0.0
+        } else {
+            0.03 * (noise::value(seed ^ 0xba4c, x / pitch * 12.0, y / pitch * 3.0) - 0.5)
+        };
         let mut l = l_fog + light[i];
         l += (l_fog - 0.06 + bark - l) * 0.7 * far.cover[i];
         l += (0.2 + bark - l) * near.cover[i];

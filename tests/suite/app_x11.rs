@@ -11,7 +11,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use dustbot::cli::desk::layout::{Button, Layout, MENU};
+use dustbot::cli::desk::layout::{Button, CALIBRATING, Layout, MENU};
+use dustbot::game::{Board, Cell, Colour};
 
 use crate::x11_support::*;
 
@@ -77,6 +78,17 @@ impl App {
         assert!(out.status.success(), "{out:?}");
     }
 
+    /// Presses q in the app's window: the app ends on the key's press,
+    /// so the release may find the window gone (X BadWindow), which is
+    /// no failure; the exit code says whether it quit.
+    fn quit_by_key(&mut self, desktop: &Desktop) -> Option<i32> {
+        let window = self.window(desktop);
+        let out = desktop.xdotool(&["keydown", "--window", &window, "q"]);
+        assert!(out.status.success(), "{out:?}");
+        desktop.xdotool(&["keyup", "--window", &window, "q"]);
+        self.exit_code()
+    }
+
     /// Says yes to the window found by its board: the practice window is
     /// named for no game, so the app asks first.
     fn yes_it_is_the_game(&self, desktop: &Desktop) {
@@ -96,9 +108,8 @@ impl App {
         });
     }
 
-    /// Clicks `button` of the menu where the window draws it, at the
-    /// scale the app said last.
-    fn click(&self, desktop: &Desktop, button: Button) {
+    /// The window's layout at the scale the app said last.
+    fn layout(&self) -> Layout {
         let said = self.said();
         let scale: f32 = said
             .lines()
@@ -108,15 +119,29 @@ impl App {
             .trim()
             .parse()
             .unwrap();
-        let layout = Layout::new((8, 6), scale);
-        let (_, rect) = layout
-            .buttons(&MENU)
+        Layout::new((8, 6), scale)
+    }
+
+    /// Clicks `button` of `row` where the window draws it.
+    fn click_in(&self, desktop: &Desktop, row: &[Button], button: Button) {
+        let (_, rect) = self
+            .layout()
+            .buttons(row)
             .into_iter()
             .find(|(b, _)| *b == button)
             .unwrap();
-        let (x, y) = self.client_place(desktop);
-        let (cx, cy) = rect.centre();
-        desktop.click((x + cx, y + cy));
+        self.click_at(desktop, rect.centre());
+    }
+
+    /// Clicks `button` of the menu where the window draws it.
+    fn click(&self, desktop: &Desktop, button: Button) {
+        self.click_in(desktop, &MENU, button);
+    }
+
+    /// Clicks the point `(x, y)` of the window's client area.
+    fn click_at(&self, desktop: &Desktop, (x, y): (i64, i64)) {
+        let (left, top) = self.client_place(desktop);
+        desktop.click((left + x, top + y));
     }
 
     /// The top-left of the window's client area on the screen, as
@@ -231,8 +256,74 @@ fn hints_by_button_lead_to_the_clear_stop_ends_them_and_q_quits() {
     let games = desktop.recorded();
     assert_eq!(games.len(), 1, "{said}");
     assert_eq!(games[0]["mode"], "assist");
-    app.key(&desktop, "q");
-    assert_eq!(app.exit_code(), Some(0), "{}", app.said());
+    assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
+}
+
+/// The board the app says it read to calibrate on, its `n`th (from 1).
+fn board_read(said: &str, n: usize) -> Board {
+    said.lines()
+        .filter_map(|l| l.strip_prefix("calibrate: the board read: "))
+        .nth(n - 1)
+        .expect("the board read, said")
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn key_3_shows_the_board_a_click_changes_a_cell_escape_keeps_the_old_and_save_calibrates() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let mut app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    app.wait_for("optimum 11 clicks, proven", 1);
+    let saved = desktop.path("config/dustbot/calibration.toml");
+    // 3: the board read from the game's window, shown for the player.
+    app.key(&desktop, "3");
+    let said = app.wait_for("calibrate: is this the board in the game?", 1);
+    let board = board_read(&said, 1);
+    assert_eq!(board, REAL_BOARD.parse().unwrap());
+    // A click on the top-left cell gives it the next colour.
+    let top_left = Cell::new(0, 5);
+    let was = board.get(top_left).unwrap();
+    let next = Colour::new(was.index() + 1).filter(|c| c.index() < 5);
+    app.click_at(&desktop, app.layout().cell_centre(top_left));
+    let now = match next {
+        Some(c) => format!("is now {} {}", c.letter(), c.name()),
+        None => "is now empty".to_owned(),
+    };
+    app.wait_for(&format!("calibrate: column 0 row 5 {now}"), 1);
+    // Saved as it is, that board is not the game's: said in the window,
+    // nothing written, the board still shown to correct.
+    app.key(&desktop, "Return");
+    let said = app.wait_for("error: cannot learn the colours: nothing saved", 1);
+    assert!(!saved.exists(), "{said}");
+    // Escape leaves the calibration as it was.
+    app.key(&desktop, "Escape");
+    let said = app.wait_for("calibration unchanged: ", 1);
+    assert!(!saved.exists(), "{said}");
+    assert!(!said.contains("saved the calibration"), "{said}");
+    // 3 again: the board read anew, the correction gone; Save (the
+    // button) calibrates on it.
+    app.key(&desktop, "3");
+    let said = app.wait_for("calibrate: is this the board in the game?", 2);
+    assert_eq!(board_read(&said, 2), board);
+    app.click_in(&desktop, &CALIBRATING, Button::Save);
+    let said = app.wait_for("saved the calibration as ", 1);
+    calibration_saved(&desktop, &said);
+    // Hints read the board with it: the first hint followed, the next one
+    // read from the board it left.
+    app.key(&desktop, "1");
+    let said = app.wait_for("hint: click", 1);
+    assert!(
+        said.contains(&format!("reading with the calibration {}", saved.display())),
+        "{said}"
+    );
+    desktop.click(hint(&said, 1).unwrap());
+    practice.wait_for_clicks(1);
+    app.wait_for("hint: click", 2);
+    app.key(&desktop, "Escape");
+    app.wait_for("ended: 1 hints", 1);
+    assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
 }
 
 /// Gives the keyboard to window `id`, as the player's click on it does,

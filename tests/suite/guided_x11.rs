@@ -531,3 +531,27 @@ fn bot_alone_in_a_terminal_over_the_board_says_its_terminal_covers_it() {
     });
     assert!(said.contains("Dust Practice"), "{said}");
 }
+
+#[test]
+fn key_3_calibrates_on_the_board_confirmed_and_the_menu_reads_with_it() {
+    let desktop = Desktop::start();
+    let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let pane = Pane::start(&desktop, &[]);
+    pane.yes_it_is_the_game();
+    pane.wait_for("What now?", 1);
+    pane.keys("3");
+    pane.wait_for("Enter if it is the board in the game", 1);
+    let saved = desktop.path("config/dustbot/calibration.toml");
+    assert!(!saved.exists());
+    pane.key("Enter");
+    let screen = pane.wait_for("What now?", 2);
+    calibration_saved(&desktop, &screen);
+    // The menu's board read with it.
+    assert_eq!(
+        screen.matches("optimum: 11 clicks, proven").count(),
+        2,
+        "{screen}"
+    );
+    pane.keys("q");
+    pane.wait_for("[bot exited 0]", 1);
+}

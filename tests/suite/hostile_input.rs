@@ -424,15 +424,26 @@ fn a_rare_optimum_says_how_the_drawing_goes_and_ends() {
         "gravity",
         "--seed",
         "1",
+        "--draw-for",
+        "6",
     ];
-    // Sixty seconds of drawing, the last board's proof, and margin.
-    let out = run_within(dir.path(), &args, b"", Duration::from_secs(120));
+    // Six seconds of drawing (a line on how it goes every five), the last
+    // board's proof, and margin.
+    let out = run_within(dir.path(), &args, b"", Duration::from_secs(60));
     refused(
         &out,
         "no board with a proven optimum of 9 clicks under gravity",
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("boards drawn in"), "{stdout}");
+    // It gave up at --draw-for's six seconds, not the default sixty (the
+    // last board's proof takes 10 s at most).
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let seconds: f64 = stderr
+        .split_once(" s)")
+        .and_then(|(head, _)| head.rsplit_once('(')?.1.parse().ok())
+        .unwrap_or_else(|| panic!("no drawing time in {stderr}"));
+    assert!((6.0..=20.0).contains(&seconds), "{stderr}");
 }
 
 #[test]

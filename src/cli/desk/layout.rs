@@ -1,10 +1,13 @@
 //! Where the parts of the desktop app's window go, at a scale: the board
 //! picture (the hint picture of the renderer) on top, the status lines
-//! under it, a row of buttons at the bottom; and which button a point of
-//! the window is on. Pure geometry, so that the clicks land where the
-//! buttons are drawn, and the tests click them there.
+//! under it, a row of buttons at the bottom; and which button, or which
+//! cell of the board drawn, a point of the window is on. Pure geometry,
+//! so that the clicks land where the buttons and cells are drawn, and the
+//! tests click them there.
 
-use crate::render::hint_size;
+use crate::game::Cell;
+use crate::geometry::{Geometry, PixelPoint};
+use crate::render::{hint_geometry, hint_size};
 
 /// The status lines: the window, the calibration, the optimum, what the
 /// bot does, the last game, the run's summary, and the record's table,
@@ -24,6 +27,7 @@ pub enum Button {
     Hints,
     Play,
     Stop,
+    Calibrate,
     Record,
     Report,
     Quit,
@@ -31,6 +35,8 @@ pub enum Button {
     No,
     TryAgain,
     SaveReport,
+    Save,
+    Cancel,
 }
 
 impl Button {
@@ -39,6 +45,7 @@ impl Button {
             Button::Hints => "1 Hints",
             Button::Play => "2 Play",
             Button::Stop => "Stop",
+            Button::Calibrate => "3 Calibrate",
             Button::Record => "4 Record",
             Button::Report => "Report",
             Button::Quit => "Quit",
@@ -46,15 +53,18 @@ impl Button {
             Button::No => "No",
             Button::TryAgain => "Try again",
             Button::SaveReport => "Save a report",
+            Button::Save => "Save",
+            Button::Cancel => "Cancel",
         }
     }
 }
 
 /// The buttons while no question is asked.
-pub const MENU: [Button; 6] = [
+pub const MENU: [Button; 7] = [
     Button::Hints,
     Button::Play,
     Button::Stop,
+    Button::Calibrate,
     Button::Record,
     Button::Report,
     Button::Quit,
@@ -63,6 +73,10 @@ pub const MENU: [Button; 6] = [
 pub const QUESTION: [Button; 3] = [Button::Yes, Button::No, Button::Quit];
 /// The buttons under an error.
 pub const FAILED: [Button; 3] = [Button::TryAgain, Button::SaveReport, Button::Quit];
+/// The buttons under the board to calibrate on.
+pub const CALIBRATING: [Button; 3] = [Button::Save, Button::Cancel, Button::Quit];
+/// Every row of buttons the window shows.
+pub const ROWS: [&[Button]; 4] = [&MENU, &QUESTION, &FAILED, &CALIBRATING];
 
 /// A rectangle of the window's client area, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +105,8 @@ pub struct Layout {
     pub size: (usize, usize),
     /// The board picture's place and size.
     pub picture: Rect,
+    /// The board's cells in the window.
+    pub board: Geometry,
     /// The top-left of the first status line, the lines' text size and
     /// pitch.
     pub status: (i64, i64),
@@ -113,7 +129,8 @@ impl Layout {
         let status_y = ph as i64 + gap;
         let buttons_y = status_y + line * STATUS_LINES as i64 + gap;
         let button_height = (BUTTON_HEIGHT * scale).round() as i64;
-        let rows = MENU.len().div_ceil(COLUMNS) as i64;
+        let most = ROWS.iter().map(|row| row.len()).max().unwrap_or(0);
+        let rows = most.div_ceil(COLUMNS) as i64;
         let height = buttons_y + rows * (button_height + gap);
         Layout {
             scale,
@@ -124,6 +141,8 @@ impl Layout {
                 width: width as i64,
                 height: ph as i64,
             },
+            // The picture is at the window's top-left.
+            board: hint_geometry(cells.0, cells.1, scale),
             status: (gap, status_y),
             text,
             line,
@@ -157,6 +176,17 @@ impl Layout {
             .collect()
     }
 
+    /// The cell of the board drawn at `point`, if any.
+    pub fn cell_at(&self, (x, y): (i64, i64)) -> Option<Cell> {
+        self.board.cell_at(PixelPoint::new(x as f32, y as f32))
+    }
+
+    /// The centre of `cell` of the board drawn, in whole pixels.
+    pub fn cell_centre(&self, cell: Cell) -> (i64, i64) {
+        let centre = self.board.cell_centre(cell);
+        (centre.x.floor() as i64, centre.y.floor() as i64)
+    }
+
     /// The button of `row` at `point`, if any.
     pub fn button_at(&self, row: &[Button], point: (i64, i64)) -> Option<Button> {
         self.buttons(row)
@@ -173,7 +203,7 @@ mod tests {
     fn every_button_is_found_at_its_centre_and_none_between() {
         for scale in [1.0, 0.8, 0.5] {
             let layout = Layout::new((8, 6), scale);
-            for row in [&MENU[..], &QUESTION, &FAILED] {
+            for row in ROWS {
                 let buttons = layout.buttons(row);
                 for (button, rect) in &buttons {
                     assert_eq!(layout.button_at(row, rect.centre()), Some(*button));
@@ -193,7 +223,7 @@ mod tests {
     #[test]
     fn the_labels_fit_their_buttons() {
         let layout = Layout::new((8, 6), 0.5);
-        for row in [&MENU[..], &QUESTION, &FAILED] {
+        for row in ROWS {
             for (button, rect) in layout.buttons(row) {
                 let (w, _) = crate::render::font::text_size(button.label(), layout.text);
                 assert!(i64::from(w) < rect.width, "{button:?} at 50%");
@@ -207,11 +237,45 @@ mod tests {
         let (w, h) = hint_size(8, 6, 1.0);
         assert_eq!(layout.size.0, w);
         assert!(layout.status.1 >= h as i64);
-        // Two rows of three for the menu, the last one at the bottom.
+        // Rows of three for the menu, the last one at the bottom.
         let buttons = layout.buttons(&MENU);
         assert_eq!(buttons[3].1.x, buttons[0].1.x);
         assert!(buttons[3].1.y > buttons[0].1.y);
-        let last = buttons[5].1;
+        let last = buttons[MENU.len() - 1].1;
         assert!(last.y + last.height <= layout.size.1 as i64);
+    }
+
+    #[test]
+    fn every_cell_is_found_at_its_centre_and_none_off_the_board() {
+        for scale in [1.0, 0.8, 0.5] {
+            let layout = Layout::new((8, 6), scale);
+            for x in 0..8 {
+                for y in 0..6 {
+                    let cell = Cell::new(x, y);
+                    let centre = layout.cell_centre(cell);
+                    assert_eq!(layout.cell_at(centre), Some(cell), "{cell:?} at {scale}");
+                    assert!(layout.picture.contains(centre));
+                }
+            }
+            // Row 0 is the bottom row, as the game counts them.
+            let (_, bottom) = layout.cell_centre(Cell::new(0, 0));
+            let (_, top) = layout.cell_centre(Cell::new(0, 5));
+            assert!(bottom > top);
+            // The board's edges: a pixel inside, the next one out.
+            let g = layout.board;
+            let (x0, y0) = (g.x.ceil() as i64, g.y.ceil() as i64);
+            assert_eq!(layout.cell_at((x0, y0)), Some(Cell::new(0, 5)));
+            assert_eq!(layout.cell_at((x0 - 1, y0)), None);
+            assert_eq!(layout.cell_at((x0, y0 - 1)), None);
+            let (w, h) = g.size();
+            let (x1, y1) = ((g.x + w).ceil() as i64, (g.y + h).ceil() as i64);
+            assert_eq!(layout.cell_at((x1 - 1, y1 - 1)), Some(Cell::new(7, 0)));
+            assert_eq!(layout.cell_at((x1, y1 - 1)), None);
+            assert_eq!(layout.cell_at((x1 - 1, y1)), None);
+            // No button is on the board, nor the board on a button.
+            for (_, rect) in layout.buttons(&CALIBRATING) {
+                assert_eq!(layout.cell_at(rect.centre()), None);
+            }
+        }
     }
 }

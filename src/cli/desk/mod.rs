@@ -3,18 +3,22 @@
 //! renderer and its font) shows the board read in the game's look with the
 //! plan numbered on it, a status (the window found, the calibration, the
 //! proven optimum, what the bot does, each game's line, the run's summary)
-//! and buttons; the guided session's keys work in it (1 hints, 2 play, 4
-//! the record, Escape stops, q quits). It finds the game as the guided
-//! session does ([`find::search`], on a thread: the window keeps
-//! answering), asking Yes or No for a window found only by its board, and
-//! looks again every 2 s while none is found. Hints and play are the
-//! commands' own runs, game after game until Stop, on a thread of their
-//! own ([`worker`]); the settings, the game log, the record and the report
-//! are the guided session's files. Once the game is found the window goes
+//! and buttons; the guided session's keys work in it (1 hints, 2 play, 3
+//! calibrate, 4 the record, Escape stops, q quits). Calibrating shows the
+//! board read from the game's window in the board's place, the player's
+//! clicks on its cells correct it ([`correct`]), and the run floor learns,
+//! saves and reads back the calibration ([`crate::app::calibrate`]). It
+//! finds the game as the guided session does ([`find::search`], on a
+//! thread: the window keeps answering), asking Yes or No for a window
+//! found only by its board, and looks again every 2 s while none is found.
+//! Hints and play are the commands' own runs, game after game until Stop,
+//! on a thread of their own ([`worker`]); the settings, the game log, the
+//! record, the calibration and the report are the guided session's files. Once the game is found the window goes
 //! beside it, never over it. Every line the window says is also written
 //! on standard output (nowhere, for a GUI program on Windows), for the
 //! tests and for a player who starts it from a terminal.
 
+mod correct;
 pub mod layout;
 mod worker;
 
@@ -32,6 +36,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use super::args::{PlayArgs, StatsArgs};
+use crate::app::calibrate::Calibrating;
 use crate::app::settings::{self, Choice};
 use crate::app::{Mode, Target};
 use crate::assist::{Border, place_sized};
@@ -39,12 +44,12 @@ use crate::desktop::stop::{self, Asker};
 use crate::desktop::{
     self, Desktop as _, Key, OwnWindow, ScreenPoint, ScreenRect, WindowInfo, folders,
 };
-use crate::game::{NODIATIS_HEIGHT, NODIATIS_WIDTH};
+use crate::game::{Board, NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use crate::live::find::{self, Found, Search, Seen};
 use crate::render::{Canvas, HintPainter, font};
 use crate::solver::{self, Strategy};
 use crate::vision::Calibration;
-use layout::{Button, FAILED, Layout, MENU, QUESTION};
+use layout::{Button, CALIBRATING, FAILED, Layout, MENU, QUESTION};
 use worker::{Note, Shown};
 
 /// The window's title.
@@ -144,6 +149,12 @@ enum Phase {
     },
     /// An error shown, with Try again and Save a report.
     Failed,
+    /// The board read from the game's window, shown for the player to
+    /// confirm or correct (`board`), then Save or Cancel.
+    Calibrating {
+        calibrating: Box<Calibrating>,
+        board: Board,
+    },
 }
 
 /// What the player asked for.
@@ -265,8 +276,8 @@ impl App {
                     flow = Flow::Quit;
                 }
             }
-            if let Some(button) = self.clicked()
-                && let Flow::Quit = self.press(button)
+            if let Some(point) = self.clicked()
+                && let Flow::Quit = self.click(point)
             {
                 flow = Flow::Quit;
             }
@@ -288,8 +299,8 @@ impl App {
         echo("dustbot: closed");
     }
 
-    /// The button clicked since the last look, if any.
-    fn clicked(&mut self) -> Option<Button> {
+    /// The point of the window clicked since the last look, if any.
+    fn clicked(&mut self) -> Option<(i64, i64)> {
         let down = self.window.primary_down();
         let pressed = down && !self.was_down;
         self.was_down = down;
@@ -299,8 +310,34 @@ impl App {
         // The pointer as of the press (see the practice window's loop).
         self.window.pump();
         let (x, y) = self.window.pointer()?;
-        self.layout
-            .button_at(self.row(), (x.floor() as i64, y.floor() as i64))
+        Some((x.floor() as i64, y.floor() as i64))
+    }
+
+    /// A click at `point`: its button pressed, or, while calibrating, its
+    /// cell's colour changed.
+    fn click(&mut self, point: (i64, i64)) -> Flow {
+        if let Some(button) = self.layout.button_at(self.row(), point) {
+            return self.press(button);
+        }
+        if let Some(cell) = self.layout.cell_at(point)
+            && let Phase::Calibrating { board, .. } = &mut self.phase
+        {
+            let line = match correct::cycle(board, cell) {
+                Ok((changed, state)) => {
+                    *board = changed;
+                    format!(
+                        "calibrate: column {} row {} is now {}",
+                        cell.x,
+                        cell.y,
+                        correct::said(state)
+                    )
+                }
+                Err(refused) => format!("calibrate: {refused}"),
+            };
+            self.dirty = true;
+            set(&mut self.status.doing, line);
+        }
+        Flow::Go
     }
 
     /// The buttons shown now.
@@ -308,6 +345,7 @@ impl App {
         match self.phase {
             Phase::Asking(_) => &QUESTION,
             Phase::Failed => &FAILED,
+            Phase::Calibrating { .. } => &CALIBRATING,
             _ => &MENU,
         }
     }
@@ -315,11 +353,16 @@ impl App {
     fn key(&mut self, key: Key) -> Flow {
         let button = match (key, &self.phase) {
             (Key::Q, _) => Button::Quit,
+            (Key::Enter | Key::NumPadEnter, Phase::Calibrating { .. }) => Button::Save,
+            (Key::Escape, Phase::Calibrating { .. }) => Button::Cancel,
+            // Only Save, Cancel and Quit under the board to calibrate on.
+            (_, Phase::Calibrating { .. }) => return Flow::Go,
             (Key::Escape, _) => Button::Stop,
             (Key::Y | Key::Enter | Key::NumPadEnter, Phase::Asking(_)) => Button::Yes,
             (Key::N, Phase::Asking(_)) => Button::No,
             (Key::One, _) => Button::Hints,
             (Key::Two, _) => Button::Play,
+            (Key::Three, _) => Button::Calibrate,
             (Key::Four, _) => Button::Record,
             _ => return Flow::Go,
         };
@@ -344,6 +387,18 @@ impl App {
                 }
             }
             Button::Report | Button::SaveReport => self.report(),
+            Button::Calibrate => self.calibrate(),
+            Button::Save => self.save_calibration(),
+            Button::Cancel => {
+                if let Phase::Calibrating { .. } = self.phase {
+                    self.phase = Phase::Ready;
+                    self.status.more.clear();
+                    set(
+                        &mut self.status.doing,
+                        format!("calibration unchanged: {}", self.calibration_path.display()),
+                    );
+                }
+            }
             Button::Yes => {
                 if let Phase::Asking(found) = &self.phase {
                     let found = found.clone();
@@ -409,7 +464,7 @@ impl App {
                     self.note(note);
                 }
             }
-            Phase::Asking(_) | Phase::Ready | Phase::Failed => {}
+            Phase::Asking(_) | Phase::Ready | Phase::Failed | Phase::Calibrating { .. } => {}
         }
     }
 
@@ -495,20 +550,7 @@ impl App {
         }
         self.place_beside(&found.window);
         match found.board {
-            Some(board) => {
-                let options = self
-                    .args
-                    .solver
-                    .options(Strategy::Optimal, self.args.rules.start());
-                let outcome = solver::solve(&board, &options, &mut |_| {});
-                let caption = worker::optimum_caption(outcome.length(), outcome.proven_optimal);
-                set(&mut self.status.optimum, caption.clone());
-                self.shown = Some(Shown {
-                    board,
-                    clicks: crate::assist::clicks_on(&board, &outcome.moves, outcome.rules),
-                    caption: vec![caption],
-                });
-            }
+            Some(board) => self.show_plan(board),
             None => set(
                 &mut self.status.optimum,
                 "no board read now (a game not started, or one part played)".to_owned(),
@@ -519,8 +561,115 @@ impl App {
         self.phase = Phase::Ready;
         set(
             &mut self.status.summary,
-            "1 hints, 2 play for me (moving the mouse stops it), 4 the record".to_owned(),
+            "1 hints, 2 play for me (moving the mouse stops it), 3 calibrate, 4 the record"
+                .to_owned(),
         );
+    }
+
+    /// `board` shown with its proven optimum.
+    fn show_plan(&mut self, board: Board) {
+        let options = self
+            .args
+            .solver
+            .options(Strategy::Optimal, self.args.rules.start());
+        let outcome = solver::solve(&board, &options, &mut |_| {});
+        let caption = worker::optimum_caption(outcome.length(), outcome.proven_optimal);
+        set(&mut self.status.optimum, caption.clone());
+        self.shown = Some(Shown {
+            board,
+            clicks: crate::assist::clicks_on(&board, &outcome.moves, outcome.rules),
+            caption: vec![caption],
+        });
+    }
+
+    /// Calibrating on the board the game's window shows now: captured
+    /// once, the board read from it shown for the player to confirm or
+    /// correct.
+    fn calibrate(&mut self) {
+        match self.phase {
+            Phase::Ready => {}
+            Phase::Running { .. } | Phase::Calibrating { .. } => return,
+            _ => {
+                return set(
+                    &mut self.status.doing,
+                    "no game found yet: start the dust game so that a full board shows, then 3 calibrates on it"
+                        .to_owned(),
+                );
+            }
+        }
+        let Some((window, _)) = &self.game else {
+            return;
+        };
+        let mut desktop = desktop::system();
+        match Calibrating::capture(&mut desktop, window, &self.calibration) {
+            Ok(calibrating) => {
+                let board = calibrating.proposed;
+                self.status.more.clear();
+                echo(&format!("calibrate: the board read: {board}"));
+                set(
+                    &mut self.status.doing,
+                    format!(
+                        "calibrate: is this the board in the game? Click a cell to change its colour ({}); Save or Enter calibrates on it, Cancel or Escape leaves the calibration as it is",
+                        correct::order()
+                    ),
+                );
+                self.phase = Phase::Calibrating {
+                    calibrating: Box::new(calibrating),
+                    board,
+                };
+            }
+            Err(error) => self.fail(format!("{error}")),
+        }
+    }
+
+    /// The board confirmed: a calibration learned on it, saved in the
+    /// settings folder, read back from there, and used from now on; an
+    /// error leaves the board shown, to correct or cancel.
+    fn save_calibration(&mut self) {
+        let Phase::Calibrating { calibrating, board } = &self.phase else {
+            return;
+        };
+        let board = *board;
+        let saved = folders::config_folder()
+            .map_err(anyhow::Error::from)
+            .and_then(|folder| Ok(calibrating.save(&board, &folder)?));
+        let saved = match saved {
+            Ok(saved) => saved,
+            Err(error) => {
+                let line = format!("error: {error:#}");
+                echo(&line);
+                self.status.more = vec![line];
+                return;
+            }
+        };
+        let remembered = match settings::update(&self.settings_path, |s| {
+            s.calibration = Some(saved.path.clone());
+        }) {
+            Ok(_) => String::new(),
+            Err(error) => format!(" (not remembered for the next start: {error})"),
+        };
+        self.painter = HintPainter::new(
+            CELLS.0,
+            CELLS.1,
+            &crate::app::look_of(&saved.calibration),
+            self.layout.scale,
+        );
+        self.calibration = saved.calibration;
+        self.calibration_path = saved.path;
+        self.status.more.clear();
+        self.phase = Phase::Ready;
+        set(
+            &mut self.status.calibration,
+            format!("calibration: {}", self.calibration_path.display()),
+        );
+        set(
+            &mut self.status.doing,
+            format!(
+                "saved the calibration as {}: used from now on{remembered}",
+                self.calibration_path.display()
+            ),
+        );
+        self.show_plan(board);
     }
 
     /// Hints or play, game after game until Stop.
@@ -602,7 +751,10 @@ impl App {
                 }
                 match error {
                     Some(error) => self.fail(error),
-                    None => set(&mut self.status.doing, "ended: 1 hints, 2 play".to_owned()),
+                    None => set(
+                        &mut self.status.doing,
+                        "ended: 1 hints, 2 play, 3 calibrate".to_owned(),
+                    ),
                 }
             }
         }
@@ -778,12 +930,21 @@ impl App {
         frame.fill(0, 0, frame.width as i64, frame.height as i64, BACKGROUND);
         let p = layout.picture;
         let mut picture = Canvas::new(p.width as usize, p.height as usize, BACKGROUND);
-        match &self.shown {
-            Some(shown) => {
+        match (&self.phase, &self.shown) {
+            (Phase::Calibrating { board, .. }, _) => self.painter.paint(
+                board,
+                &[],
+                &[
+                    "calibrate: is this the board in the game?".to_owned(),
+                    "click a cell to change its colour".to_owned(),
+                ],
+                &mut picture,
+            ),
+            (_, Some(shown)) => {
                 self.painter
                     .paint(&shown.board, &shown.clicks, &shown.caption, &mut picture)
             }
-            None => picture.text(
+            (_, None) => picture.text(
                 p.height / 3,
                 p.height / 2,
                 "looking for the game...",

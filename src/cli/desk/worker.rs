@@ -45,6 +45,12 @@ pub enum Note {
 /// Starts `run` on a thread; its notes, the last one [`Note::Ended`].
 pub fn start(run: Run) -> (Receiver<Note>, JoinHandle<()>) {
     let (tx, rx) = mpsc::channel();
+    // Which calibration reads the boards: a new one is in use at once.
+    tx.send(Note::Doing(format!(
+        "reading with the calibration {}",
+        run.calibration_path.display()
+    )))
+    .ok();
     let handle = thread::spawn(move || {
         let ran = match run.mode {
             Mode::Assist => hints(&run, &tx),

@@ -13,18 +13,19 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use console::Key;
 
 use super::args::{Cli, PlayArgs, StatsArgs};
 use super::say;
+use crate::app::calibrate::Calibrating;
 use crate::app::settings::{self, Choice, Settings};
 use crate::app::{Mode, Target};
 use crate::desktop::{Desktop, WindowInfo, folders};
-use crate::game::{Board, Colour, NODIATIS_HEIGHT, NODIATIS_WIDTH};
+use crate::game::{Board, Colour};
 use crate::live::find::{self, Found};
 use crate::solver::{self, Strategy};
-use crate::vision::{self, Calibration};
+use crate::vision::Calibration;
 use terminal::Keys;
 
 /// How often the windows are looked at again while no game is found.
@@ -577,9 +578,8 @@ impl Session<'_> {
         window: &WindowInfo,
         current: &Calibration,
     ) -> Result<()> {
-        let picture = desktop.open(window)?.capture_client()?;
-        let mut board = vision::propose(&picture, Some(current), NODIATIS_WIDTH, NODIATIS_HEIGHT)
-            .context("no board to calibrate on in the window")?;
+        let calibrating = Calibrating::capture(desktop, window, current)?;
+        let mut board = calibrating.proposed;
         loop {
             self.keys.ask();
             say!("the board read:");
@@ -598,9 +598,7 @@ impl Session<'_> {
                 },
             }
         }
-        let calibration = vision::learn_on(&picture, &board)
-            .context("cannot learn the colours: nothing saved")?;
-        let path = save_new_calibration(&calibration, &folders::config_folder()?)?;
+        let path = calibrating.save(&board, &folders::config_folder()?)?.path;
         let saved = path.clone();
         self.save(|s| s.calibration = Some(saved));
         self.calibration_instead = Some(path.clone());
@@ -637,27 +635,6 @@ impl Session<'_> {
         }
         Ok(())
     }
-}
-
-/// Writes `calibration` into `folder` under a name no file has yet
-/// (`calibration.toml`, else `calibration-2.toml`, ...): a second
-/// session's calibration, saved meanwhile, is never written over.
-fn save_new_calibration(calibration: &Calibration, folder: &Path) -> Result<PathBuf> {
-    for n in 1..1000 {
-        let name = match n {
-            1 => "calibration.toml".to_owned(),
-            n => format!("calibration-{n}.toml"),
-        };
-        let path = folder.join(name);
-        match calibration.save(&path, false) {
-            Err(vision::CalibrationError::Exists { .. }) => continue,
-            saved => return saved.map(|()| path).map_err(Into::into),
-        }
-    }
-    anyhow::bail!(
-        "{}: a thousand calibrations already: remove the old ones",
-        folder.display()
-    )
 }
 
 /// "G green, O orange, ...": the letters the board is typed in.

@@ -754,3 +754,19 @@ pub fn proven_optimum_under(board: &str, rules: &str) -> usize {
     assert_eq!(line["proven_optimal"], true, "{line}");
     line["length"].as_u64().unwrap() as usize
 }
+
+/// Checks that a door said it saved the calibration it made as
+/// `calibration.toml` in the test's settings folder and uses it (`said`:
+/// all it said), that the file loads, and that the settings name it.
+pub fn calibration_saved(desktop: &Desktop, said: &str) {
+    let saved = desktop.path("config/dustbot/calibration.toml");
+    let shown = saved.display();
+    let line = format!("saved the calibration as {shown}: used from now on");
+    assert!(said.contains(&line), "{said}");
+    assert!(said.contains(&format!("calibration: {shown}")), "{said}");
+    let loaded = dustbot::vision::Calibration::load(&saved);
+    assert!(loaded.is_ok(), "{loaded:?}");
+    let settings = std::fs::read_to_string(desktop.path("config/dustbot/settings.toml")).unwrap();
+    let named = format!("calibration = {:?}", shown.to_string());
+    assert!(settings.contains(&named), "{settings}");
+}
