@@ -3,7 +3,8 @@
 //! read, the plan, every click, every change of rules, every mismatch) and
 //! ends with the rules learned and the clicks used against the plan and
 //! the total time. Every stop is a one-line
-//! error with exit code 2.
+//! error with exit code 2. The Pause key stops the games from any window
+//! while they go on.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -78,7 +79,19 @@ pub(super) fn run_games<D: Driver>(
     driver: D,
     observe: &mut Observe<'_, D>,
 ) -> Result<ExitCode> {
-    let ran = app::games(run, driver, |window| say!("window {window}"), observe)?;
+    // The player's keyboard is the game's once they click there: Pause
+    // stops from anywhere, the key given back when the games end.
+    let stop_key = crate::desktop::stop::StopKey::grab();
+    let ran = app::games(
+        run,
+        driver,
+        |window| {
+            say!("window {window}");
+            say!("{}", stop_key.said());
+        },
+        observe,
+    )?;
+    drop(stop_key);
     if ran.has_summary {
         say!("{}", run_summary(&ran.played));
     }

@@ -1,7 +1,8 @@
 //! The report a player attaches to a question: `bot report`, or "save a
 //! report" after an error in a guided session. One HTML file that any
 //! browser shows, so that the player sees what they would share: the
-//! version, the OS and its screens' display scales, the window list
+//! version, the OS and its screens' display scales and HDR (on, the
+//! captures are washed out), the window list
 //! (titles escaped), the settings file, the session's log (the lines the
 //! log showed, the error that stopped it) and its last frames (the debug
 //! folder's newest pictures, which the bot saved of the game's board), and
@@ -90,13 +91,18 @@ fn gather(error: Option<&str>, debug_dir: &Path) -> Gathered {
         Ok(screens) => screens
             .iter()
             .map(|(area, scale)| {
+                let centre = desktop::ScreenPoint::new(
+                    area.x + area.width as i32 / 2,
+                    area.y + area.height as i32 / 2,
+                );
                 format!(
-                    "{}x{} at {},{}, display scale {:.0}%",
+                    "{}x{} at {},{}, display scale {:.0}%, HDR {}",
                     area.width,
                     area.height,
                     area.x,
                     area.y,
-                    scale * 100.0
+                    scale * 100.0,
+                    desktop::hdr::HdrState::at(centre)
                 )
             })
             .collect::<Vec<_>>()

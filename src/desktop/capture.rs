@@ -305,7 +305,7 @@ pub fn names(text: &str, query: &str) -> bool {
 }
 
 /// The system's desktop: windows through `xcap`, the mouse through
-/// `enigo` (and Win32 on Windows).
+/// `enigo` on X11, Win32 on Windows.
 #[derive(Debug, Default)]
 pub struct SystemDesktop {
     _private: (),

@@ -1,13 +1,14 @@
 //! The desktop floor: everything that touches the player's screen, and the
 //! only place with per-platform code. It owns the window list and the game
 //! window's geometry and pixels ([`capture`]), the mouse ([`input`]), the
-//! stop requests (Ctrl-C and the signals that end a process, [`stop`]),
+//! stop requests (Ctrl-C and the signals that end a process, and the
+//! Pause key from anywhere while a run is on: [`stop`]),
 //! the console the bot runs in ([`console`]: colour, QuickEdit, the wait
 //! for Enter before it closes), which windows are the bot's own (its
 //! terminal, its hint window), the bot's own windows themselves ([`own`]:
 //! the practice and hint windows, `minifb` kept on this floor; [`marks`]:
-//! the hints drawn on the game's own board), and the
-//! platform's folders ([`folders`]: where settings and data go, and
+//! the hints drawn on the game's own board), HDR on a monitor ([`hdr`]),
+//! and the platform's folders ([`folders`]: where settings and data go, and
 //! whether the bot was started from inside an archive). The rest of the
 //! bot is written against the three traits here, [`Desktop`],
 //! [`GameWindow`] and [`Pointer`]: the system's desktop (X11 through
@@ -19,6 +20,7 @@ pub mod capture;
 pub mod console;
 pub mod fake;
 pub mod folders;
+pub mod hdr;
 pub mod input;
 pub mod marks;
 pub mod own;
@@ -79,6 +81,9 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(u32) -> Option<ScreenRect> = platform::client_area;
     let _: fn(ScreenPoint) -> Result<Option<u32>, String> = platform::window_at;
     let _: fn(u32) -> Option<u32> = platform::parent_of;
+    // A monitor's DXGI colour space (HDR), by a window or a point.
+    let _: fn(u32) -> Result<Option<i32>, String> = platform::colour_space_of_window;
+    let _: fn(ScreenPoint) -> Result<Option<i32>, String> = platform::colour_space_at;
     let _: fn(u32) -> Option<u64> = platform::started_at;
     let _: fn(u32) -> Option<String> = platform::command_line_of;
     // Pixels through a kept connection (X11; none on Windows).
@@ -96,6 +101,9 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(u32) -> Result<(), String> = platform::bring_to_front;
     let _: fn() -> Result<(), String> = platform::survive_window_errors;
     let _: fn(u32) -> bool = platform::lost;
+    // The key that stops a run from anywhere, held while the value lives.
+    let _: fn(stop::Pressed) -> Result<platform::StopKeyGrab, stop::GrabError> =
+        platform::StopKeyGrab::grab;
 };
 
 use image::RgbaImage;

@@ -6,7 +6,11 @@
 //! log-off and shut-down events are other: Windows ends the process as
 //! soon as their handler returns, so the handler ([`ending`]) sets the
 //! flag and, before it returns, waits for a click in progress to release
-//! its button, or releases it itself.
+//! its button, or releases it itself. And the key that stops a run from
+//! anywhere ([`StopKey`]): the Pause key, taken from the whole desktop
+//! while a run is on (X11's `GrabKey` on the root window, Windows'
+//! `RegisterHotKey`) and given back when it ends, so that a player whose
+//! keyboard is the game's need not find the bot's window to stop it.
 
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -112,6 +116,9 @@ pub enum Asker {
     Escape,
     /// The terminal the session reads its keys from went away.
     TerminalClosed,
+    /// The key that stops from anywhere ([`StopKey`]), pressed in any
+    /// window.
+    StopKey,
 }
 
 impl Asker {
@@ -120,7 +127,8 @@ impl Asker {
             Asker::CtrlC => 1,
             Asker::Escape => 2,
             Asker::TerminalClosed => 3,
-            Asker::Key(key) => u8::try_from(key).map_or(4, |k| k.max(4)),
+            Asker::StopKey => 4,
+            Asker::Key(key) => u8::try_from(key).map_or(5, |k| k.max(5)),
         }
     }
 
@@ -131,6 +139,7 @@ impl Asker {
             1 => Some(Asker::CtrlC),
             2 => Some(Asker::Escape),
             3 => Some(Asker::TerminalClosed),
+            4 => Some(Asker::StopKey),
             key => Some(Asker::Key(char::from(key))),
         }
     }
@@ -143,6 +152,7 @@ impl std::fmt::Display for Asker {
             Asker::Key(key) => write!(f, "{key}"),
             Asker::Escape => f.write_str("Escape"),
             Asker::TerminalClosed => f.write_str("the terminal closing"),
+            Asker::StopKey => write!(f, "the {STOP_KEY} key"),
         }
     }
 }
@@ -199,6 +209,129 @@ pub fn check() -> Result<(), InputError> {
     }
 }
 
+/// The key that stops a run from anywhere, by the name on its keycap.
+pub const STOP_KEY: &str = "Pause";
+/// X11's keysym of the Pause key (`XK_Pause`, keysymdef.h).
+#[cfg_attr(windows, allow(dead_code))]
+pub(super) const XK_PAUSE: u32 = 0xff13;
+/// Windows' hot key for it, as `RegisterHotKey` takes it: the modifiers
+/// (`MOD_NOREPEAT` alone: Pause bare, and a key held down says it once)
+/// and the virtual key (`VK_PAUSE`).
+#[cfg_attr(not(windows), allow(dead_code))]
+pub(super) const WINDOWS_HOT_KEY: (u32, u32) = (0x4000, 0x13);
+/// The hot key's id, the thread's own (`RegisterHotKey` with no window
+/// takes 0 to 0xBFFF).
+#[cfg_attr(not(windows), allow(dead_code))]
+pub(super) const WINDOWS_HOT_KEY_ID: i32 = 0x5053;
+/// `WM_HOTKEY`: the hot key pressed, posted to the queue of the thread
+/// that registered it (a hot key registered with no window has no window
+/// procedure to call).
+#[cfg_attr(not(windows), allow(dead_code))]
+pub(super) const WM_HOTKEY: u32 = 0x0312;
+/// `WM_APP`: the message the run's end posts to that thread, to end its
+/// loop (`WM_QUIT` is for `PostQuitMessage` alone, by the docs).
+#[cfg_attr(not(windows), allow(dead_code))]
+pub(super) const WM_APP: u32 = 0x8000;
+/// `ERROR_HOTKEY_ALREADY_REGISTERED`: another program holds the key.
+#[cfg_attr(not(windows), allow(dead_code))]
+pub(super) const ERROR_HOTKEY_ALREADY_REGISTERED: u32 = 1409;
+
+/// What a press of the key that stops from anywhere calls, on the
+/// thread that listens for it.
+pub type Pressed = Box<dyn Fn() + Send>;
+
+/// Why the key that stops from anywhere is not the bot's.
+#[derive(Debug, thiserror::Error)]
+pub enum GrabError {
+    /// Another program holds it (X11's `BadAccess`, Windows'
+    /// `ERROR_HOTKEY_ALREADY_REGISTERED`).
+    #[error("another program holds it")]
+    Taken,
+    /// The window system could not be asked, or refused otherwise.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// What the key-listening thread of Windows does with a message taken
+/// from its queue.
+#[cfg_attr(not(windows), allow(dead_code))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum HotKeyMessage {
+    /// The stop key pressed: ask the stop.
+    Pressed,
+    /// The run ended: give the key back and end the thread.
+    End,
+    /// Anything else: wait on.
+    Other,
+}
+
+/// [`HotKeyMessage`] of a thread message (`message`, `wparam`): only the
+/// hot key of [`WINDOWS_HOT_KEY_ID`] is a press.
+#[cfg_attr(not(windows), allow(dead_code))]
+pub(super) fn hot_key_message(message: u32, wparam: usize) -> HotKeyMessage {
+    match message {
+        WM_HOTKEY if wparam == WINDOWS_HOT_KEY_ID as usize => HotKeyMessage::Pressed,
+        WM_APP => HotKeyMessage::End,
+        _ => HotKeyMessage::Other,
+    }
+}
+
+/// Windows' refusal of the hot key, by the error `RegisterHotKey` left.
+#[cfg_attr(not(windows), allow(dead_code))]
+pub(super) fn hot_key_refused(error: u32) -> GrabError {
+    if error == ERROR_HOTKEY_ALREADY_REGISTERED {
+        GrabError::Taken
+    } else {
+        GrabError::Failed(format!("Windows refused it (error {error})"))
+    }
+}
+
+/// The key that stops a run from anywhere ([`STOP_KEY`]), taken from the
+/// whole desktop for as long as this value lives: a press in any window,
+/// the game's included, asks the run to stop as [`Asker::StopKey`]. When
+/// another program holds the key the run goes on without it, and
+/// [`StopKey::said`] says so.
+#[derive(Debug)]
+pub struct StopKey {
+    grab: Result<super::platform::StopKeyGrab, GrabError>,
+}
+
+impl StopKey {
+    /// Takes the key for a run.
+    pub fn grab() -> StopKey {
+        StopKey::grab_with(Box::new(|| ask(Asker::StopKey)))
+    }
+
+    /// Takes the key, `pressed` called on the listening thread at each
+    /// press.
+    pub fn grab_with(pressed: Pressed) -> StopKey {
+        let grab = super::platform::StopKeyGrab::grab(pressed);
+        if let Err(why) = &grab {
+            log::debug!("the {STOP_KEY} key is not the bot's: {why}");
+        }
+        StopKey { grab }
+    }
+
+    /// Whether the key is the bot's.
+    pub fn held(&self) -> bool {
+        self.grab.is_ok()
+    }
+
+    /// Why the key is not the bot's, when it is not.
+    pub fn refused(&self) -> Option<&GrabError> {
+        self.grab.as_ref().err()
+    }
+
+    /// What the player is told: "Pause stops from anywhere", or that the
+    /// key is not available and why.
+    pub fn said(&self) -> String {
+        match &self.grab {
+            Ok(_) => format!("{STOP_KEY} stops from anywhere"),
+            Err(why) => format!("the {STOP_KEY} key is not available ({why})"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,10 +344,44 @@ mod tests {
             Asker::Key('q'),
             Asker::Escape,
             Asker::TerminalClosed,
+            Asker::StopKey,
         ] {
             assert_eq!(Asker::of(asker.code()), Some(asker));
         }
         assert_eq!(Asker::Key('q').to_string(), "q");
+        assert_eq!(Asker::StopKey.to_string(), "the Pause key");
+    }
+
+    #[test]
+    fn the_stop_key_is_pause_bare_on_windows_and_its_press_comes_to_the_thread() {
+        // RegisterHotKey(NULL, id, MOD_NOREPEAT, VK_PAUSE): no modifier
+        // to hold, one WM_HOTKEY for a key held down.
+        assert_eq!(WINDOWS_HOT_KEY, (0x4000, 0x13));
+        assert!((0..=0xBFFF).contains(&WINDOWS_HOT_KEY_ID));
+        // The registering thread's queue: its hot key is a press, the
+        // run's end ends the loop, the rest (another id, a timer) waits.
+        let id = WINDOWS_HOT_KEY_ID as usize;
+        assert_eq!(hot_key_message(0x0312, id), HotKeyMessage::Pressed);
+        assert_eq!(hot_key_message(0x0312, id + 1), HotKeyMessage::Other);
+        assert_eq!(hot_key_message(0x8000, 0), HotKeyMessage::End);
+        assert_eq!(hot_key_message(0x0113, id), HotKeyMessage::Other);
+        // Held by another program: the run goes on, said so.
+        assert!(matches!(hot_key_refused(1409), GrabError::Taken));
+        let other = hot_key_refused(5).to_string();
+        assert!(other.contains("error 5"), "{other}");
+        assert_eq!(XK_PAUSE, 0xff13);
+    }
+
+    #[test]
+    fn a_key_another_program_holds_is_said_not_available() {
+        let taken = StopKey {
+            grab: Err(GrabError::Taken),
+        };
+        assert!(!taken.held());
+        assert_eq!(
+            taken.said(),
+            "the Pause key is not available (another program holds it)"
+        );
     }
 
     #[test]

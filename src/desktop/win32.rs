@@ -37,7 +37,7 @@ use windows_sys::Win32::System::Diagnostics::ToolHelp::{
 };
 use windows_sys::Win32::System::LibraryLoader::GetModuleHandleW;
 use windows_sys::Win32::System::Threading::{
-    GetProcessTimes, OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION,
+    GetCurrentThreadId, GetProcessTimes, OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION,
 };
 use windows_sys::Win32::UI::HiDpi::{
     DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2, DPI_AWARENESS_PER_MONITOR_AWARE,
@@ -47,23 +47,24 @@ use windows_sys::Win32::UI::HiDpi::{
 use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
     GetAsyncKeyState, INPUT, INPUT_0, INPUT_MOUSE, MOUSEEVENTF_LEFTDOWN, MOUSEEVENTF_LEFTUP,
     MOUSEEVENTF_MIDDLEDOWN, MOUSEEVENTF_MIDDLEUP, MOUSEEVENTF_RIGHTDOWN, MOUSEEVENTF_RIGHTUP,
-    MOUSEINPUT, SendInput, VK_LBUTTON, VK_MBUTTON, VK_RBUTTON,
+    MOUSEINPUT, RegisterHotKey, SendInput, UnregisterHotKey, VK_LBUTTON, VK_MBUTTON, VK_RBUTTON,
 };
 use windows_sys::Win32::UI::WindowsAndMessaging::{
     CreateWindowExW, DefWindowProcW, DestroyWindow, DispatchMessageW, GA_ROOT, GetAncestor,
-    GetClientRect, GetCursorPos, GetSystemMetrics, GetWindowDisplayAffinity, HWND_TOPMOST,
-    IDC_ARROW, LoadCursorW, MSG, PM_REMOVE, PeekMessageW, RegisterClassExW, SM_SWAPBUTTON, SW_HIDE,
-    SW_SHOWNOACTIVATE, SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SetCursorPos,
-    SetWindowDisplayAffinity, SetWindowPos, ShowWindow, ULW_ALPHA, UpdateLayeredWindow,
-    WDA_EXCLUDEFROMCAPTURE, WINDOW_EX_STYLE, WINDOW_STYLE, WNDCLASSEXW, WS_EX_LAYERED,
-    WS_EX_NOACTIVATE, WS_EX_TOOLWINDOW, WS_EX_TOPMOST, WS_EX_TRANSPARENT, WS_POPUP,
-    WindowFromPoint,
+    GetClientRect, GetCursorPos, GetMessageW, GetSystemMetrics, GetWindowDisplayAffinity,
+    HWND_TOPMOST, IDC_ARROW, LoadCursorW, MSG, PM_NOREMOVE, PM_REMOVE, PeekMessageW,
+    PostThreadMessageW, RegisterClassExW, SM_SWAPBUTTON, SW_HIDE, SW_SHOWNOACTIVATE,
+    SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SetCursorPos, SetWindowDisplayAffinity, SetWindowPos,
+    ShowWindow, ULW_ALPHA, UpdateLayeredWindow, WDA_EXCLUDEFROMCAPTURE, WINDOW_EX_STYLE,
+    WINDOW_STYLE, WM_APP, WM_USER, WNDCLASSEXW, WS_EX_LAYERED, WS_EX_NOACTIVATE, WS_EX_TOOLWINDOW,
+    WS_EX_TOPMOST, WS_EX_TRANSPARENT, WS_POPUP, WindowFromPoint,
 };
 use windows_sys::core::BOOL;
 
 use super::console::Stream;
 use super::input::Button;
 use super::marks::Mark;
+use super::stop::{GrabError, HotKeyMessage};
 use super::{InputError, ScreenPoint, ScreenRect};
 
 /// Declares the process per-monitor DPI aware (v2); `Ok` also when it
@@ -770,6 +771,176 @@ impl Drop for Overlay {
     }
 }
 
+/// The DXGI colour space of the monitor window `id` mostly lies on (see
+/// [`dxgi_colour_space`]).
+pub(super) fn colour_space_of_window(id: u32) -> Result<Option<i32>, String> {
+    use windows::Win32::Foundation::HWND;
+    use windows::Win32::Graphics::Gdi::{MONITOR_DEFAULTTONULL, MonitorFromWindow};
+    // SAFETY: a window handle by value; a stale one gives no monitor.
+    let monitor = unsafe { MonitorFromWindow(HWND(handle(id)), MONITOR_DEFAULTTONULL) };
+    dxgi_colour_space(monitor)
+}
+
+/// The DXGI colour space of the monitor at `point`.
+pub(super) fn colour_space_at(point: ScreenPoint) -> Result<Option<i32>, String> {
+    use windows::Win32::Foundation::POINT;
+    use windows::Win32::Graphics::Gdi::{MONITOR_DEFAULTTONULL, MonitorFromPoint};
+    let at = POINT {
+        x: point.x,
+        y: point.y,
+    };
+    // SAFETY: a point by value.
+    let monitor = unsafe { MonitorFromPoint(at, MONITOR_DEFAULTTONULL) };
+    dxgi_colour_space(monitor)
+}
+
+/// The colour space of the DXGI output that shows `monitor` (every
+/// adapter's outputs looked through for the one whose description names
+/// it), from `IDXGIOutput6::GetDesc1` (Windows 10 1703 and later); `None`
+/// for no monitor, or none of the outputs (a remote session, Wine).
+fn dxgi_colour_space(
+    monitor: windows::Win32::Graphics::Gdi::HMONITOR,
+) -> Result<Option<i32>, String> {
+    use windows::Win32::Graphics::Dxgi::{
+        CreateDXGIFactory1, DXGI_ERROR_NOT_FOUND, IDXGIFactory1, IDXGIOutput6,
+    };
+    use windows::core::Interface as _;
+    if monitor.is_invalid() {
+        return Ok(None);
+    }
+    let failed = |what: &str, e: windows::core::Error| format!("{what}: {e}");
+    // SAFETY: a COM call that makes a factory; the crate releases it.
+    let factory: IDXGIFactory1 =
+        unsafe { CreateDXGIFactory1() }.map_err(|e| failed("no DXGI factory", e))?;
+    for a in 0.. {
+        // SAFETY: the factory's adapter `a`; past the last, NOT_FOUND.
+        let adapter = match unsafe { factory.EnumAdapters1(a) } {
+            Ok(adapter) => adapter,
+            Err(e) if e.code() == DXGI_ERROR_NOT_FOUND => break,
+            Err(e) => return Err(failed("the display adapters", e)),
+        };
+        for o in 0.. {
+            // SAFETY: as above, the adapter's output `o`.
+            let output = match unsafe { adapter.EnumOutputs(o) } {
+                Ok(output) => output,
+                Err(e) if e.code() == DXGI_ERROR_NOT_FOUND => break,
+                Err(e) => return Err(failed("the adapter's outputs", e)),
+            };
+            // SAFETY: the output's description, into a value.
+            let desc = unsafe { output.GetDesc() }.map_err(|e| failed("an output", e))?;
+            if desc.Monitor != monitor {
+                continue;
+            }
+            let output6: IDXGIOutput6 = output
+                .cast()
+                .map_err(|e| failed("no IDXGIOutput6 (before Windows 10 1703)", e))?;
+            // SAFETY: as above.
+            let desc1 = unsafe { output6.GetDesc1() }.map_err(|e| failed("GetDesc1", e))?;
+            return Ok(Some(desc1.ColorSpace.0));
+        }
+    }
+    Ok(None)
+}
+
+/// The key that stops a run from anywhere: a hot key registered with no
+/// window, which Windows ties to the registering thread and posts as
+/// `WM_HOTKEY` to that thread's queue alone. So a thread of its own
+/// registers it, pumps its own messages (`GetMessageW`) and unregisters
+/// it when the run ends; the run's end is a `WM_APP` posted to it.
+pub(super) struct StopKeyGrab {
+    thread_id: u32,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for StopKeyGrab {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StopKeyGrab")
+            .field("thread_id", &self.thread_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StopKeyGrab {
+    /// Registers Pause ([`super::stop::WINDOWS_HOT_KEY`]) on a thread
+    /// that calls `pressed` at each `WM_HOTKEY`; `Taken` when another
+    /// program holds it (`ERROR_HOTKEY_ALREADY_REGISTERED`).
+    pub(super) fn grab(pressed: super::stop::Pressed) -> Result<StopKeyGrab, GrabError> {
+        let (told, registered) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let mut message = MSG::default();
+            // SAFETY: makes this thread's message queue before it is
+            // told of, so that the run's end posted to it is never lost
+            // (the docs' way before PostThreadMessage); into a local.
+            unsafe {
+                PeekMessageW(
+                    &mut message,
+                    std::ptr::null_mut(),
+                    WM_USER,
+                    WM_USER,
+                    PM_NOREMOVE,
+                )
+            };
+            let (modifiers, key) = super::stop::WINDOWS_HOT_KEY;
+            let id = super::stop::WINDOWS_HOT_KEY_ID;
+            // SAFETY: no window: the hot key is this thread's.
+            let done = unsafe { RegisterHotKey(std::ptr::null_mut(), id, modifiers, key) } != 0;
+            // SAFETY: the calling thread's last error.
+            let error = unsafe { GetLastError() };
+            // SAFETY: the calling thread's id.
+            let thread_id = unsafe { GetCurrentThreadId() };
+            let result = if done {
+                Ok(thread_id)
+            } else {
+                Err(super::stop::hot_key_refused(error))
+            };
+            if told.send(result).is_err() || !done {
+                if done {
+                    // SAFETY: the hot key this thread registered.
+                    unsafe { UnregisterHotKey(std::ptr::null_mut(), id) };
+                }
+                return;
+            }
+            // SAFETY: this thread's messages, into a local; 0 is WM_QUIT,
+            // -1 an error: either ends the loop.
+            while unsafe { GetMessageW(&mut message, std::ptr::null_mut(), 0, 0) } > 0 {
+                match super::stop::hot_key_message(message.message, message.wParam) {
+                    HotKeyMessage::Pressed => pressed(),
+                    HotKeyMessage::End => break,
+                    HotKeyMessage::Other => {}
+                }
+            }
+            // SAFETY: the hot key this thread registered.
+            unsafe { UnregisterHotKey(std::ptr::null_mut(), id) };
+        });
+        match registered.recv() {
+            Ok(Ok(thread_id)) => Ok(StopKeyGrab {
+                thread_id,
+                thread: Some(thread),
+            }),
+            Ok(Err(refused)) => {
+                thread.join().ok();
+                Err(refused)
+            }
+            Err(_) => Err(GrabError::Failed(
+                "the thread of the Pause key ended".into(),
+            )),
+        }
+    }
+}
+
+impl Drop for StopKeyGrab {
+    fn drop(&mut self) {
+        // SAFETY: a message with no pointers to the thread's queue, made
+        // before its id was told.
+        let posted = unsafe { PostThreadMessageW(self.thread_id, WM_APP, 0, 0) } != 0;
+        if let Some(thread) = self.thread.take()
+            && posted
+        {
+            thread.join().ok();
+        }
+    }
+}
+
 /// The picture of `marks` over `at`: premultiplied BGRA rows top-down,
 /// transparent (all zero) but for the marks, opaque, the first on top.
 fn premultiplied_bgra(marks: &[Mark], at: ScreenRect) -> Vec<u8> {
@@ -808,6 +979,79 @@ mod tests {
         assert_eq!(button_flag(Button::Left, false), MOUSEEVENTF_LEFTUP);
         assert_eq!(button_flag(Button::Middle, true), MOUSEEVENTF_MIDDLEDOWN);
         assert_eq!(button_flag(Button::Middle, false), MOUSEEVENTF_MIDDLEUP);
+    }
+
+    #[test]
+    fn hdr_is_dxgis_hdr10_colour_space_and_unknown_without_an_output() {
+        use windows::Win32::Graphics::Dxgi::Common::DXGI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020;
+        assert_eq!(
+            super::super::hdr::HDR_COLOUR_SPACE,
+            DXGI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020.0
+        );
+        // No monitor at all: unknown, no error.
+        let none = windows::Win32::Graphics::Gdi::HMONITOR(std::ptr::null_mut());
+        assert_eq!(dxgi_colour_space(none), Ok(None));
+        // The primary monitor answers, whatever it is (Wine: maybe no
+        // output, then unknown), without a panic.
+        let answer = colour_space_at(ScreenPoint::new(0, 0));
+        eprintln!("the primary monitor's colour space: {answer:?}");
+    }
+
+    #[test]
+    fn the_stop_key_is_windows_own_pause_and_hot_key_messages() {
+        use windows_sys::Win32::Foundation::ERROR_HOTKEY_ALREADY_REGISTERED;
+        use windows_sys::Win32::UI::Input::KeyboardAndMouse::{MOD_NOREPEAT, VK_PAUSE};
+        use windows_sys::Win32::UI::WindowsAndMessaging::WM_HOTKEY;
+        let stop = super::super::stop::WINDOWS_HOT_KEY;
+        assert_eq!(stop, (MOD_NOREPEAT, u32::from(VK_PAUSE)));
+        assert_eq!(super::super::stop::WM_HOTKEY, WM_HOTKEY);
+        assert_eq!(super::super::stop::WM_APP, WM_APP);
+        assert_eq!(
+            super::super::stop::ERROR_HOTKEY_ALREADY_REGISTERED,
+            ERROR_HOTKEY_ALREADY_REGISTERED
+        );
+    }
+
+    #[test]
+    fn pause_comes_to_the_thread_that_registered_it_is_refused_to_another_and_given_back() {
+        // One test: the key is the whole desktop's, one holder at a time.
+        use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
+            INPUT_KEYBOARD, KEYBDINPUT, KEYEVENTF_KEYUP, VK_PAUSE,
+        };
+        let (pressed, presses) = std::sync::mpsc::channel();
+        let grab = StopKeyGrab::grab(Box::new(move || {
+            pressed.send(()).ok();
+        }))
+        .expect("the Pause key");
+        let key = |flags| INPUT {
+            r#type: INPUT_KEYBOARD,
+            Anonymous: INPUT_0 {
+                ki: KEYBDINPUT {
+                    wVk: VK_PAUSE,
+                    dwFlags: flags,
+                    ..Default::default()
+                },
+            },
+        };
+        let inputs = [key(0), key(KEYEVENTF_KEYUP)];
+        // SAFETY: two keyboard inputs of the size said.
+        let sent = unsafe {
+            SendInput(
+                inputs.len() as u32,
+                inputs.as_ptr(),
+                std::mem::size_of::<INPUT>() as i32,
+            )
+        };
+        assert_eq!(sent, 2);
+        let came = presses.recv_timeout(std::time::Duration::from_secs(5));
+        assert!(came.is_ok(), "no WM_HOTKEY for the Pause key");
+        // Registered by another thread: Windows says it is taken.
+        let second = StopKeyGrab::grab(Box::new(|| {}));
+        assert!(matches!(second, Err(GrabError::Taken)), "{second:?}");
+        drop(grab);
+        // Unregistered by its thread at the end: the key is free again.
+        let again = StopKeyGrab::grab(Box::new(|| {}));
+        assert!(again.is_ok(), "{again:?}");
     }
 
     #[test]

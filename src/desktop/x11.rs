@@ -27,6 +27,7 @@ use x11rb::wrapper::ConnectionExt as _;
 
 use super::input::Button;
 use super::marks::Mark;
+use super::stop::GrabError;
 use super::{CaptureError, InputError, ScreenPoint, ScreenRect};
 
 /// `Ok` when there is an X11 display to list windows on; else what works
@@ -190,6 +191,16 @@ pub(super) fn client_area(_id: u32) -> Option<ScreenRect> {
 pub(super) fn drop_typed_ahead() {
     // Not a terminal, or one gone: nothing typed to drop.
     let _ = rustix::termios::tcflush(std::io::stdin(), rustix::termios::QueueSelector::IFlush);
+}
+
+/// No HDR under X11: no colour space to read.
+pub(super) fn colour_space_of_window(_id: u32) -> Result<Option<i32>, String> {
+    Ok(None)
+}
+
+/// As [`colour_space_of_window`].
+pub(super) fn colour_space_at(_point: ScreenPoint) -> Result<Option<i32>, String> {
+    Ok(None)
 }
 
 /// No console events here: the signals that end a process are caught
@@ -808,6 +819,125 @@ pub(super) fn lost(id: u32) -> bool {
     LAST_ERROR_RESOURCE.load(Ordering::SeqCst) == u64::from(id)
 }
 
+/// The key that stops a run from anywhere, grabbed on the root window
+/// through a connection of its own (the process's other connections are
+/// busy with captures and the bot's windows), whose thread reads the
+/// presses. The grab is given back when this value is dropped: the
+/// thread ungrabs and closes the connection, and the server drops any
+/// grab of a closed connection anyway.
+pub(super) struct StopKeyGrab {
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for StopKeyGrab {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StopKeyGrab").finish_non_exhaustive()
+    }
+}
+
+/// How often the thread looks for a press: a stop is taken at the next
+/// step of the run anyway.
+const STOP_KEY_POLL: Duration = Duration::from_millis(20);
+
+impl StopKeyGrab {
+    /// Grabs Pause with any modifiers (`AnyModifier`: NumLock, CapsLock
+    /// and the rest, on or off) on the root window, so that it comes to
+    /// the bot whichever window has the focus; `pressed` is called at
+    /// each press. `Taken` when another client holds it (`BadAccess`).
+    pub(super) fn grab(pressed: super::stop::Pressed) -> Result<StopKeyGrab, GrabError> {
+        use x11rb::protocol::xproto::{GrabMode, ModMask};
+        let failed = |e: &dyn std::fmt::Display| GrabError::Failed(e.to_string());
+        let (conn, screen) = x11rb::connect(None).map_err(|e| failed(&e))?;
+        let root = conn.setup().roots[screen].root;
+        let (min, max) = (conn.setup().min_keycode, conn.setup().max_keycode);
+        let mapping = conn
+            .get_keyboard_mapping(min, max - min + 1)
+            .map_err(|e| failed(&e))?
+            .reply()
+            .map_err(|e| failed(&e))?;
+        let codes = keycodes_of(
+            super::stop::XK_PAUSE,
+            min,
+            mapping.keysyms_per_keycode,
+            &mapping.keysyms,
+        );
+        if codes.is_empty() {
+            return Err(GrabError::Failed(
+                "no key of this keyboard types Pause".into(),
+            ));
+        }
+        for &code in &codes {
+            let checked = conn
+                .grab_key(
+                    false,
+                    root,
+                    ModMask::ANY,
+                    code,
+                    GrabMode::ASYNC,
+                    GrabMode::ASYNC,
+                )
+                .map_err(|e| failed(&e))?
+                .check();
+            match checked {
+                Ok(()) => {}
+                Err(x11rb::errors::ReplyError::X11Error(error))
+                    if error.error_kind == x11rb::protocol::ErrorKind::Access =>
+                {
+                    return Err(GrabError::Taken);
+                }
+                Err(error) => return Err(failed(&error)),
+            }
+        }
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let ended = std::sync::Arc::clone(&done);
+        let thread = std::thread::spawn(move || {
+            while !ended.load(Ordering::SeqCst) {
+                loop {
+                    match conn.poll_for_event() {
+                        Ok(Some(Event::KeyPress(press))) if codes.contains(&press.detail) => {
+                            pressed();
+                        }
+                        Ok(Some(_)) => {}
+                        Ok(None) => break,
+                        // The display gone: nothing more to read.
+                        Err(_) => return,
+                    }
+                }
+                sleep(STOP_KEY_POLL);
+            }
+            for &code in &codes {
+                conn.ungrab_key(code, root, ModMask::ANY).ok();
+            }
+            conn.flush().ok();
+        });
+        Ok(StopKeyGrab {
+            done,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for StopKeyGrab {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::SeqCst);
+        if let Some(thread) = self.thread.take() {
+            thread.join().ok();
+        }
+    }
+}
+
+/// The keycodes whose keysyms hold `keysym`, in a keyboard mapping from
+/// `min` with `per` keysyms a keycode.
+fn keycodes_of(keysym: u32, min: u8, per: u8, keysyms: &[u32]) -> Vec<u8> {
+    keysyms
+        .chunks(usize::from(per.max(1)))
+        .zip(min..=u8::MAX)
+        .filter(|(syms, _)| syms.contains(&keysym))
+        .map(|(_, code)| code)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -832,6 +962,16 @@ mod tests {
         );
         assert_eq!(decode_text(false, b"caf\xe9"), "café");
         assert_eq!(decode_text(true, "café".as_bytes()), "café");
+    }
+
+    #[test]
+    fn the_pause_key_is_found_at_every_keycode_that_types_it() {
+        // Two keysyms a keycode from 8: Pause at 10 alone, and as the
+        // shifted keysym of 12 (Ctrl+Break's key on some layouts).
+        let pause = crate::desktop::stop::XK_PAUSE;
+        let keysyms = [0x61, 0x41, 0x62, 0x42, pause, 0, 0x63, 0x43, 0xff6b, pause];
+        assert_eq!(keycodes_of(pause, 8, 2, &keysyms), [10, 12]);
+        assert!(keycodes_of(pause, 8, 2, &keysyms[..4]).is_empty());
     }
 
     #[test]

@@ -325,3 +325,71 @@ fn key_3_shows_the_board_a_click_changes_a_cell_escape_keeps_the_old_and_save_ca
     app.wait_for("ended: 1 hints", 1);
     assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
 }
+
+/// Gives the keyboard to window `id`, as the player's click on it does,
+/// and checks it has it.
+fn focus(desktop: &Desktop, id: &str) {
+    let out = desktop.xdotool(&["windowactivate", "--sync", id]);
+    assert!(out.status.success(), "{out:?}");
+    wait_for("the keyboard to go to the window", || {
+        let out = desktop.xdotool(&["getwindowfocus"]);
+        (String::from_utf8_lossy(&out.stdout).trim() == id).then_some(())
+    });
+}
+
+#[test]
+fn pause_stops_hints_from_the_game_and_is_given_back_at_the_end() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    app.key(&desktop, "1");
+    app.wait_for("hint: click", 1);
+    let said = app.wait_for("Pause stops from anywhere", 1);
+    assert!(!said.contains("not available"), "{said}");
+    // The keyboard is the game's: Pause pressed there ends the hints,
+    // said as the stop it is, with no error.
+    focus(&desktop, &practice.id);
+    let out = desktop.xdotool(&["key", "Pause"]);
+    assert!(out.status.success(), "{out:?}");
+    let said = app.wait_for("ended: 1 hints, 2 play", 1);
+    assert!(said.contains("stopped by the Pause key"), "{said}");
+    assert!(!said.contains("error"), "{said}");
+    assert!(practice.clicks().is_empty(), "{said}");
+    // Given back at the end: the next run takes it again.
+    app.key(&desktop, "1");
+    let said = app.wait_for("Pause stops from anywhere", 2);
+    assert!(!said.contains("not available"), "{said}");
+    app.key(&desktop, "Escape");
+    app.wait_for("ended: 1 hints, 2 play", 2);
+}
+
+#[test]
+fn a_pause_key_another_program_holds_is_said_and_the_hints_go_on() {
+    let desktop = Desktop::start();
+    let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    // `bot` alone's hints hold the Pause key while they go on.
+    let bot = desktop.start_bot(GAME, &["--assist", "--games", "0"]);
+    wait_for("the bot to hold the Pause key", || {
+        let out = std::fs::read_to_string(desktop.path("bot.out")).unwrap_or_default();
+        out.contains("Pause stops from anywhere").then_some(())
+    });
+    let app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    app.key(&desktop, "1");
+    let said = app.wait_for("the Pause key is not available", 1);
+    assert!(said.contains("another program holds it"), "{said}");
+    assert!(said.contains("Stop or Escape here ends the run"), "{said}");
+    // The run goes on without it.
+    app.wait_for("hint: click", 1);
+    app.key(&desktop, "Escape");
+    let said = app.wait_for("ended: 1 hints, 2 play", 1);
+    assert!(!said.contains("error"), "{said}");
+    bot.interrupt();
+    let finished = bot.finish();
+    assert!(
+        finished.stdout.contains("Pause stops from anywhere"),
+        "{}",
+        finished.dump()
+    );
+}

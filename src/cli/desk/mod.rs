@@ -141,10 +141,11 @@ enum Phase {
     Asking(Found),
     /// The game found: the menu.
     Ready,
-    /// Hints or play.
+    /// Hints or play, the Pause key the bot's while they go on.
     Running {
         notes: Receiver<Note>,
         worker: JoinHandle<()>,
+        _stop_key: stop::StopKey,
     },
     /// An error shown, with Try again and Save a report.
     Failed,
@@ -543,6 +544,10 @@ impl App {
             log::warn!("not remembered: {error}");
         }
         set(&mut self.status.window, format!("window: {}", found.window));
+        if let Some(advice) = desktop::hdr::HdrState::warn_for_game(found.window.id) {
+            echo(advice);
+            self.status.more.push(advice.to_owned());
+        }
         self.place_beside(&found.window);
         match found.board {
             Some(board) => self.show_plan(board),
@@ -706,12 +711,24 @@ impl App {
             .to_owned(),
         );
         self.status.game.clear();
-        self.status.summary.clear();
         self.status.more.clear();
         // A stop asked before is not carried into the run.
         stop::clear();
+        // The player's keyboard is the game's once they click there.
+        let stop_key = stop::StopKey::grab();
+        set(
+            &mut self.status.summary,
+            match stop_key.held() {
+                true => stop_key.said(),
+                false => format!("{}: Stop or Escape here ends the run", stop_key.said()),
+            },
+        );
         let (notes, worker) = worker::start(run);
-        self.phase = Phase::Running { notes, worker };
+        self.phase = Phase::Running {
+            notes,
+            worker,
+            _stop_key: stop_key,
+        };
     }
 
     fn note(&mut self, note: Note) {
@@ -722,6 +739,8 @@ impl App {
             Note::Game(line) => set(&mut self.status.game, line),
             Note::Ended { summary, error } => {
                 stop::clear();
+                // The Pause key's line, until the summary says the end.
+                self.status.summary.clear();
                 if let Some(summary) = summary {
                     set(&mut self.status.summary, summary);
                 }

@@ -288,6 +288,9 @@ impl Session<'_> {
         }
         let mut board = found.board;
         let mut window = found.window;
+        // Once, as the game is found: a washed-out capture misreads. The
+        // warning's line is on the terminal already.
+        crate::desktop::hdr::HdrState::warn_for_game(window.id);
         if calibrate_first {
             self.calibrate(&mut desktop, &window, &calibration)?;
             return self.front_door();
