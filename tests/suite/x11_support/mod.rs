@@ -418,7 +418,9 @@ impl Desktop {
     }
 
     /// A click as a player makes it, at a screen point, with the primary
-    /// button: held for 60 ms (the practice window polls it).
+    /// button: held for 100 ms, as a hand holds it (the practice window
+    /// and the app poll the button once a frame, and a frame of a loaded
+    /// machine may take longer than a shorter press).
     pub fn click(&self, (x, y): (i64, i64)) {
         let (x, y) = (x.to_string(), y.to_string());
         let button = self.primary.get().to_string();
@@ -429,7 +431,7 @@ impl Desktop {
             "mousedown",
             &button,
             "sleep",
-            "0.06",
+            "0.1",
             "mouseup",
             &button,
         ]);
