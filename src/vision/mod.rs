@@ -29,6 +29,7 @@ pub use calibration::{
 /// its centre) and at each inner cell corner (the background's patches),
 /// in pitches, and the longest straight edge a settled board shows: the
 /// bounds of what assist mode may draw on the game's board.
+#[cfg(feature = "desktop")]
 pub(crate) use classify::{CORNER_PATCH, WINDOW as CELL_WINDOW};
 pub use doubt::Doubt;
 #[cfg(test)]
