@@ -82,6 +82,12 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The painter of the window's board: the board in the game's look as
+/// `calibration` knows it, at the window's `scale`.
+fn painter(calibration: &Calibration, scale: f32) -> HintPainter {
+    HintPainter::new(CELLS.0, CELLS.1, &crate::app::look_of(calibration), scale)
+}
+
 /// Says `text` on standard output; a line that cannot be written is
 /// dropped (the window shows it).
 fn echo(text: &str) {
@@ -196,7 +202,7 @@ fn run() -> Result<()> {
     let mut app = App {
         window,
         layout,
-        painter: HintPainter::new(CELLS.0, CELLS.1, &crate::app::look_of(&calibration), 1.0),
+        painter: painter(&calibration, 1.0),
         frame: Canvas::new(layout.size.0, layout.size.1, BACKGROUND),
         keys: Rc::default(),
         was_down: false,
@@ -648,12 +654,7 @@ impl App {
             Ok(_) => String::new(),
             Err(error) => format!(" (not remembered for the next start: {error})"),
         };
-        self.painter = HintPainter::new(
-            CELLS.0,
-            CELLS.1,
-            &crate::app::look_of(&saved.calibration),
-            self.layout.scale,
-        );
+        self.painter = painter(&saved.calibration, self.layout.scale);
         self.calibration = saved.calibration;
         self.calibration_path = saved.path;
         self.status.more.clear();
@@ -911,12 +912,7 @@ impl App {
         self.window = open_window(&layout)?;
         self.listen();
         self.layout = layout;
-        self.painter = HintPainter::new(
-            CELLS.0,
-            CELLS.1,
-            &crate::app::look_of(&self.calibration),
-            scale,
-        );
+        self.painter = painter(&self.calibration, scale);
         self.frame = Canvas::new(layout.size.0, layout.size.1, BACKGROUND);
         self.dirty = true;
         Ok(())
