@@ -15,10 +15,11 @@ deps:
 	@scripts/install-deps
 
 # The demo builds the profile the tests use (dependencies optimised, see
-# Cargo.toml), so that `make test` after it compiles only the tests and
-# the lints; `make bench` builds the release profile.
+# Cargo.toml) with the compiler driver the tests use, clippy's, where the
+# toolchain has it (scripts/lint-driver), so that `make test` after it
+# compiles only the tests; `make bench` builds the release profile.
 demo: deps
-	$(CARGO) build
+	RUSTC_WORKSPACE_WRAPPER=$$(scripts/lint-driver || true) $(CARGO) build
 	./target/debug/bot --dry-run $(DEMO_SAMPLE) --out dry-run
 
 # The native half and the Windows half (bot.exe and its tests under Wine,

@@ -235,9 +235,12 @@ fn a_sixth_kind_of_pile_is_refused_and_marked() {
 }
 
 /// A copy of a bundled sample at `to` (creating its folder).
+/// A mid-game sample, proven optimal in milliseconds: the tests that copy
+/// it are about files and arguments, not the search (a full board's proof
+/// takes seconds).
 fn copy_sample(to: &std::path::Path) {
     std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-    std::fs::copy(repo("samples/full-0.5x-window.png"), to).unwrap();
+    std::fs::copy(repo("samples/mid-0.75x-window.png"), to).unwrap();
 }
 
 #[test]
@@ -272,7 +275,7 @@ fn inputs_with_the_same_name_get_outputs_of_their_own() {
     std::fs::copy(repo("samples/late-0.5x-window.png"), d.join("b-x.png")).unwrap();
     std::fs::create_dir(d.join("b")).unwrap();
     std::fs::rename(d.join("b-x.png"), d.join("b/x.png")).unwrap();
-    std::fs::copy(repo("samples/full-0.75x-bare.jpg"), d.join("a/x.jpg")).unwrap();
+    std::fs::copy(repo("samples/mid-1.25x-window.jpg"), d.join("a/x.jpg")).unwrap();
     let out = bot(
         d,
         &[
@@ -363,7 +366,7 @@ fn an_out_folder_that_cannot_be_written_is_refused_before_solving() {
 fn options_may_come_before_or_after_the_images() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let sample = repo("samples/full-0.5x-window.png").display().to_string();
+    let sample = repo("samples/mid-0.75x-window.png").display().to_string();
     let orders: [&[&str]; 3] = [
         &["--dry-run", "--json", "--out", "o1", &sample],
         &[&sample, "--dry-run", "--out", "o2", "--json"],
