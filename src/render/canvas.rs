@@ -51,8 +51,8 @@ fn encode(v: f32) -> u8 {
 
 /// `x.round() as usize` for an `x` that is not negative (or NaN: 0),
 /// without its call into libm: the baseline x86-64 has no rounding
-/// instruction, and a quarter of the stress suite's time went to the call.
-/// `x` less its whole part is exact.
+/// instruction, and a quarter of the stress suite's time went to the call
+/// (and MinGW's rounds 0.49999997 up). `x` less its whole part is exact.
 fn nearest(x: f32) -> usize {
     let whole = x as usize;
     whole + usize::from(x - whole as f32 >= 0.5)
@@ -177,16 +177,20 @@ impl Canvas {
 mod tests {
     use super::*;
 
+    /// Against the rounding of the same value in f64, where x + 0.5 is
+    /// exact: MinGW's `roundf` (the Windows build's) rounds 0.49999997 up,
+    /// as floor(x + 0.5) in f32 does.
     #[test]
-    fn nearest_rounds_as_round_does_at_every_half() {
+    fn nearest_rounds_half_away_from_zero_at_every_half() {
         for k in 0..=4096u32 {
             for x in [k as f32, k as f32 + 0.25, k as f32 + 0.5, k as f32 + 0.75] {
                 for x in [x.next_down().max(0.0), x, x.next_up()] {
-                    assert_eq!(super::nearest(x), x.round() as usize, "{x}");
+                    assert_eq!(super::nearest(x), f64::from(x).round() as usize, "{x}");
                 }
             }
         }
-        assert_eq!(super::nearest(f32::NAN), f32::NAN.round() as usize);
+        assert_eq!(super::nearest(0.499_999_97), 0);
+        assert_eq!(super::nearest(f32::NAN), 0);
     }
 
     #[test]
