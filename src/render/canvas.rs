@@ -52,7 +52,8 @@ fn encode(v: f32) -> u8 {
 /// `x.round() as usize` for an `x` that is not negative (or NaN: 0),
 /// without its call into libm: the baseline x86-64 has no rounding
 /// instruction, and a quarter of the stress suite's time went to the call
-/// (and MinGW's rounds 0.49999997 up). `x` less its whole part is exact.
+/// (and under Wine it takes 0.49999997 to 1). `x` less its whole part is
+/// exact.
 fn nearest(x: f32) -> usize {
     let whole = x as usize;
     whole + usize::from(x - whole as f32 >= 0.5)
@@ -177,19 +178,29 @@ impl Canvas {
 mod tests {
     use super::*;
 
-    /// Against the rounding of the same value in f64, where x + 0.5 is
-    /// exact: MinGW's `roundf` (the Windows build's) rounds 0.49999997 up,
-    /// as floor(x + 0.5) in f32 does.
+    /// Against the answer each value is built to have, not the platform's
+    /// rounding: under Wine, `round` takes 0.49999997 to 1 in f32 and f64.
     #[test]
     fn nearest_rounds_half_away_from_zero_at_every_half() {
         for k in 0..=4096u32 {
-            for x in [k as f32, k as f32 + 0.25, k as f32 + 0.5, k as f32 + 0.75] {
-                for x in [x.next_down().max(0.0), x, x.next_up()] {
-                    assert_eq!(super::nearest(x), f64::from(x).round() as usize, "{x}");
-                }
+            let whole = k as f32;
+            let below = |x: f32| x.next_down();
+            let mut cases = vec![
+                (whole, k),
+                (whole.next_up(), k),
+                (whole + 0.25, k),
+                (below(whole + 0.5), k),
+                (whole + 0.5, k + 1),
+                ((whole + 0.5).next_up(), k + 1),
+                (whole + 0.75, k + 1),
+            ];
+            if k > 0 {
+                cases.push((below(whole), k));
+            }
+            for (x, expected) in cases {
+                assert_eq!(super::nearest(x), expected as usize, "{x}");
             }
         }
-        assert_eq!(super::nearest(0.499_999_97), 0);
         assert_eq!(super::nearest(f32::NAN), 0);
     }
 
