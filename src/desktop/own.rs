@@ -74,6 +74,8 @@ pub struct OwnWindow {
     window: Window,
     /// Its id, as the window list gives it.
     id: u32,
+    /// Whether the primary button was down at the last [`OwnWindow::press`].
+    was_down: bool,
 }
 
 impl std::fmt::Debug for OwnWindow {
@@ -103,7 +105,11 @@ impl OwnWindow {
         OPEN.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(id);
-        let own = OwnWindow { window, id };
+        let own = OwnWindow {
+            window,
+            id,
+            was_down: false,
+        };
         // minifb keeps a window on top itself on Windows, not on X11.
         if topmost && let Err(error) = platform::keep_above(id) {
             log::warn!("{title}: cannot be kept above the other windows: {error}");
@@ -155,14 +161,40 @@ impl OwnWindow {
         platform::lost(self.id)
     }
 
+    /// Where in the client area the primary (left) button was pressed
+    /// since the last call, if it was.
+    pub fn press(&mut self) -> Option<(f32, f32)> {
+        let down = self.primary_down();
+        let pressed = down && !self.was_down;
+        self.was_down = down;
+        if !pressed {
+            return None;
+        }
+        // minifb asks where the pointer is before it takes the events in: a
+        // press that came with a move since the last poll would be placed
+        // where the pointer was before the move. Ask again, and take that
+        // answer while the button is still held. When the release came in
+        // too, the pointer may have moved on since (the bot moves away once
+        // the server has its release, and a busy machine can hold a window
+        // back that long): where it was before these events is then the
+        // press's place.
+        let before = self.pointer();
+        self.pump();
+        if self.primary_down() {
+            self.pointer()
+        } else {
+            before
+        }
+    }
+
     /// Whether the primary (left) button is down over the window, as of
     /// the last events taken in.
-    pub fn primary_down(&self) -> bool {
+    fn primary_down(&self) -> bool {
         self.window.get_mouse_down(MouseButton::Left)
     }
 
     /// Where the pointer is in the client area, when it is over it.
-    pub fn pointer(&self) -> Option<(f32, f32)> {
+    fn pointer(&self) -> Option<(f32, f32)> {
         self.window.get_mouse_pos(MouseMode::Discard)
     }
 

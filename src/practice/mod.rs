@@ -426,31 +426,11 @@ pub fn run(
     let mut frame = Canvas::new(width, height, [0, 0, 0]);
     // When the picture was last sent whole, if it shows the board at rest.
     let mut painted: Option<Instant> = None;
-    let mut was_down = false;
     let mut shown_clicks = None;
     while window.is_open() && !window.key_down(Key::Escape) {
         let now = Instant::now();
         let t_ms = now.duration_since(started).as_millis() as u64;
-        let down = window.primary_down();
-        let mut pressed_at = None;
-        if down && !was_down {
-            // minifb asks where the pointer is before it takes the events
-            // in: a press that came with a move since the last poll would
-            // be placed where the pointer was before the move. Ask again,
-            // and take that answer while the button is still held. When
-            // the release came in too, the pointer may have moved on since
-            // (the bot moves away once the server has its release, and a
-            // busy machine can hold this window back that long): where it
-            // was before these events is then the press's place.
-            let before = window.pointer();
-            window.pump();
-            pressed_at = if window.primary_down() {
-                window.pointer()
-            } else {
-                before
-            };
-        }
-        if let Some((px, py)) = pressed_at {
+        if let Some((px, py)) = window.press() {
             let cell = geometry.cell_at(PixelPoint::new(px, py));
             let size = session.round.click(cell, now);
             log_line(
@@ -466,7 +446,6 @@ pub fn run(
             );
             log::debug!("click at ({px}, {py}) on {cell:?}: removed {size}");
         }
-        was_down = down;
         if asked.take() {
             session.ask();
         }

@@ -184,18 +184,17 @@ mod tests {
     fn nearest_rounds_half_away_from_zero_at_every_half() {
         for k in 0..=4096u32 {
             let whole = k as f32;
-            let below = |x: f32| x.next_down();
             let mut cases = vec![
                 (whole, k),
                 (whole.next_up(), k),
                 (whole + 0.25, k),
-                (below(whole + 0.5), k),
+                ((whole + 0.5).next_down(), k),
                 (whole + 0.5, k + 1),
                 ((whole + 0.5).next_up(), k + 1),
                 (whole + 0.75, k + 1),
             ];
             if k > 0 {
-                cases.push((below(whole), k));
+                cases.push((whole.next_down(), k));
             }
             for (x, expected) in cases {
                 assert_eq!(super::nearest(x), expected as usize, "{x}");

@@ -234,10 +234,10 @@ fn a_sixth_kind_of_pile_is_refused_and_marked() {
     );
 }
 
-/// A copy of a bundled sample at `to` (creating its folder).
-/// A mid-game sample, proven optimal in milliseconds: the tests that copy
-/// it are about files and arguments, not the search (a full board's proof
-/// takes seconds).
+/// A copy of a bundled sample at `to` (creating its folder): a mid-game
+/// one, proven optimal in milliseconds, as the tests that copy it are about
+/// files and arguments, not the search (a full board's proof takes
+/// seconds).
 fn copy_sample(to: &std::path::Path) {
     std::fs::create_dir_all(to.parent().unwrap()).unwrap();
     std::fs::copy(repo("samples/mid-0.75x-window.png"), to).unwrap();

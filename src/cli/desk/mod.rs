@@ -175,7 +175,6 @@ struct App {
     painter: HintPainter,
     frame: Canvas,
     keys: Rc<RefCell<VecDeque<Key>>>,
-    was_down: bool,
     dirty: bool,
     shown: Option<Shown>,
     status: Status,
@@ -205,7 +204,6 @@ fn run() -> Result<()> {
         painter: painter(&calibration, 1.0),
         frame: Canvas::new(layout.size.0, layout.size.1, BACKGROUND),
         keys: Rc::default(),
-        was_down: false,
         dirty: true,
         shown: None,
         status: Status::default(),
@@ -307,15 +305,7 @@ impl App {
 
     /// The point of the window clicked since the last look, if any.
     fn clicked(&mut self) -> Option<(i64, i64)> {
-        let down = self.window.primary_down();
-        let pressed = down && !self.was_down;
-        self.was_down = down;
-        if !pressed {
-            return None;
-        }
-        // The pointer as of the press (see the practice window's loop).
-        self.window.pump();
-        let (x, y) = self.window.pointer()?;
+        let (x, y) = self.window.press()?;
         Some((x.floor() as i64, y.floor() as i64))
     }
 
