@@ -27,13 +27,15 @@ pub(crate) fn unpack(p: u32) -> [u8; 3] {
     [(p >> 16) as u8, (p >> 8) as u8, p as u8]
 }
 
-/// Linear light (0..1) -> sRGB byte, through a table: the renderer
+/// Steps of linear light (0..1) in the sRGB encoding's table.
+const STEPS: usize = 4096;
+
+/// Linear light -> sRGB byte, a table of `STEPS + 1` entries: the renderer
 /// converts every pixel of a background, and `powf` per pixel is slow in
 /// debug builds, which the tests and the practice window may run.
-fn encode(v: f32) -> u8 {
-    const STEPS: usize = 4096;
+fn encoding() -> &'static [u8] {
     static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
+    TABLE.get_or_init(|| {
         (0..=STEPS)
             .map(|i| {
                 let v = i as f32 / STEPS as f32;
@@ -45,23 +47,23 @@ fn encode(v: f32) -> u8 {
                 (s * 255.0).round() as u8
             })
             .collect()
-    });
-    table[nearest(v.clamp(0.0, 1.0) * STEPS as f32)]
+    })
 }
 
 /// `x.round() as usize` for an `x` that is not negative (or NaN: 0),
 /// without its call into libm: the baseline x86-64 has no rounding
-/// instruction, and a quarter of the stress suite's time went to the call
-/// (and under Wine it takes 0.49999997 to 1). `x` less its whole part is
+/// instruction, and the stress suite's pictures round every pixel (under
+/// Wine, `round` also takes 0.49999997 to 1). `x` less its whole part is
 /// exact.
-fn nearest(x: f32) -> usize {
+pub(crate) fn nearest(x: f32) -> usize {
     let whole = x as usize;
     whole + usize::from(x - whole as f32 >= 0.5)
 }
 
 /// The sRGB bytes of an Oklab colour, clipped to the gamut.
 pub(crate) fn srgb(oklab: [f32; 3]) -> [u8; 3] {
-    linear_from_oklab(oklab).map(encode)
+    let table = encoding();
+    linear_from_oklab(oklab).map(|v| table[nearest(v.clamp(0.0, 1.0) * STEPS as f32)])
 }
 
 /// The Oklab colour of sRGB bytes.
@@ -140,7 +142,7 @@ impl Canvas {
             let (px, py) = (x + cx, y + cy);
             if (0..self.width as i64).contains(&px) && (0..self.height as i64).contains(&py) {
                 let i = py as usize * self.width + px as usize;
-                let alpha = (c * 255.0).round() as u32;
+                let alpha = nearest(c * 255.0) as u32;
                 self.pixels[i] = pack(mix(unpack(self.pixels[i]), rgb, alpha));
             }
         });

@@ -7,7 +7,7 @@
 //! median colour of the pixels that stand out from the board's
 //! background), it has the colour measured on the real game.
 
-use super::canvas::{Canvas, mix, oklab, pack, srgb, unpack};
+use super::canvas::{Canvas, mix, nearest, oklab, pack, srgb, unpack};
 use super::noise::{self, Stream};
 
 /// How a colour's piles are textured.
@@ -435,7 +435,7 @@ impl Sprite {
                 }
                 let i = py as usize * canvas.width + px as usize;
                 let a = (u32::from(a) * opacity) >> 8;
-                let lit = [r, g, b].map(|v| (f32::from(v) * gain).round().min(255.0) as u8);
+                let lit = [r, g, b].map(|v| nearest(f32::from(v) * gain).min(255) as u8);
                 canvas.pixels[i] = pack(mix(unpack(canvas.pixels[i]), lit, a));
             }
         }
@@ -450,7 +450,7 @@ fn to_pixels(layers: &Layers) -> Vec<[u8; 4]> {
         .zip(&layers.alpha)
         .map(|(&c, &a)| {
             let [r, g, b] = srgb(c);
-            [r, g, b, (a.clamp(0.0, 1.0) * 255.0).round() as u8]
+            [r, g, b, nearest(a.clamp(0.0, 1.0) * 255.0) as u8]
         })
         .collect()
 }
