@@ -131,6 +131,7 @@ pub(crate) fn oklab_from_linear([r, g, b]: [f32; 3]) -> [f32; 3] {
 }
 
 /// Linear sRGB of an Oklab colour (the inverse of [`oklab_from_linear`]).
+#[inline]
 pub(crate) fn linear_from_oklab([l, a, b]: [f32; 3]) -> [f32; 3] {
     let l_ = (l + 0.396_337_78 * a + 0.215_803_76 * b).powi(3);
     let m_ = (l - 0.105_561_346 * a - 0.063_854_17 * b).powi(3);

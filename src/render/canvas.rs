@@ -55,15 +55,30 @@ fn encoding() -> &'static [u8] {
 /// instruction, and the stress suite's pictures round every pixel (under
 /// Wine, `round` also takes 0.49999997 to 1). `x` less its whole part is
 /// exact.
+#[inline]
 pub(crate) fn nearest(x: f32) -> usize {
     let whole = x as usize;
     whole + usize::from(x - whole as f32 >= 0.5)
 }
 
-/// The sRGB bytes of an Oklab colour, clipped to the gamut.
+/// The sRGB bytes of an Oklab colour, clipped to the gamut. Inlined, its
+/// three channels written out: a swamp converts every pixel, and through
+/// `array::map` each was a call.
+#[inline]
 pub(crate) fn srgb(oklab: [f32; 3]) -> [u8; 3] {
     let table = encoding();
-    linear_from_oklab(oklab).map(|v| table[nearest(v.clamp(0.0, 1.0) * STEPS as f32)])
+    let [r, g, b] = linear_from_oklab(oklab);
+    let encode = |v: f32| table[nearest(v.clamp(0.0, 1.0) * STEPS as f32)];
+    [encode(r), encode(g), encode(b)]
+}
+
+/// `x.hypot(y)` as glibc computes it for `f32` (in `f64`, rounded once),
+/// without its call: the swamp's strokes take one a pixel. The same on
+/// every platform.
+#[inline]
+pub(crate) fn hypot(x: f32, y: f32) -> f32 {
+    let (x, y) = (f64::from(x), f64::from(y));
+    (x * x + y * y).sqrt() as f32
 }
 
 /// The Oklab colour of sRGB bytes.

@@ -5,7 +5,7 @@
 //! on the board. The fog between the cells' corners has the colour
 //! measured on the real game.
 
-use super::canvas::{Canvas, pack, srgb};
+use super::canvas::{Canvas, hypot, pack, srgb};
 use super::noise::{self, Stream};
 
 /// A stroke of a tree: a tapered capsule from `a` (radius `ra`) to `b`
@@ -46,7 +46,7 @@ impl Layer {
             for x in x0..x1 {
                 let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
                 let t = (((px - s.a.0) * dx + (py - s.a.1) * dy) / length2).clamp(0.0, 1.0);
-                let d = (px - s.a.0 - t * dx).hypot(py - s.a.1 - t * dy);
+                let d = hypot(px - s.a.0 - t * dx, py - s.a.1 - t * dy);
                 // Thin twigs still show, faintly.
                 let r = (s.ra + (s.rb - s.ra) * t).max(0.35);
                 let c = (r - d + 0.5).clamp(0.0, 1.0);
