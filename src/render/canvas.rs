@@ -220,6 +220,23 @@ mod tests {
         assert_eq!(super::nearest(f32::NAN), 0);
     }
 
+    /// Where the distance is known exactly, and where squares in `f32`
+    /// would overflow or vanish: the same answer on every platform.
+    #[test]
+    fn hypot_is_exact_where_the_answer_is_known() {
+        for (x, y, d) in [
+            (3.0, 4.0, 5.0),
+            (-5.0, 12.0, 13.0),
+            (0.0, -0.0, 0.0),
+            (8.0, -15.0, 17.0),
+        ] {
+            assert_eq!(hypot(x, y), d, "{x} {y}");
+        }
+        for scale in [2f32.powi(100), 2f32.powi(-100)] {
+            assert_eq!(hypot(3.0 * scale, 4.0 * scale), 5.0 * scale, "{scale}");
+        }
+    }
+
     #[test]
     fn oklab_round_trips_through_srgb_bytes() {
         for rgb in [[0u8, 0, 0], [255, 255, 255], [91, 115, 109], [200, 60, 190]] {
