@@ -73,8 +73,8 @@ pub(crate) fn srgb(oklab: [f32; 3]) -> [u8; 3] {
 }
 
 /// `x.hypot(y)` as glibc computes it for `f32` (in `f64`, rounded once),
-/// without its call: the swamp's strokes take one a pixel. The same on
-/// every platform.
+/// without its call: the swamp's strokes, a sprite's measure and the halo
+/// take one a pixel. The same on every platform.
 #[inline]
 pub(crate) fn hypot(x: f32, y: f32) -> f32 {
     let (x, y) = (f64::from(x), f64::from(y));

@@ -7,7 +7,7 @@
 //! median colour of the pixels that stand out from the board's
 //! background), it has the colour measured on the real game.
 
-use super::canvas::{Canvas, mix, nearest, oklab, pack, srgb, unpack};
+use super::canvas::{Canvas, hypot, mix, nearest, oklab, pack, srgb, unpack};
 use super::noise::{self, Stream};
 
 /// How a colour's piles are textured.
@@ -390,7 +390,7 @@ impl Sprite {
             .min(canvas.height as i64);
         for py in y0..y1 {
             for px in x0..x1 {
-                let d = (px as f32 + 0.5 - x).hypot(py as f32 + 0.5 - y) / radius;
+                let d = hypot(px as f32 + 0.5 - x, py as f32 + 0.5 - y) / radius;
                 if d >= 1.0 {
                     continue;
                 }
@@ -470,7 +470,7 @@ fn measure(pixels: &[[u8; 4]], background: [f32; 3], side: usize, pitch: f32) ->
             continue;
         }
         let lab = oklab(mix(under, [r, g, b], u32::from(a)));
-        if (lab[1] - background[1]).hypot(lab[2] - background[2]) > STANDS_OUT {
+        if hypot(lab[1] - background[1], lab[2] - background[2]) > STANDS_OUT {
             for (channel, v) in channels.iter_mut().zip(lab) {
                 channel.push(v);
             }
