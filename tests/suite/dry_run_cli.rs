@@ -564,9 +564,7 @@ fn the_bot_alone_in_an_empty_folder_reads_with_its_built_in_calibration() {
     let alone = dir.path().join(built.file_name().unwrap());
     std::fs::copy(built, &alone).unwrap();
     let sample = repo("samples/mid-1x-window.png");
-    let out = Command::new(&alone)
-        .env("XDG_CONFIG_HOME", dir.path().join(".config"))
-        .env("XDG_DATA_HOME", dir.path().join(".data"))
+    let out = in_own_folders(&mut Command::new(&alone), dir.path())
         .current_dir(dir.path())
         .args(["--dry-run", "--json", sample.to_str().unwrap()])
         .stdin(Stdio::null())

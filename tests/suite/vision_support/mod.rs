@@ -170,13 +170,22 @@ pub fn jpeg(image: &RgbaImage, quality: u8) -> RgbaImage {
     image::load_from_memory(&bytes).unwrap().to_rgba8()
 }
 
+/// `command` with the bot's settings and data folders (its default game
+/// log) in `dir`, never the player's: by both platforms' rules, since a
+/// Windows bot reads `%APPDATA%` and `%LOCALAPPDATA%` and ignores XDG's
+/// (under Wine the prefix's own folders keep the desktop step's games).
+pub fn in_own_folders<'a>(command: &'a mut Command, dir: &Path) -> &'a mut Command {
+    let (config, data) = (dir.join(".config"), dir.join(".data"));
+    command
+        .env("XDG_CONFIG_HOME", &config)
+        .env("XDG_DATA_HOME", &data)
+        .env("APPDATA", &config)
+        .env("LOCALAPPDATA", &data)
+}
+
 /// Runs the real `bot` binary in `dir` with no input on stdin.
 pub fn bot(dir: &Path, args: &[&str]) -> Output {
-    // The bot's settings and data folders (its default game log) are the
-    // test's, never the home's.
-    Command::new(env!("CARGO_BIN_EXE_bot"))
-        .env("XDG_CONFIG_HOME", dir.join(".config"))
-        .env("XDG_DATA_HOME", dir.join(".data"))
+    in_own_folders(&mut Command::new(env!("CARGO_BIN_EXE_bot")), dir)
         .current_dir(dir)
         .args(args)
         .stdin(Stdio::null())
