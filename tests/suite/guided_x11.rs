@@ -7,7 +7,7 @@
 // X11: Xvfb, openbox, xdotool, tmux.
 #![cfg(unix)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::x11_support::*;
@@ -121,6 +121,15 @@ impl Drop for Pane {
             .arg(&self.socket)
             .arg("kill-server")
             .status();
+    }
+}
+
+/// Ends, when dropped, the processes whose command line names the path.
+struct EndedByName<'a>(&'a Path);
+
+impl Drop for EndedByName<'_> {
+    fn drop(&mut self) {
+        let _ = Command::new("pkill").arg("-f").arg(self.0).status();
     }
 }
 
@@ -490,6 +499,9 @@ fn bot_alone_in_a_terminal_over_the_board_says_its_terminal_covers_it() {
     let out = desktop.path("terminal.out");
     let bot = format!("'{}'", bot_path());
     let geometry = format!("{}x{}+{x}+{y}", width / 6 + 2, height / 13 + 2);
+    // `script` outlives the xterm ended with the test, and so does the
+    // bot waiting on the terminal `script` keeps: both ended by name.
+    let _script = EndedByName(&out);
     let (_xterm, terminal) = desktop.open_window("player's terminal", || {
         let mut command = desktop.on_this_display(
             "xterm",
