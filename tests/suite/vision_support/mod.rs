@@ -185,12 +185,26 @@ pub fn in_own_folders<'a>(command: &'a mut Command, dir: &Path) -> &'a mut Comma
 
 /// Runs the real `bot` binary in `dir` with no input on stdin.
 pub fn bot(dir: &Path, args: &[&str]) -> Output {
-    in_own_folders(&mut Command::new(env!("CARGO_BIN_EXE_bot")), dir)
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    output(
+        in_own_folders(&mut Command::new(env!("CARGO_BIN_EXE_bot")), dir)
+            .current_dir(dir)
+            .args(args)
+            .stdin(Stdio::null()),
+    )
+}
+
+/// `command` run to its end, its output. Wine 8 now and then fails to
+/// start a process with ERROR_INTERNAL_ERROR (1359), which Windows does
+/// not: the start is made once more then, so that a property test's
+/// hundreds of starts judge the bot, not Wine.
+pub fn output(command: &mut Command) -> Output {
+    const ERROR_INTERNAL_ERROR: i32 = 1359;
+    match command.output() {
+        Err(e) if cfg!(windows) && e.raw_os_error() == Some(ERROR_INTERNAL_ERROR) => {
+            command.output().unwrap()
+        }
+        started => started.unwrap(),
+    }
 }
 
 /// Runs `command` with standard output on a full disk (`> /dev/full`)
