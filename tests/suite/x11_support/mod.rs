@@ -64,6 +64,51 @@ impl Drop for Running {
     }
 }
 
+impl Drop for Desktop {
+    /// When the test failed: the end of each file the test's programs
+    /// wrote into its folder (the bot's output, the practice window's
+    /// click log, the hint log), for the report of a failure no test
+    /// assertion could describe (a wait that timed out).
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            return;
+        }
+        let Ok(entries) = std::fs::read_dir(self.dir.path()) else {
+            return;
+        };
+        let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        files.sort();
+        for file in files.iter().filter(|f| f.is_file()) {
+            let Ok(text) = std::fs::read_to_string(file) else {
+                continue;
+            };
+            let lines: Vec<&str> = text.lines().collect();
+            let tail = &lines[lines.len().saturating_sub(EVIDENCE_LINES)..];
+            eprintln!(
+                "--- {} (last {} of {} lines)\n{}",
+                file.display(),
+                tail.len(),
+                lines.len(),
+                tail.join("\n")
+            );
+        }
+    }
+}
+
+/// How many of a file's last lines a failed test's report shows.
+const EVIDENCE_LINES: usize = 40;
+
+impl Running {
+    /// Sends `signal` ("TERM", "STOP", ...) to the process.
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), self.0.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -{signal} {}", self.0.id());
+    }
+}
+
 /// An X server with a window manager, on a display no one else uses.
 /// One desktop at a time: the tests judge timing (animations, settling)
 /// and a solver on every core per test would starve the others.
@@ -128,11 +173,7 @@ impl Desktop {
 
     /// Sends `signal` (e.g. "STOP", "CONT") to the window manager.
     pub fn signal_window_manager(&self, signal: &str) {
-        let status = Command::new("kill")
-            .args([format!("-{signal}"), self.wm.0.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success(), "kill -{signal} openbox");
+        self.wm.signal(signal);
     }
 
     pub fn path(&self, name: &str) -> PathBuf {
@@ -282,11 +323,7 @@ impl Desktop {
                 let probe = self.run_bot(&look);
                 let empty = String::from_utf8_lossy(&probe.stderr).contains("no dust on the board");
                 if probe.status.success() || empty {
-                    return Practice {
-                        id,
-                        log,
-                        _process: process,
-                    };
+                    return Practice { id, log, process };
                 }
                 sleep(Duration::from_millis(100));
             }
@@ -418,9 +455,7 @@ impl Desktop {
     }
 
     /// A click as a player makes it, at a screen point, with the primary
-    /// button: held for 100 ms, as a hand holds it (the practice window
-    /// and the app poll the button once a frame, and a frame of a loaded
-    /// machine may take longer than a shorter press).
+    /// button: held for 100 ms, as a hand holds it.
     pub fn click(&self, (x, y): (i64, i64)) {
         let (x, y) = (x.to_string(), y.to_string());
         let button = self.primary.get().to_string();
@@ -584,7 +619,7 @@ pub struct Practice {
     /// The X window id, for xdotool.
     pub id: String,
     pub log: PathBuf,
-    _process: Running,
+    process: Running,
 }
 
 impl Practice {
@@ -606,6 +641,11 @@ impl Practice {
             .map(|l| serde_json::from_str::<Value>(l).unwrap())
             .filter(|line| line.get(key).is_some())
             .collect()
+    }
+
+    /// Sends `signal` ("STOP", "CONT", ...) to the window's process.
+    pub fn signal(&self, signal: &str) {
+        self.process.signal(signal);
     }
 
     /// Waits until the window has received `n` clicks.
@@ -658,11 +698,7 @@ impl BotRun {
 
     /// Sends `signal` ("TERM", "HUP", ...) to the bot.
     pub fn signal(&self, signal: &str) {
-        let pid = self.child.as_ref().unwrap().0.id();
-        Command::new("kill")
-            .args([format!("-{signal}"), pid.to_string()])
-            .status()
-            .unwrap();
+        self.child.as_ref().unwrap().signal(signal);
     }
 
     /// Waits for the bot to end (at most 2 minutes).
