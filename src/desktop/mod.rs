@@ -101,6 +101,10 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(u32) -> Result<(), String> = platform::bring_to_front;
     let _: fn() -> Result<(), String> = platform::survive_window_errors;
     let _: fn(u32) -> bool = platform::lost;
+    let _: fn(u32) -> Result<platform::Presses, String> = platform::Presses::watch;
+    // The next press on a window of the bot's own, in its client area.
+    type NextPress = Result<Option<(f32, f32)>, String>;
+    let _: fn(&mut platform::Presses) -> NextPress = platform::Presses::next;
     // The key that stops a run from anywhere, held while the value lives.
     let _: fn(stop::Pressed) -> Result<platform::StopKeyGrab, stop::GrabError> =
         platform::StopKeyGrab::grab;

@@ -1,7 +1,9 @@
 //! The bot's own windows (the practice window, the hint window): one type
 //! over `minifb`, so that the window toolkit stays on this floor. A
-//! window shows a picture of 0RGB words, tells where the pointer is and
-//! whether the primary button and a few keys are down, and says whether
+//! window shows a picture of 0RGB words, tells each press of the primary
+//! button and where it was (the platform hears them, `platform::Presses`:
+//! minifb keeps the button's state only, which misses a click released
+//! before the next frame), whether a few keys are down, and says whether
 //! it is still there: closed by the player, or destroyed by another
 //! program (which on X11 would otherwise end the process through Xlib's
 //! default error handler).
@@ -71,6 +73,10 @@ pub(super) fn is_ours(id: u32) -> bool {
 
 /// A window of the bot's own.
 pub struct OwnWindow {
+    /// Every press of the primary button, however short; `None` where
+    /// the platform would not give them, the button's state serving then.
+    /// Dropped before the window, which it watches.
+    presses: Option<platform::Presses>,
     window: Window,
     /// Its id, as the window list gives it.
     id: u32,
@@ -105,7 +111,13 @@ impl OwnWindow {
         OPEN.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(id);
+        let presses = platform::Presses::watch(id)
+            .inspect_err(|error| {
+                log::warn!("{title}: a click shorter than a frame may be missed: {error}");
+            })
+            .ok();
         let own = OwnWindow {
+            presses,
             window,
             id,
             was_down: false,
@@ -162,8 +174,17 @@ impl OwnWindow {
     }
 
     /// Where in the client area the primary (left) button was pressed
-    /// since the last call, if it was.
+    /// since the last call, if it was; one press a call, in order.
     pub fn press(&mut self) -> Option<(f32, f32)> {
+        if let Some(presses) = &mut self.presses {
+            match presses.next() {
+                Ok(press) => return press,
+                Err(error) => {
+                    log::warn!("the window's presses: {error}");
+                    self.presses = None;
+                }
+            }
+        }
         let down = self.primary_down();
         let pressed = down && !self.was_down;
         self.was_down = down;

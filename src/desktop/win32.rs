@@ -11,7 +11,8 @@
 //! bot exits (started from Explorer, a shortcut or a batch file); the
 //! console's close, log-off and shut-down events, which end the process
 //! once handled, with the button released first; the console's modes
-//! (colour, QuickEdit) and Explorer showing a file; the marks window of
+//! (colour, QuickEdit) and Explorer showing a file; the presses on the
+//! bot's own windows (their window procedure subclassed); the marks window of
 //! assist mode's hints on the board (a layered, click-through, topmost
 //! tool window kept out of screen captures).
 //! The only module with `unsafe`: each call is a plain Win32 function on
@@ -50,14 +51,15 @@ use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
     MOUSEINPUT, RegisterHotKey, SendInput, UnregisterHotKey, VK_LBUTTON, VK_MBUTTON, VK_RBUTTON,
 };
 use windows_sys::Win32::UI::WindowsAndMessaging::{
-    CreateWindowExW, DefWindowProcW, DestroyWindow, DispatchMessageW, GA_ROOT, GetAncestor,
-    GetClientRect, GetCursorPos, GetMessageW, GetSystemMetrics, GetWindowDisplayAffinity,
-    HWND_TOPMOST, IDC_ARROW, LoadCursorW, MSG, PM_NOREMOVE, PM_REMOVE, PeekMessageW,
-    PostThreadMessageW, RegisterClassExW, SM_SWAPBUTTON, SW_HIDE, SW_SHOWNOACTIVATE,
-    SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SetCursorPos, SetWindowDisplayAffinity, SetWindowPos,
-    ShowWindow, ULW_ALPHA, UpdateLayeredWindow, WDA_EXCLUDEFROMCAPTURE, WINDOW_EX_STYLE,
-    WINDOW_STYLE, WM_APP, WM_USER, WNDCLASSEXW, WS_EX_LAYERED, WS_EX_NOACTIVATE, WS_EX_TOOLWINDOW,
-    WS_EX_TOPMOST, WS_EX_TRANSPARENT, WS_POPUP, WindowFromPoint,
+    CallWindowProcW, CreateWindowExW, DefWindowProcW, DestroyWindow, DispatchMessageW, GA_ROOT,
+    GWLP_WNDPROC, GetAncestor, GetClientRect, GetCursorPos, GetMessageW, GetSystemMetrics,
+    GetWindowDisplayAffinity, GetWindowLongPtrW, HWND_TOPMOST, IDC_ARROW, LoadCursorW, MSG,
+    PM_NOREMOVE, PM_REMOVE, PeekMessageW, PostThreadMessageW, RegisterClassExW, SM_SWAPBUTTON,
+    SW_HIDE, SW_SHOWNOACTIVATE, SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SetCursorPos,
+    SetWindowDisplayAffinity, SetWindowLongPtrW, SetWindowPos, ShowWindow, ULW_ALPHA,
+    UpdateLayeredWindow, WDA_EXCLUDEFROMCAPTURE, WINDOW_EX_STYLE, WINDOW_STYLE, WM_APP,
+    WM_LBUTTONDOWN, WM_USER, WNDCLASSEXW, WNDPROC, WS_EX_LAYERED, WS_EX_NOACTIVATE,
+    WS_EX_TOOLWINDOW, WS_EX_TOPMOST, WS_EX_TRANSPARENT, WS_POPUP, WindowFromPoint,
 };
 use windows_sys::core::BOOL;
 
@@ -82,6 +84,12 @@ pub(super) fn prepare() -> Result<(), String> {
     Err(format!(
         "the process could not be made per-monitor DPI aware (set: {set}, awareness: {awareness})"
     ))
+}
+
+/// The calling thread's last error.
+fn last_error() -> u32 {
+    // SAFETY: reads a thread-local value.
+    unsafe { GetLastError() }
 }
 
 /// The window handle behind `xcap`'s window id (the handle's value).
@@ -524,6 +532,133 @@ pub(super) fn lost(_id: u32) -> bool {
     false
 }
 
+/// Every press of the primary button on a window of the bot's own,
+/// however short, heard in the window's procedure: minifb's, subclassed
+/// (its address swapped for [`watching_proc`], which passes every message
+/// on). minifb keeps the buttons' state only, and takes the messages in
+/// once a frame: a press released before the next frame, as a click on a
+/// busy machine is, never showed in it. `WM_LBUTTONDOWN` is the primary
+/// button's, whichever physical button that is (`SwapMouseButton`).
+#[derive(Debug)]
+pub(super) struct Presses {
+    window: HWND,
+}
+
+/// A window whose procedure [`Presses`] swapped: minifb's procedure, and
+/// the presses heard since the owner last took them.
+struct Watched {
+    window: usize,
+    toolkit: isize,
+    presses: std::collections::VecDeque<(f32, f32)>,
+}
+
+/// The windows [`watching_proc`] serves, all of this process's threads'
+/// (a window's messages come to the thread that made it).
+static WATCHED: std::sync::Mutex<Vec<Watched>> = std::sync::Mutex::new(Vec::new());
+
+fn watched() -> std::sync::MutexGuard<'static, Vec<Watched>> {
+    WATCHED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Keeps a press of the primary button, then gives the message to
+/// minifb's procedure. The lock is not held while minifb handles it, which
+/// may send the window more messages.
+unsafe extern "system" fn watching_proc(
+    window: HWND,
+    message: u32,
+    wparam: WPARAM,
+    lparam: LPARAM,
+) -> LRESULT {
+    let toolkit = watched()
+        .iter_mut()
+        .find(|w| w.window == window as usize)
+        .map(|w| {
+            if message == WM_LBUTTONDOWN {
+                w.presses.push_back(client_point(lparam));
+            }
+            w.toolkit
+        });
+    match toolkit {
+        // SAFETY: the procedure the window had, called as Windows would.
+        Some(toolkit) => unsafe {
+            CallWindowProcW(
+                std::mem::transmute::<isize, WNDPROC>(toolkit),
+                window,
+                message,
+                wparam,
+                lparam,
+            )
+        },
+        // SAFETY: the default handling of a message Windows passes.
+        None => unsafe { DefWindowProcW(window, message, wparam, lparam) },
+    }
+}
+
+/// The client-area point of a mouse message (`GET_X_LPARAM`,
+/// `GET_Y_LPARAM`: signed 16-bit halves, negative on a monitor left of
+/// or above the primary).
+fn client_point(lparam: LPARAM) -> (f32, f32) {
+    let half = |shift: u32| f32::from((lparam >> shift) as u16 as i16);
+    (half(0), half(16))
+}
+
+impl Presses {
+    /// Takes the presses of the window `id` from now on, until this value
+    /// is dropped (before the window is).
+    pub(super) fn watch(id: u32) -> Result<Presses, String> {
+        let window = handle(id);
+        // SAFETY: reads a window's attribute; 0 when the window is gone.
+        let toolkit = unsafe { GetWindowLongPtrW(window, GWLP_WNDPROC) };
+        if toolkit == 0 {
+            return Err(format!("no window procedure (error {})", last_error()));
+        }
+        // Kept before the swap: the first message may come with it.
+        watched().push(Watched {
+            window: window as usize,
+            toolkit,
+            presses: std::collections::VecDeque::new(),
+        });
+        // SAFETY: a procedure of the right signature that passes every
+        // message to the one it replaces.
+        let swapped =
+            unsafe { SetWindowLongPtrW(window, GWLP_WNDPROC, watching_proc as *const () as isize) };
+        if swapped != toolkit {
+            watched().retain(|w| w.window != window as usize);
+            return Err(format!(
+                "the window procedure was not swapped (error {})",
+                last_error()
+            ));
+        }
+        Ok(Presses { window })
+    }
+
+    /// The next press heard, if one was.
+    pub(super) fn next(&mut self) -> Result<Option<(f32, f32)>, String> {
+        Ok(watched()
+            .iter_mut()
+            .find(|w| w.window == self.window as usize)
+            .and_then(|w| w.presses.pop_front()))
+    }
+}
+
+impl Drop for Presses {
+    /// Gives minifb its procedure back, then forgets the window.
+    fn drop(&mut self) {
+        let toolkit = watched()
+            .iter()
+            .find(|w| w.window == self.window as usize)
+            .map(|w| w.toolkit);
+        if let Some(toolkit) = toolkit {
+            // SAFETY: the procedure the window had; fails harmlessly when
+            // the window is gone.
+            unsafe { SetWindowLongPtrW(self.window, GWLP_WNDPROC, toolkit) };
+        }
+        watched().retain(|w| w.window != self.window as usize);
+    }
+}
+
 /// No kept connection for pixels: `xcap` captures with GDI, which holds
 /// nothing open between captures. No value of this type exists.
 #[derive(Debug)]
@@ -651,8 +786,7 @@ impl Overlay {
         let overlay = Overlay { window };
         // SAFETY: the window is this thread's own.
         let set = unsafe { SetWindowDisplayAffinity(window, WDA_EXCLUDEFROMCAPTURE) };
-        // SAFETY: the calling thread's last error.
-        let error = unsafe { GetLastError() };
+        let error = last_error();
         let mut affinity = 0u32;
         // SAFETY: as above, into a local.
         let read = unsafe { GetWindowDisplayAffinity(window, &mut affinity) } != 0;
@@ -884,8 +1018,7 @@ impl StopKeyGrab {
             let id = super::stop::WINDOWS_HOT_KEY_ID;
             // SAFETY: no window: the hot key is this thread's.
             let done = unsafe { RegisterHotKey(std::ptr::null_mut(), id, modifiers, key) } != 0;
-            // SAFETY: the calling thread's last error.
-            let error = unsafe { GetLastError() };
+            let error = last_error();
             // SAFETY: the calling thread's id.
             let thread_id = unsafe { GetCurrentThreadId() };
             let result = if done {
@@ -967,6 +1100,45 @@ fn premultiplied_bgra(marks: &[Mark], at: ScreenRect) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mouse_messages_point_is_two_signed_halves() {
+        let lparam = |x: i16, y: i16| ((y as u16 as isize) << 16) | x as u16 as isize;
+        assert_eq!(client_point(lparam(30, 40)), (30.0, 40.0));
+        assert_eq!(client_point(lparam(-5, 70)), (-5.0, 70.0));
+        assert_eq!(client_point(lparam(7, -1)), (7.0, -1.0));
+    }
+
+    /// A press and its release that come in before the window's next
+    /// frame (a busy machine's click) are one press, where it was; the
+    /// window keeps working after, and when its presses are given back.
+    #[test]
+    fn a_click_within_one_frame_is_one_press_where_it_was() {
+        use windows_sys::Win32::UI::WindowsAndMessaging::{IsWindow, PostMessageW, WM_LBUTTONUP};
+        let lparam = |x: isize, y: isize| (y << 16) | x;
+        let mut window =
+            super::super::OwnWindow::open("dustbot presses", (120, 80), false).unwrap();
+        let hwnd = handle(window.id());
+        for (message, at) in [
+            (WM_LBUTTONDOWN, lparam(30, 40)),
+            (WM_LBUTTONUP, lparam(30, 40)),
+            (WM_LBUTTONDOWN, lparam(90, 10)),
+            (WM_LBUTTONUP, lparam(90, 10)),
+        ] {
+            // SAFETY: a message to a window of this thread.
+            assert_ne!(unsafe { PostMessageW(hwnd, message, 0, at) }, 0);
+        }
+        window.pump();
+        assert_eq!(window.press(), Some((30.0, 40.0)));
+        assert_eq!(window.press(), Some((90.0, 10.0)));
+        assert_eq!(window.press(), None);
+        window.pump();
+        assert!(window.is_open());
+        drop(window);
+        // SAFETY: asks whether a handle names a window.
+        assert_eq!(unsafe { IsWindow(hwnd) }, 0);
+        assert!(watched().iter().all(|w| w.window != hwnd as usize));
+    }
 
     #[test]
     fn a_press_and_its_release_are_of_the_one_physical_button() {

@@ -3,7 +3,8 @@
 //! error handler for the bot's own windows (minifb's), the one `unsafe`
 //! call here. Through x11rb it reads what xcap does not: the pointer's
 //! buttons and their mapping (which physical button is the primary), the
-//! top-level window at a point, and a title set only as ICCCM `WM_NAME`;
+//! top-level window at a point, a title set only as ICCCM `WM_NAME`, and
+//! the presses on the bot's own windows (an input-only child window);
 //! with the names the Windows half has, doing nothing where X11 has
 //! nothing to do (see `desktop::platform`).
 
@@ -519,6 +520,71 @@ impl Drop for Overlay {
         {
             log::debug!("the marks window: {error}");
         }
+    }
+}
+
+/// Every press of the primary button on a window of the bot's own,
+/// however short: an input-only child window over the whole client area,
+/// on a connection of its own, takes the presses (a window's presses go
+/// to one client, the one that asks for them on the deepest window under
+/// the pointer). minifb keeps the buttons' state only, updated once a
+/// frame: a press released before the next frame, as a click on a busy
+/// machine is, never showed in it. Keys still go to minifb's window.
+pub(super) struct Presses {
+    conn: RustConnection,
+}
+
+impl std::fmt::Debug for Presses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Presses").finish_non_exhaustive()
+    }
+}
+
+impl Presses {
+    /// Takes the presses of the window `id` from now on (the child goes
+    /// with the connection when this value is dropped).
+    pub(super) fn watch(id: u32) -> Result<Presses, String> {
+        let (conn, _) = x11rb::connect(None).map_err(x_error)?;
+        let child = conn.generate_id().map_err(x_error)?;
+        let aux = CreateWindowAux::new().event_mask(EventMask::BUTTON_PRESS);
+        // As large as a window can be: the parent clips it to its own size,
+        // whatever that becomes.
+        let largest = i16::MAX as u16;
+        conn.create_window(
+            0,
+            child,
+            id,
+            0,
+            0,
+            largest,
+            largest,
+            0,
+            WindowClass::INPUT_ONLY,
+            x11rb::COPY_FROM_PARENT,
+            &aux,
+        )
+        .map_err(x_error)?
+        .check()
+        .map_err(x_error)?;
+        conn.map_window(child)
+            .map_err(x_error)?
+            .check()
+            .map_err(x_error)?;
+        Ok(Presses { conn })
+    }
+
+    /// The place in the client area of the next press of the primary
+    /// button (logical button 1: the mapping has made a left-handed
+    /// player's physical button 3 it), if one came in.
+    pub(super) fn next(&mut self) -> Result<Option<(f32, f32)>, String> {
+        while let Some(event) = self.conn.poll_for_event().map_err(x_error)? {
+            if let Event::ButtonPress(press) = event
+                && press.detail == 1
+            {
+                return Ok(Some((f32::from(press.event_x), f32::from(press.event_y))));
+            }
+        }
+        Ok(None)
     }
 }
 

@@ -131,8 +131,7 @@ pub const SCALES: std::ops::RangeInclusive<f32> = 0.25..=4.0;
 const MARGIN: f32 = 0.5;
 /// How often a window at rest sends its picture again, so that whatever
 /// another window covered comes back (minifb draws on no expose event);
-/// seldom, as each sending takes time from the polls that must see a
-/// short press.
+/// seldom, as each sending takes time from the window's polls.
 const REPAINT: Duration = Duration::from_millis(250);
 
 /// The board's place in a practice window at `scale`, and the window size.
@@ -405,7 +404,9 @@ pub fn run(
     let (geometry, (width, height)) = layout(&settings.board, settings.scale);
     let mut window =
         OwnWindow::open(&settings.title, (width, height), false).map_err(PracticeError::Window)?;
-    // Polling at 120 Hz sees every press of a 40 ms click.
+    // Polling at 120 Hz: a click shows within a frame, and where the
+    // platform gives no presses (`OwnWindow::press`), the button's state
+    // still sees a 40 ms one.
     window.set_rate(120);
     let asked = Rc::new(std::cell::Cell::new(false));
     let mut keys = NewBoardKeys {
@@ -478,7 +479,8 @@ pub fn run(
             }
         }
         // Draw only while something changes: a frame that takes long to
-        // draw would let a short press and its release fall in one poll.
+        // draw would let a short press and its release fall in one poll
+        // where the button's state is all there is.
         // At rest the picture drawn is sent again now and then, for the
         // parts another window covered.
         let animating = game.animating(now);

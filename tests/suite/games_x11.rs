@@ -511,7 +511,7 @@ fn clicks_within_one_animation_are_all_counted_in_the_record() {
             "0.06".into(),
             "mouseup".into(),
             "1".into(),
-            // Long enough for the window to see the button up.
+            // The hand lifted before the next click.
             "sleep".into(),
             "0.05".into(),
         ]);

@@ -667,6 +667,29 @@ fn the_practice_window_repaints_what_another_window_covered() {
     assert!(text.contains(REAL_BOARD), "{text}");
 }
 
+/// A click made while the window could not look (a busy machine held
+/// it back from before the press to after the release, the pointer gone
+/// elsewhere since) is taken, on the cell it was made on, and once.
+#[test]
+fn a_click_made_while_the_window_was_held_back_is_taken_where_it_was() {
+    let desktop = Desktop::start();
+    let real: Board = REAL_BOARD.parse().unwrap();
+    let game = desktop.practice(REAL_BOARD, 100, GAME);
+    let cell = Cell::new(7, 0);
+    game.signal("STOP");
+    desktop.click(cell_point(&desktop, &game, &real, cell));
+    desktop.xdotool(&["mousemove", "0", "0"]);
+    game.signal("CONT");
+    game.wait_for_clicks(1);
+    // Time for a second click, were the one press taken twice.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let clicks = game.clicks();
+    assert_eq!(clicks.len(), 1, "{clicks:?}");
+    let (after, _) = real.play(cell).unwrap();
+    assert_eq!(clicks[0]["cell"], serde_json::json!([7, 0]), "{clicks:?}");
+    assert_eq!(clicks[0]["board_after"], after.to_string(), "{clicks:?}");
+}
+
 /// A board one click clears: (0,0) G x48.
 const ONE_CLICK: &str = "GGGGGGGG,GGGGGGGG,GGGGGGGG,GGGGGGGG,GGGGGGGG,GGGGGGGG";
 

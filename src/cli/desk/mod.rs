@@ -56,7 +56,9 @@ use worker::{Note, Shown};
 pub const TITLE: &str = "dustbot";
 /// How often the windows are looked at again while no game is found.
 const LOOK_AGAIN: Duration = Duration::from_secs(2);
-/// The window's frame rate: a click of 40 ms is seen.
+/// The window's frame rate: a click shows within a frame, and where the
+/// platform gives no presses (`OwnWindow::press`), the button's state
+/// still sees a 40 ms one.
 const RATE: usize = 60;
 
 const BACKGROUND: [u8; 3] = [28, 26, 24];
