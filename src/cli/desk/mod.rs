@@ -972,7 +972,7 @@ impl App {
 }
 
 /// `text` in lines no wider than `width` at `size`, broken between words;
-/// a word wider than that (a board string) broken within it
+/// a word wider than that (a path, a board string) broken within it
 /// ([`pieces`]).
 fn wrap(text: &str, size: f32, width: i64) -> Vec<String> {
     let mut lines = Vec::new();
