@@ -204,25 +204,32 @@ pub struct Shot {
 /// The real game's cell pitch in pixels at scale 1.
 pub const PITCH: f32 = 80.0;
 
+impl Stage {
+    /// The stage of a screenshot as `shot` draws it, for a board of
+    /// `width` x `height` cells: the piles are laid by [`Stage::paint`].
+    pub fn of_shot(width: u8, height: u8, look: &Look, shot: &Shot) -> Stage {
+        let mut placement = Geometry::square(0.0, 0.0, PITCH * shot.scale, width, height);
+        let base = match shot.surround {
+            Surround::Bare => {
+                let (w, h) = placement.pixel_size();
+                Canvas::new(w, h, [0, 0, 0])
+            }
+            Surround::Window => {
+                let (canvas, (x, y)) = window::window(placement.pixel_size(), look, shot.seed);
+                (placement.x, placement.y) = (x as f32, y as f32);
+                canvas
+            }
+        };
+        Stage::new(look, base, placement, shot.seed)
+    }
+}
+
 /// A screenshot of `board` in `look`, and where the board is in it.
 pub fn screenshot(board: &Board, look: &Look, shot: &Shot) -> (Canvas, Geometry) {
-    let mut placement =
-        Geometry::square(0.0, 0.0, PITCH * shot.scale, board.width(), board.height());
-    let base = match shot.surround {
-        Surround::Bare => {
-            let (w, h) = placement.pixel_size();
-            Canvas::new(w, h, [0, 0, 0])
-        }
-        Surround::Window => {
-            let (canvas, (x, y)) = window::window(placement.pixel_size(), look, shot.seed);
-            (placement.x, placement.y) = (x as f32, y as f32);
-            canvas
-        }
-    };
-    let stage = Stage::new(look, base, placement, shot.seed);
+    let stage = Stage::of_shot(board.width(), board.height(), look, shot);
     let mut out = Canvas::new(0, 0, [0, 0, 0]);
     stage.paint(&tiles(board), &mut out);
-    (out, placement)
+    (out, stage.geometry())
 }
 
 #[cfg(test)]

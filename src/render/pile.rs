@@ -219,6 +219,21 @@ fn relief(style: Texture, lumps: &[(f32, f32, f32)], seed: u64, u: f32, v: f32, 
     }
 }
 
+/// How a sprite pixel is lit, whatever the pile's colour: outside the pile
+/// the glow's strength; inside, the lightness its slope takes from the
+/// light, the shine of a glossy pile, whether it is a pale fleck, and its
+/// depth into the rim (below 1 within it).
+#[derive(Clone, Copy)]
+enum Shading {
+    Glow(f32),
+    Pile {
+        shade: f32,
+        gloss: Option<f32>,
+        fleck: bool,
+        rim: f32,
+    },
+}
+
 /// Colour and opacity of each sprite pixel before the final shift, in
 /// Oklab.
 struct Layers {
@@ -280,7 +295,38 @@ impl Sprite {
                 0.16 * d.sqrt() + relief(style, &lumps, seed, u, v, outline.apex) * d
             })
             .collect();
+        // The light on every pixel, which the colour's shift below does not
+        // change: worked out once, not once a shift.
         let light = normalise([-0.45, -0.65, 0.6]);
+        let fleck_rate = match style {
+            Texture::Flecked => 0.06,
+            Texture::Rocky => 0.03,
+            _ => 0.0,
+        };
+        let shading: Vec<Shading> = (0..side * side)
+            .map(|i| {
+                let (x, y) = (i % side, i / side);
+                if !inside[i] {
+                    let d = away[i] * px / GLOW;
+                    return Shading::Glow(if d >= 1.0 { 0.0 } else { (1.0 - d).powi(2) });
+                }
+                let h = |x: usize, y: usize| height[y.min(side - 1) * side + x.min(side - 1)];
+                let du = (h(x + 1, y) - h(x.saturating_sub(1), y)) / (2.0 * px);
+                let dv = (h(x, y + 1) - h(x, y.saturating_sub(1))) / (2.0 * px);
+                let normal = normalise([-du, -dv, 1.0]);
+                let lambert = dot(normal, light).max(0.0);
+                let gloss = (style == Texture::Glossy).then(|| {
+                    let half = normalise([light[0], light[1], light[2] + 1.0]);
+                    0.12 * dot(normal, half).max(0.0).powi(24)
+                });
+                Shading::Pile {
+                    shade: 0.2 * (lambert - 0.75),
+                    gloss,
+                    fleck: noise::unit(seed, x as i32, y as i32) < fleck_rate,
+                    rim: depth[i] * px / RIM,
+                }
+            })
+            .collect();
         let layers = |shift: [f32; 3]| -> Layers {
             let [l0, a0, b0] = [
                 centre[0] + shift[0],
@@ -293,43 +339,30 @@ impl Sprite {
             // than the pile's pale, textured inside.
             let rim_colour = [l0 + 0.1, a0 * 1.5, b0 * 1.5];
             let glow_colour = [l0 + 0.1, a0 * 1.5, b0 * 1.5];
-            for i in 0..side * side {
-                let (x, y) = (i % side, i / side);
-                let glow = if inside[i] {
-                    0.0
-                } else {
-                    let d = away[i] * px / GLOW;
-                    if d >= 1.0 { 0.0 } else { (1.0 - d).powi(2) }
-                };
-                let pile = if inside[i] {
-                    let h = |x: usize, y: usize| height[y.min(side - 1) * side + x.min(side - 1)];
-                    let du = (h(x + 1, y) - h(x.saturating_sub(1), y)) / (2.0 * px);
-                    let dv = (h(x, y + 1) - h(x, y.saturating_sub(1))) / (2.0 * px);
-                    let normal = normalise([-du, -dv, 1.0]);
-                    let lambert = dot(normal, light).max(0.0);
-                    let mut l = l0 + 0.2 * (lambert - 0.75);
-                    if style == Texture::Glossy {
-                        let half = normalise([light[0], light[1], light[2] + 1.0]);
-                        l += 0.12 * dot(normal, half).max(0.0).powi(24);
+            for (i, shading) in shading.iter().enumerate() {
+                let (pile, glow) = match *shading {
+                    Shading::Glow(glow) => (rim_colour, glow),
+                    Shading::Pile {
+                        shade,
+                        gloss,
+                        fleck,
+                        rim,
+                    } => {
+                        let mut l = l0 + shade;
+                        if let Some(gloss) = gloss {
+                            l += gloss;
+                        }
+                        let mut chroma = 0.85 * (1.0 + 1.5 * (l - l0));
+                        if fleck {
+                            l += 0.16;
+                            chroma *= 0.4;
+                        }
+                        if rim < 1.0 {
+                            l += 0.1 * (1.0 - rim);
+                            chroma += (1.5 - chroma) * (1.0 - rim).powi(2);
+                        }
+                        ([l, a0 * chroma, b0 * chroma], 0.0)
                     }
-                    let mut chroma = 0.85 * (1.0 + 1.5 * (l - l0));
-                    let fleck_rate = match style {
-                        Texture::Flecked => 0.06,
-                        Texture::Rocky => 0.03,
-                        _ => 0.0,
-                    };
-                    if noise::unit(seed, x as i32, y as i32) < fleck_rate {
-                        l += 0.16;
-                        chroma *= 0.4;
-                    }
-                    let rim = depth[i] * px / RIM;
-                    if rim < 1.0 {
-                        l += 0.1 * (1.0 - rim);
-                        chroma += (1.5 - chroma) * (1.0 - rim).powi(2);
-                    }
-                    [l, a0 * chroma, b0 * chroma]
-                } else {
-                    rim_colour
                 };
                 // The pile's edge pixels over its own glow.
                 let c = cover[i];
@@ -449,6 +482,10 @@ fn to_pixels(layers: &Layers) -> Vec<[u8; 4]> {
         .iter()
         .zip(&layers.alpha)
         .map(|(&c, &a)| {
+            // Where neither the pile nor its glow reaches, nothing is drawn.
+            if a <= 0.0 {
+                return [0; 4];
+            }
             let [r, g, b] = srgb(c);
             [r, g, b, nearest(a.clamp(0.0, 1.0) * 255.0) as u8]
         })
@@ -466,7 +503,9 @@ fn measure(pixels: &[[u8; 4]], background: [f32; 3], side: usize, pitch: f32) ->
     let mut channels: [Vec<f32>; 3] = Default::default();
     for (i, &[r, g, b, a]) in pixels.iter().enumerate() {
         let (x, y) = ((i % side) as f32 + 0.5, (i / side) as f32 + 0.5);
-        if (x - centre).abs() > half || (y - centre).abs() > half {
+        // A pixel the pile leaves clear is the background, which does not
+        // stand out from itself.
+        if a == 0 || (x - centre).abs() > half || (y - centre).abs() > half {
             continue;
         }
         let lab = oklab(mix(under, [r, g, b], u32::from(a)));

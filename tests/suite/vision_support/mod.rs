@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use dustbot::game::Board;
-use dustbot::render::{self, Look, Shot, Stage, Surround};
+use dustbot::render::{Look, Shot, Stage, Surround};
 use image::imageops::{self, FilterType};
 use image::{Rgba, RgbaImage};
 
@@ -393,9 +393,7 @@ pub fn stage(board: &Board, scale: f32, window: bool, seed: u64) -> Stage {
         },
         seed,
     };
-    let empty = Board::empty(board.width(), board.height()).unwrap();
-    let (base, placement) = render::screenshot(&empty, &Look::nodiatis(), &shot);
-    Stage::new(&Look::nodiatis(), base, placement, seed)
+    Stage::of_shot(board.width(), board.height(), &Look::nodiatis(), &shot)
 }
 
 /// Another swamp behind the piles: `style` 0 is every pixel times
