@@ -135,6 +135,9 @@ pub(crate) fn wait_settled(
 ) -> Result<Settled, LiveError> {
     let started = Instant::now();
     let deadline = started + settings.settle_limit;
+    // The frame before, saved with the last when the time is up: the two
+    // show what kept changing.
+    let mut before: Option<Frame> = None;
     loop {
         let tick = Instant::now();
         guard()?;
@@ -145,6 +148,7 @@ pub(crate) fn wait_settled(
             Status::Settled(board) => Some(board),
             Status::Wait if tick >= deadline => rule.timed_out(),
             Status::Wait => {
+                before = Some(frame);
                 sleep(POLL.saturating_sub(tick.elapsed()));
                 continue;
             }
@@ -158,7 +162,9 @@ pub(crate) fn wait_settled(
                 since,
             });
         }
-        save_frames(&settings.debug_dir, "unsettled", &[("last", &frame.image)]);
+        let mut frames = vec![("last", &frame.image)];
+        frames.extend(before.as_ref().map(|b| ("before", &b.image)));
+        save_frames(&settings.debug_dir, "unsettled", &frames);
         return Err(LiveError::Unsettled {
             when,
             waited_ms: started.elapsed().as_millis(),
@@ -201,7 +207,14 @@ pub fn is_a_frame_name(file: &str) -> bool {
     let Some(stem) = file.strip_suffix(".png") else {
         return false;
     };
-    if ["unsettled-last", "unreadable-frame", "changed-frame"].contains(&stem) {
+    if [
+        "unsettled-before",
+        "unsettled-last",
+        "unreadable-frame",
+        "changed-frame",
+    ]
+    .contains(&stem)
+    {
         return true;
     }
     let numbered = |prefix: &str| {
@@ -245,6 +258,7 @@ mod tests {
     #[test]
     fn only_the_frames_the_drivers_save_are_named_as_frames() {
         for frame in [
+            "unsettled-before.png",
             "unsettled-last.png",
             "unreadable-frame.png",
             "changed-frame.png",

@@ -572,3 +572,94 @@ fn a_click_the_game_ignored_is_made_again_and_the_pace_learned() {
     assert_eq!(desktop.clicks().len(), 5);
     assert_eq!(report.replans(), 0);
 }
+
+/// A game whose board, after the first click, never holds still: each
+/// frame shows the board the click left with its bottom-left pile in
+/// another colour than the frame before (neither is the board the click
+/// makes), as a board would that something kept changing.
+struct Flickering {
+    game: Game,
+    frames: u32,
+}
+
+impl Content for Flickering {
+    fn frame(&mut self, now: Instant, size: (u32, u32)) -> RgbaImage {
+        if *self.game.clicks.borrow() == 0 {
+            return self.game.frame(now, size);
+        }
+        self.frames += 1;
+        let after = self.game.board;
+        let mut rows: Vec<String> = after.to_string().split(',').map(str::to_owned).collect();
+        let bottom = rows.last_mut().unwrap();
+        let other = if self.frames.is_multiple_of(2) {
+            "Y"
+        } else {
+            "B"
+        };
+        bottom.replace_range(0..1, other);
+        self.game.board = rows.join(",").parse().unwrap();
+        let image = self.game.frame(now, size);
+        self.game.board = after;
+        image
+    }
+
+    fn click(&mut self, at: (f32, f32), now: Instant) {
+        self.game.click(at, now);
+    }
+}
+
+#[test]
+fn a_board_that_keeps_changing_stops_play_and_its_last_two_frames_are_kept() {
+    // Its bottom-left pile is neither Y nor B before or after the first
+    // click, (3,1) B x3, so that both flickering boards are unpredicted.
+    let (game, size, _) = Game::new(&[EXAMPLE], Scale(1.0));
+    assert_eq!(&EXAMPLE[EXAMPLE.len() - 8..EXAMPLE.len() - 7], "O");
+    let monitor = ScreenRect {
+        x: 0,
+        y: 0,
+        width: 1920,
+        height: 1080,
+    };
+    let scene = Flickering { game, frames: 0 };
+    let mut desktop = FakeDesktop::new(
+        "Nodiatis",
+        (100, 100),
+        size,
+        Scale(1.0),
+        monitor,
+        Box::new(scene),
+    );
+    let debug = tempfile::tempdir().unwrap();
+    let mut settings = settings();
+    settings.live.settle_limit = Duration::from_millis(800);
+    settings.live.debug_dir = debug.path().to_owned();
+    let mut window = dustbot::live::find::by_text(&mut desktop, "Nodiatis").unwrap();
+    let stopped = session::game(&mut settings, &mut desktop, &mut window, &mut |_| {}).unwrap_err();
+    assert!(
+        matches!(
+            stopped.error,
+            LiveError::Unsettled {
+                cause: dustbot::live::NoBoard::KeptChanging,
+                ..
+            }
+        ),
+        "{stopped}"
+    );
+    assert_eq!(desktop.clicks().len(), 1, "no click after the first");
+    // The two frames show two boards, the two the game flickered between.
+    let calibration = Calibration::load(&Calibration::default_path()).unwrap();
+    let read = |name: &str| {
+        let image = image::open(debug.path().join(name)).unwrap().to_rgba8();
+        let reading = dustbot::vision::read(&image, &calibration, None).unwrap();
+        reading.board().unwrap()
+    };
+    let (before, last) = (read("unsettled-before.png"), read("unsettled-last.png"));
+    assert_ne!(before, last);
+    for board in [before, last] {
+        let text = board.to_string();
+        assert!(
+            ["Y", "B"].contains(&&text[text.len() - 8..text.len() - 7]),
+            "{text}"
+        );
+    }
+}

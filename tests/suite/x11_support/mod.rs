@@ -67,18 +67,21 @@ impl Drop for Running {
 impl Drop for Desktop {
     /// When the test failed: the end of each file the test's programs
     /// wrote into its folder (the bot's output, the practice window's
-    /// click log, the hint log), for the report of a failure no test
-    /// assertion could describe (a wait that timed out).
+    /// click log, the hint log), and what the bot's eyes read on each
+    /// frame it saved in its debug folder there, for the report of a
+    /// failure no test assertion could describe (a wait that timed out).
     fn drop(&mut self) {
         if !std::thread::panicking() {
             return;
         }
-        let Ok(entries) = std::fs::read_dir(self.dir.path()) else {
-            return;
-        };
-        let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-        files.sort();
-        for file in files.iter().filter(|f| f.is_file()) {
+        let dir = self.dir.path();
+        let mut files = files_in(dir);
+        files.extend(files_in(&dir.join("debug")));
+        for file in &files {
+            if file.extension().is_some_and(|e| e == "png") {
+                eprintln!("--- {}: {}", file.display(), what_the_bot_reads(file));
+                continue;
+            }
             let Ok(text) = std::fs::read_to_string(file) else {
                 continue;
             };
@@ -92,6 +95,50 @@ impl Drop for Desktop {
                 tail.join("\n")
             );
         }
+    }
+}
+
+/// The files in `dir` (not its folders), by name.
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|f| f.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+/// A saved frame as the bot reads it with the default calibration: the
+/// board, or why none and what it would have read.
+fn what_the_bot_reads(frame: &Path) -> String {
+    let image = match image::open(frame) {
+        Ok(image) => image.to_rgba8(),
+        Err(error) => return format!("not read: {error}"),
+    };
+    let path = crate::vision_support::repo("calibration/nodiatis.toml");
+    let calibration = match dustbot::vision::Calibration::load(&path) {
+        Ok(calibration) => calibration,
+        Err(error) => return format!("no calibration: {error}"),
+    };
+    let size = format!("{}x{}", image.width(), image.height());
+    match dustbot::vision::read(&image, &calibration, None) {
+        Ok(reading) => match reading.board() {
+            Ok(board) => format!(
+                "{size}, read {board} (lowest confidence {:.2})",
+                reading.min_confidence()
+            ),
+            Err(error) => format!(
+                "{size}, no board: {error}; as a guess {}",
+                reading
+                    .guess()
+                    .map_or_else(|e| format!("none: {e}"), |b| b.to_string())
+            ),
+        },
+        Err(error) => format!("{size}, no board: {error}"),
     }
 }
 
