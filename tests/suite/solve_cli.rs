@@ -526,10 +526,19 @@ fn the_time_budget_holds_on_every_shape_and_strategy() {
                 &text,
             ]);
             let took = started.elapsed().as_secs_f64();
-            // Generous slack for a shared machine: the bug was minutes.
-            assert!(took < budget + 3.0, "{w}x{h} {strategy}: {took:.2} s");
             let json = stdout_of(&out);
             check_json(json.trim(), &text);
+            // Generous slack for a shared machine: the bug was minutes. The
+            // search is judged by its own clock; the whole run, a start
+            // of bot.exe under Wine on a busy machine included (4.4 s
+            // once), by a looser one.
+            let object: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+            let searched = object["elapsed_ms"].as_f64().unwrap() / 1000.0;
+            assert!(
+                searched < budget + 3.0,
+                "{w}x{h} {strategy}: the search took {searched:.2} s"
+            );
+            assert!(took < budget + 30.0, "{w}x{h} {strategy}: {took:.2} s");
         }
     }
 }
