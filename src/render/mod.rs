@@ -121,6 +121,24 @@ impl Stage {
         }
     }
 
+    /// The stage of a screenshot as `shot` draws it, for a board of
+    /// `width` x `height` cells: the piles are laid by [`Stage::paint`].
+    pub fn of_shot(width: u8, height: u8, look: &Look, shot: &Shot) -> Stage {
+        let mut placement = Geometry::square(0.0, 0.0, PITCH * shot.scale, width, height);
+        let base = match shot.surround {
+            Surround::Bare => {
+                let (w, h) = placement.pixel_size();
+                Canvas::new(w, h, [0, 0, 0])
+            }
+            Surround::Window => {
+                let (canvas, (x, y)) = window::window(placement.pixel_size(), look, shot.seed);
+                (placement.x, placement.y) = (x as f32, y as f32);
+                canvas
+            }
+        };
+        Stage::new(look, base, placement, shot.seed)
+    }
+
     /// Where the board is in the picture.
     pub fn geometry(&self) -> Geometry {
         self.placement
@@ -203,26 +221,6 @@ pub struct Shot {
 
 /// The real game's cell pitch in pixels at scale 1.
 pub const PITCH: f32 = 80.0;
-
-impl Stage {
-    /// The stage of a screenshot as `shot` draws it, for a board of
-    /// `width` x `height` cells: the piles are laid by [`Stage::paint`].
-    pub fn of_shot(width: u8, height: u8, look: &Look, shot: &Shot) -> Stage {
-        let mut placement = Geometry::square(0.0, 0.0, PITCH * shot.scale, width, height);
-        let base = match shot.surround {
-            Surround::Bare => {
-                let (w, h) = placement.pixel_size();
-                Canvas::new(w, h, [0, 0, 0])
-            }
-            Surround::Window => {
-                let (canvas, (x, y)) = window::window(placement.pixel_size(), look, shot.seed);
-                (placement.x, placement.y) = (x as f32, y as f32);
-                canvas
-            }
-        };
-        Stage::new(look, base, placement, shot.seed)
-    }
-}
 
 /// A screenshot of `board` in `look`, and where the board is in it.
 pub fn screenshot(board: &Board, look: &Look, shot: &Shot) -> (Canvas, Geometry) {

@@ -298,6 +298,7 @@ impl Sprite {
         // The light on every pixel, which the colour's shift below does not
         // change: worked out once, not once a shift.
         let light = normalise([-0.45, -0.65, 0.6]);
+        let half = normalise([light[0], light[1], light[2] + 1.0]);
         let fleck_rate = match style {
             Texture::Flecked => 0.06,
             Texture::Rocky => 0.03,
@@ -315,10 +316,8 @@ impl Sprite {
                 let dv = (h(x, y + 1) - h(x, y.saturating_sub(1))) / (2.0 * px);
                 let normal = normalise([-du, -dv, 1.0]);
                 let lambert = dot(normal, light).max(0.0);
-                let gloss = (style == Texture::Glossy).then(|| {
-                    let half = normalise([light[0], light[1], light[2] + 1.0]);
-                    0.12 * dot(normal, half).max(0.0).powi(24)
-                });
+                let gloss =
+                    (style == Texture::Glossy).then(|| 0.12 * dot(normal, half).max(0.0).powi(24));
                 Shading::Pile {
                     shade: 0.2 * (lambert - 0.75),
                     gloss,
