@@ -517,11 +517,14 @@ fn a_table_the_system_refuses_keeps_the_search_going() {
     // A 13-click board whose search wants a table of 8 MiB or more.
     let board = "OBORRBOY,YOGGYGBY,BOOGYYRG,RRBYROOB,RYBYBGBB,OGGORORR";
     let mut kept = 0;
+    let mut runs = Vec::new();
     // Each search runs to its proof (about 4 s here) rather than for a
-    // fixed time: one search thread makes the same nodes however busy the
-    // machine, so the table wants the same growth in every run (cut at 3
-    // s, a busy machine's search had not yet asked for it).
-    for limit_mib in (40..=100).step_by(10) {
+    // fixed time, so that every run asks the table to grow (cut at 3 s, a
+    // busy machine's search had not yet asked). Where the limit lets the
+    // table stay but the rest live moves with the beam thread's own
+    // allocations, which a busy machine times otherwise: a limit every
+    // 5 MiB.
+    for limit_mib in (40..=100).step_by(5) {
         let script = format!(
             "ulimit -v {}; exec \"$0\" solve --tt-mb 4096 --threads 1 --time 50 {board}",
             limit_mib * 1024
@@ -537,11 +540,22 @@ fn a_table_the_system_refuses_keeps_the_search_going() {
         let out = wait_within(child, &["solve", board], DEADLINE);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_ne!(out.status.code(), Some(101), "{limit_mib} MiB: {stderr}");
-        if out.status.success() && stderr.contains("cannot grow") {
+        let stayed = stderr.contains("cannot grow");
+        if out.status.success() && stayed {
             kept += 1;
         }
+        runs.push(format!(
+            "{limit_mib} MiB: {}, the table {}; {}",
+            out.status,
+            if stayed { "stayed" } else { "grew" },
+            stderr.lines().last().unwrap_or("")
+        ));
     }
-    assert!(kept > 0, "no limit made the table stay");
+    assert!(
+        kept > 0,
+        "no limit made the table stay:\n{}",
+        runs.join("\n")
+    );
 }
 
 #[test]
