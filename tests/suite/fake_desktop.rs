@@ -104,21 +104,19 @@ fn desktop(board: &str, scale: Scale) -> (FakeDesktop, Rc<RefCell<u32>>) {
 /// The desktop of [`desktop`] with the games of `boards`, one after another.
 fn games(boards: &[&str], scale: Scale) -> (FakeDesktop, Rc<RefCell<u32>>) {
     let (game, size, clicks) = Game::new(boards, scale);
+    (on_the_second_monitor(Box::new(game), size, scale), clicks)
+}
+
+/// The desktop of [`desktop`] with `scene` in the game's window, `size`
+/// pixels.
+fn on_the_second_monitor(scene: Box<dyn Content>, size: (u32, u32), scale: Scale) -> FakeDesktop {
     let monitor = ScreenRect {
         x: -2560,
         y: 0,
         width: 2560,
         height: 1600,
     };
-    let desktop = FakeDesktop::new(
-        "Nodiatis",
-        (-2400, 100),
-        size,
-        scale,
-        monitor,
-        Box::new(game),
-    );
-    (desktop, clicks)
+    FakeDesktop::new("Nodiatis", (-2400, 100), size, scale, monitor, scene)
 }
 
 /// The settings both drivers share, for the window "Nodiatis".
@@ -614,21 +612,8 @@ fn a_board_that_keeps_changing_stops_play_and_its_last_two_frames_are_kept() {
     // click, (3,1) B x3, so that both flickering boards are unpredicted.
     let (game, size, _) = Game::new(&[EXAMPLE], Scale(1.0));
     assert_eq!(&EXAMPLE[EXAMPLE.len() - 8..EXAMPLE.len() - 7], "O");
-    let monitor = ScreenRect {
-        x: 0,
-        y: 0,
-        width: 1920,
-        height: 1080,
-    };
     let scene = Flickering { game, frames: 0 };
-    let mut desktop = FakeDesktop::new(
-        "Nodiatis",
-        (100, 100),
-        size,
-        Scale(1.0),
-        monitor,
-        Box::new(scene),
-    );
+    let mut desktop = on_the_second_monitor(Box::new(scene), size, Scale(1.0));
     let debug = tempfile::tempdir().unwrap();
     let mut settings = settings();
     settings.live.settle_limit = Duration::from_millis(800);
