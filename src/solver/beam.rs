@@ -2,9 +2,11 @@
 //! promising boards (see [`promise`]), dropping boards already seen at that
 //! level and boards that the colours bound shows cannot beat the best
 //! solution known. It proves nothing; it gives the exact search an upper
-//! bound to beat, often the optimum itself.
+//! bound to beat, often the optimum itself. Its memory grows with its
+//! width, beside the exact search's table: memory the system refuses
+//! ends the beam, never the program.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, TryReserveError};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::game::{Board, Cell};
@@ -17,7 +19,8 @@ use super::planes::{Bits, Planes, Shape};
 /// `shape`, offering each level's first cleared board to `offer` (each
 /// click on its cluster's lowest cell) when it is shorter than what `beat`
 /// says, asked at each level, is the shortest solution known. Returns
-/// false when `stop` said so.
+/// false when `stop` said so, and an error when the system refused the
+/// memory a level needed (a memory limit).
 pub(super) fn run<T: Bits>(
     board: &Board,
     shape: &Shape<T>,
@@ -26,7 +29,7 @@ pub(super) fn run<T: Bits>(
     mut beat: impl FnMut() -> usize,
     mut stop: impl FnMut() -> bool,
     mut offer: impl FnMut(&[Cell]),
-) -> bool {
+) -> Result<bool, TryReserveError> {
     // Every board kept, as (parent, click): paths are rebuilt only for the
     // solution, so a level costs no allocation per child.
     let mut kept: Vec<(usize, Cell)> = Vec::new();
@@ -54,7 +57,7 @@ pub(super) fn run<T: Bits>(
                     if child.is_cleared() {
                         // Every board of this level is this many clicks in.
                         if depth + 1 >= beat {
-                            return true;
+                            return Ok(true);
                         }
                         let mut clicks = vec![cell];
                         let mut at = at;
@@ -65,7 +68,7 @@ pub(super) fn run<T: Bits>(
                         }
                         clicks.reverse();
                         offer(&clicks);
-                        return true;
+                        return Ok(true);
                     }
                     let bound = bound(shape, &child);
                     if depth + 1 + bound as usize >= beat {
@@ -73,13 +76,15 @@ pub(super) fn run<T: Bits>(
                     }
                     // Boards met twice at a level come from the same root:
                     // the mirror image is not worth a second hash.
+                    seen.try_reserve(1)?;
                     if seen.insert(hash(&child).slot) {
+                        next.try_reserve(1)?;
                         next.push((promise(shape, &child, bound), from as u32, cells));
                     }
                 }
             }
             if stop() {
-                return false;
+                return Ok(false);
             }
         }
         let width = width.min(next.len());
@@ -87,8 +92,13 @@ pub(super) fn run<T: Bits>(
             next.select_nth_unstable_by_key(width - 1, |(rank, ..)| *rank);
         }
         next.truncate(width);
-        next.sort_by_key(|(rank, ..)| *rank);
+        // Unstable, as it needs no memory of its own; ties go to the
+        // better parent, then the lower cell, so the order is the same on
+        // every run.
+        next.sort_unstable_by_key(|&(rank, from, cells)| (rank, from, cells.trailing_zeros()));
         survivors.clear();
+        survivors.try_reserve(next.len())?;
+        kept.try_reserve(next.len())?;
         for &(_, from, cells) in &next {
             let (planes, at) = beam[from as usize];
             kept.push((at, board.cell_of(cells.trailing_zeros() as usize)));
@@ -97,7 +107,7 @@ pub(super) fn run<T: Bits>(
         std::mem::swap(&mut beam, &mut survivors);
         depth += 1;
     }
-    true
+    Ok(true)
 }
 
 /// How far the board of `planes`, whose colours bound is `bound`, looks

@@ -95,7 +95,10 @@ fn solve_on<T: Bits>(
         deadline,
         now: AtomicBool::new(false),
     };
-    if plan.beams && !run_beam(board, &shape, FIRST_BEAM, &search, &halt, || {}) {
+    let first = plan
+        .beams
+        .then(|| run_beam(board, &shape, FIRST_BEAM, &search, &halt, || {}));
+    if first == Some(BeamEnd::Halted) {
         return;
     }
     let halves = Halves::new(board, rules, HALVES_FIRST_MB.min(table_mb), deadline);
@@ -112,10 +115,14 @@ fn solve_on<T: Bits>(
         // search alone.
         let beams = std::thread::Builder::new().spawn_scoped(scope, || {
             let mut last_budget_since = None;
-            let widths = if plan.beams { &SIDE_BEAMS[..] } else { &[] };
+            let widths = if first == Some(BeamEnd::Finished) {
+                &SIDE_BEAMS[..]
+            } else {
+                &[]
+            };
             for &width in widths {
                 let wait = || last_budget_alone(&search, &halt, &mut last_budget_since);
-                if !run_beam(board, &shape, width, &search, &halt, wait) {
+                if run_beam(board, &shape, width, &search, &halt, wait) != BeamEnd::Finished {
                     break;
                 }
             }
@@ -254,8 +261,20 @@ fn lock<'m, 's, 'a>(search: &'m Mutex<&'s mut Search<'a>>) -> MutexGuard<'m, &'s
     search.lock().expect("no search thread panicked")
 }
 
+/// How a beam ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BeamEnd {
+    /// It offered its solution or ran out of boards.
+    Finished,
+    /// The search halted it.
+    Halted,
+    /// The system refused the memory it needed: a wider beam would need
+    /// more, so none runs after it, and the proof goes on alone.
+    Refused,
+}
+
 /// Runs a beam of `width`, offering its solution, and halts the search
-/// when that is as short as the proven bound; false when halted.
+/// when that is as short as the proven bound.
 /// `wait` runs before each of the beam's boards and may hold it back.
 fn run_beam<T: Bits>(
     board: &Board,
@@ -264,12 +283,12 @@ fn run_beam<T: Bits>(
     search: &Mutex<&mut Search>,
     halt: &Halt,
     mut wait: impl FnMut(),
-) -> bool {
+) -> BeamEnd {
     if halt.check() {
-        return false;
+        return BeamEnd::Halted;
     }
     let mut nodes = 0;
-    let finished = beam::run(
+    let end = match beam::run(
         board,
         shape,
         width,
@@ -287,15 +306,23 @@ fn run_beam<T: Bits>(
                 halt.set();
             }
         },
-    );
+    ) {
+        Ok(true) => BeamEnd::Finished,
+        Ok(false) => BeamEnd::Halted,
+        Err(error) => {
+            log::warn!(
+                "the beam of width {width} cannot have its memory ({error}): the proof goes on without beams"
+            );
+            BeamEnd::Refused
+        }
+    };
     let mut search = lock(search);
     search.nodes += nodes;
     log::debug!(
-        "beam {width}: {nodes} nodes, {:.1} ms{}",
+        "beam {width}: {nodes} nodes, {:.1} ms, {end:?}",
         search.start.elapsed().as_secs_f64() * 1e3,
-        if finished { "" } else { ", stopped" }
     );
-    finished
+    end
 }
 
 /// When every thread of a search stops: at the deadline, or as soon as one
