@@ -187,6 +187,12 @@ struct App {
     calibration_path: PathBuf,
     /// Between searches: the windows read lately.
     seen: Option<Seen>,
+    /// Whether a search's readings are kept for the next: not the first
+    /// search's. It starts as the window opens, and the window manager
+    /// may not yet have moved the window to its corner: under Wine it
+    /// once in five starts still lay over half the game's board, and
+    /// the game, kept as showing none, was read again only 10 s later.
+    keep_seen: bool,
     /// Windows the player said are not the game.
     declined: Vec<u32>,
     /// The game's window and the text that finds it again.
@@ -215,6 +221,7 @@ fn run() -> Result<()> {
         calibration,
         calibration_path,
         seen: Some(Seen::default()),
+        keep_seen: false,
         declined: Vec::new(),
         game: None,
         last_error: None,
@@ -444,7 +451,8 @@ impl App {
                 None => {}
                 Some(rx) => match rx.try_recv() {
                     Ok((result, seen)) => {
-                        self.seen = Some(seen);
+                        self.seen = self.keep_seen.then_some(seen);
+                        self.keep_seen = true;
                         self.searched(result);
                     }
                     Err(TryRecvError::Empty) => {}
