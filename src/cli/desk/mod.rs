@@ -189,9 +189,10 @@ struct App {
     seen: Option<Seen>,
     /// Whether a search's readings are kept for the next: not the first
     /// search's. It starts as the window opens, and the window manager
-    /// may not yet have moved the window to its corner: under Wine it
-    /// once in five starts still lay over half the game's board, and
-    /// the game, kept as showing none, was read again only 10 s later.
+    /// may not yet have moved the window to its corner: under Wine, one
+    /// start in five read only the half of the game's board that the
+    /// window's width leaves, and the game, kept as showing none, was
+    /// read again only 10 s later.
     keep_seen: bool,
     /// Windows the player said are not the game.
     declined: Vec<u32>,
