@@ -48,7 +48,12 @@ pub(super) fn run<T: Bits>(
         let beat = beat();
         next.clear();
         seen.clear();
+        // Room for a board's children at most (a cluster has a tile at
+        // least), made once a board rather than once a child.
+        let children = board.tile_count();
         for (from, &(planes, at)) in beam.iter().enumerate() {
+            seen.try_reserve(children)?;
+            next.try_reserve(children)?;
             for plane in planes.each() {
                 for cells in shape.clusters(plane) {
                     *nodes += 1;
@@ -76,9 +81,7 @@ pub(super) fn run<T: Bits>(
                     }
                     // Boards met twice at a level come from the same root:
                     // the mirror image is not worth a second hash.
-                    seen.try_reserve(1)?;
                     if seen.insert(hash(&child).slot) {
-                        next.try_reserve(1)?;
                         next.push((promise(shape, &child, bound), from as u32, cells));
                     }
                 }

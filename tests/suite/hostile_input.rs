@@ -524,8 +524,8 @@ fn a_table_the_system_refuses_keeps_the_search_going() {
     // busy machine's search had not yet asked). The beam thread's memory
     // grows beside the table's, timed by the machine's load, and a beam
     // the system refuses ends, not the run: from 40 to 60 MiB the table
-    // stayed in every run here beside four busy loops, and at 40 and 50
-    // the beams ended too; at 100 the table grows.
+    // stayed in every run here beside four busy loops, and at 40 the
+    // beams ended too; at 100 the table grows.
     for limit_mib in [40, 50, 60, 70, 100] {
         let script = format!(
             "ulimit -v {}; exec \"$0\" solve --tt-mb 4096 --threads 1 --time 50 {board}",
