@@ -8,7 +8,7 @@
 //! program (which on X11 would otherwise end the process through Xlib's
 //! default error handler).
 
-use minifb::{InputCallback, MouseButton, MouseMode, Window, WindowOptions};
+use minifb::{InputCallback, MouseButton, MouseMode, ScaleMode, Window, WindowOptions};
 
 use super::platform;
 
@@ -102,6 +102,10 @@ impl OwnWindow {
         }
         let options = WindowOptions {
             topmost,
+            // The pictures shown are the client area's size, and the window
+            // cannot be resized: on X11 minifb then copies them row by row
+            // where stretching looked up every pixel.
+            scale_mode: ScaleMode::UpperLeft,
             ..WindowOptions::default()
         };
         let window = Window::new(title, size.0, size.1, options).map_err(|e| e.to_string())?;

@@ -458,6 +458,10 @@ impl Sprite {
         let y1 = (top + self.side as i64)
             .min(clip[3])
             .min(canvas.height as i64);
+        // Each channel's lit value, made once a draw: a practice window
+        // draws every pile at each frame of an animation, and its pixels
+        // took three products and roundings each.
+        let lit: [u8; 256] = std::array::from_fn(|v| nearest(v as f32 * gain).min(255) as u8);
         for py in y0..y1 {
             let row = (py - top) as usize * self.side;
             for px in x0..x1 {
@@ -467,7 +471,11 @@ impl Sprite {
                 }
                 let i = py as usize * canvas.width + px as usize;
                 let a = (u32::from(a) * opacity) >> 8;
-                let lit = [r, g, b].map(|v| nearest(f32::from(v) * gain).min(255) as u8);
+                let lit = [
+                    lit[usize::from(r)],
+                    lit[usize::from(g)],
+                    lit[usize::from(b)],
+                ];
                 canvas.pixels[i] = pack(mix(unpack(canvas.pixels[i]), lit, a));
             }
         }

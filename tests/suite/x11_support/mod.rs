@@ -185,28 +185,26 @@ impl Desktop {
         let dir = tempfile::tempdir().unwrap();
         let (server, display) = start_server(screen);
         let log = dir.path().join("openbox.out");
+        let ready = dir.path().join("openbox.ready");
         let mut wm = Running(
             Command::new("openbox")
+                // Run once openbox manages the windows there are and takes
+                // requests: a window mapped before that (its root
+                // properties, which the window list needs, come earlier)
+                // may stay unmapped.
+                .args(["--startup", &format!("touch '{}'", ready.display())])
                 .env("DISPLAY", &display)
                 .stdout(File::create(&log).unwrap())
                 .stderr(File::create(&log).unwrap())
                 .spawn()
                 .expect("openbox (scripts/install-deps installs it)"),
         );
-        // The window list needs the window manager's root properties.
         wait_for("openbox to manage the screen", || {
             if let Some(status) = wm.0.try_wait().unwrap() {
                 let text = std::fs::read_to_string(&log).unwrap_or_default();
                 panic!("openbox ended ({status}): {text}");
             }
-            let out = Command::new("xprop")
-                .args(["-root", "_NET_SUPPORTING_WM_CHECK"])
-                .env("DISPLAY", &display)
-                .output()
-                .ok()?;
-            String::from_utf8_lossy(&out.stdout)
-                .contains("window id")
-                .then_some(())
+            ready.exists().then_some(())
         });
         Desktop {
             display,
