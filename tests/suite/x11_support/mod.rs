@@ -389,8 +389,9 @@ impl Desktop {
 
     /// Runs `command` until it shows a visible window titled `title`, and
     /// returns it with the window id. A window created while openbox is
-    /// still starting can stay unmapped (openbox drops the request): such a
-    /// window is opened again rather than mapped late.
+    /// still starting can stay unmapped (openbox drops the request): the
+    /// desktop waits until openbox has started, and should one still be
+    /// dropped, it is opened again rather than mapped late.
     pub fn open_window(&self, title: &str, command: impl Fn() -> Command) -> (Running, String) {
         let out = self.path(&format!("{title}.out"));
         for _ in 0..3 {
