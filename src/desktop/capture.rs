@@ -211,16 +211,16 @@ impl CommandLine {
 
 impl std::fmt::Display for WindowInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Titles are other programs' text: quoted, escaped and cut.
+        // Titles are other programs' text: quoted, escaped and cut. A
+        // window whose program is not known (no WM_CLASS) shows no "()".
+        write!(f, "{}", crate::text::title(&self.title))?;
+        if !self.app.is_empty() {
+            write!(f, " ({})", crate::text::printable(&self.app))?;
+        }
         write!(
             f,
-            "{} ({}) at {},{} size {}x{}",
-            crate::text::title(&self.title),
-            crate::text::printable(&self.app),
-            self.x,
-            self.y,
-            self.width,
-            self.height
+            " at {},{} size {}x{}",
+            self.x, self.y, self.width, self.height
         )
     }
 }
@@ -967,6 +967,18 @@ mod tests {
         assert!(!error.contains(&"x".repeat(100)), "{error}");
         let gone = CaptureError::Gone { title: long }.to_string();
         assert!(gone.contains("more characters) is gone"), "{gone}");
+    }
+
+    #[test]
+    fn a_window_is_named_by_its_title_and_its_program_when_known() {
+        assert_eq!(
+            window("Nodiatis", "client", 800, false).to_string(),
+            "\"Nodiatis\" (client) at 0,0 size 800x100"
+        );
+        assert_eq!(
+            window("Dust Practice", "", 800, false).to_string(),
+            "\"Dust Practice\" at 0,0 size 800x100"
+        );
     }
 
     #[test]

@@ -165,6 +165,17 @@ enum Phase {
     },
 }
 
+impl Phase {
+    /// The line shown where the board goes while there is none to show.
+    fn headline(&self) -> &'static str {
+        match self {
+            Phase::Asking(_) => "is this window the game?",
+            Phase::Failed => "stopped: the error is below",
+            _ => "looking for the game...",
+        }
+    }
+}
+
 /// What the player asked for.
 enum Flow {
     Go,
@@ -941,13 +952,17 @@ impl App {
                 self.painter
                     .paint(&shown.board, &shown.clicks, &shown.caption, &mut picture)
             }
-            (_, None) => picture.text(
-                p.height / 3,
-                p.height / 2,
-                "looking for the game...",
-                layout.text * 1.4,
-                TEXT,
-            ),
+            (phase, None) => {
+                let (headline, size) = (phase.headline(), layout.text * 1.4);
+                let width = font::text_width(headline, size);
+                picture.text(
+                    (p.width - width).max(0) / 2,
+                    p.height / 2,
+                    headline,
+                    size,
+                    TEXT,
+                );
+            }
         }
         frame.paste(&picture, p.x, p.y);
         let (x, mut y) = layout.status;
@@ -1068,6 +1083,35 @@ fn search_on_a_thread(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::find::By;
+
+    #[test]
+    fn the_headline_asks_while_the_question_is_open() {
+        let window = WindowInfo {
+            id: 1,
+            pid: None,
+            title: "Dust Practice - 0 clicks".into(),
+            app: String::new(),
+            x: 0,
+            y: 0,
+            width: 720,
+            height: 560,
+            minimised: false,
+        };
+        let found = Found {
+            window,
+            board: None,
+            by: By::Board,
+        };
+        assert_eq!(Phase::Asking(found).headline(), "is this window the game?");
+        let looking = Phase::Looking {
+            search: None,
+            next: Instant::now(),
+            said_none: true,
+        };
+        assert_eq!(looking.headline(), "looking for the game...");
+        assert_eq!(Phase::Failed.headline(), "stopped: the error is below");
+    }
 
     #[test]
     fn a_long_line_wraps_between_words_within_the_width() {
