@@ -212,7 +212,8 @@ impl CommandLine {
 impl std::fmt::Display for WindowInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Titles are other programs' text: quoted, escaped and cut. A
-        // window whose program is not known (no WM_CLASS) shows no "()".
+        // window whose program the system does not name (on X11, one
+        // without WM_CLASS) shows no "()".
         write!(f, "{}", crate::text::title(&self.title))?;
         if !self.app.is_empty() {
             write!(f, " ({})", crate::text::printable(&self.app))?;
