@@ -15,7 +15,7 @@ use super::{Desktop, GameWindow, Pointer, Region, ScreenPoint, ScreenRect};
 
 /// A window as the window system reports it; the position is the top-left
 /// of its client area on the screen.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WindowInfo {
     pub id: u32,
     pub pid: Option<u32>,

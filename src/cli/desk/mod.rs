@@ -1087,19 +1087,8 @@ mod tests {
 
     #[test]
     fn the_headline_asks_while_the_question_is_open() {
-        let window = WindowInfo {
-            id: 1,
-            pid: None,
-            title: "Dust Practice - 0 clicks".into(),
-            app: String::new(),
-            x: 0,
-            y: 0,
-            width: 720,
-            height: 560,
-            minimised: false,
-        };
         let found = Found {
-            window,
+            window: WindowInfo::default(),
             board: None,
             by: By::Board,
         };
