@@ -19,10 +19,12 @@ pub struct Canvas {
     pub pixels: Vec<u32>,
 }
 
+#[inline]
 pub(crate) fn pack([r, g, b]: [u8; 3]) -> u32 {
     u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)
 }
 
+#[inline]
 pub(crate) fn unpack(p: u32) -> [u8; 3] {
     [(p >> 16) as u8, (p >> 8) as u8, p as u8]
 }
@@ -87,13 +89,21 @@ pub(crate) fn oklab(rgb: [u8; 3]) -> [f32; 3] {
 }
 
 /// `over` laid on `under` with opacity `alpha` (0..=255) in sRGB bytes, as
-/// games composite their sprites.
+/// games composite their sprites. Its channels written out, as in
+/// [`srgb`]: every sprite's pixel is mixed, and `array::from_fn`'s closure
+/// was a call.
 #[inline]
 pub(crate) fn mix(under: [u8; 3], over: [u8; 3], alpha: u32) -> [u8; 3] {
-    std::array::from_fn(|i| {
-        let (u, o) = (u32::from(under[i]), u32::from(over[i]));
-        ((u * (255 - alpha) + o * alpha + 127) / 255) as u8
-    })
+    [
+        blend(under[0], over[0], alpha),
+        blend(under[1], over[1], alpha),
+        blend(under[2], over[2], alpha),
+    ]
+}
+
+#[inline]
+fn blend(under: u8, over: u8, alpha: u32) -> u8 {
+    ((u32::from(under) * (255 - alpha) + u32::from(over) * alpha + 127) / 255) as u8
 }
 
 impl Canvas {
@@ -114,6 +124,7 @@ impl Canvas {
         }
     }
 
+    #[inline]
     pub fn get(&self, x: usize, y: usize) -> [u8; 3] {
         unpack(self.pixels[y * self.width + x])
     }

@@ -21,6 +21,7 @@ pub fn unit(seed: u64, x: i32, y: i32) -> f32 {
 }
 
 /// Value noise in `[0, 1]`, smooth between the integer lattice points.
+#[inline]
 pub fn value(seed: u64, x: f32, y: f32) -> f32 {
     let (fx, fy) = (x.floor(), y.floor());
     let (ix, iy) = (fx as i32, fy as i32);

@@ -142,10 +142,14 @@ pub(crate) fn pile_strength(pile: [f32; 3], model: [f32; 3], background: [f32; 3
 /// swamp's near trees stand straight up, and every box has a top and a
 /// bottom.
 fn straight_edges(image: &RgbaImage, g: &Geometry) -> Vec<crate::game::Cell> {
-    let luma = |x: i64, y: i64| -> i32 {
+    // Always inlined: the scan reads most pixels of the board twice, and
+    // rustc's own choice (a closure, or `#[inline]` with `get_pixel`'s
+    // panic in it) left a call each.
+    #[inline(always)]
+    fn luma(image: &RgbaImage, x: i64, y: i64) -> i32 {
         let p = image.get_pixel(x as u32, y as u32).0;
         (299 * i32::from(p[0]) + 587 * i32::from(p[1]) + 114 * i32::from(p[2])) / 1000
-    };
+    }
     let margin_x = 0.2 * g.pitch_x;
     let margin_y = 0.2 * g.pitch_y;
     let (w, h) = g.size();
@@ -169,7 +173,7 @@ fn straight_edges(image: &RgbaImage, g: &Geometry) -> Vec<crate::game::Cell> {
     for y in (y0..y1).step_by(2) {
         let mut run = 0;
         for x in x0..x1 {
-            let step = luma(x, y - 1) - luma(x, y + 1);
+            let step = luma(image, x, y - 1) - luma(image, x, y + 1);
             run = if step.abs() > EDGE_STEP { run + 1 } else { 0 };
             if run == long_x {
                 for back in (0..run).step_by(4) {
