@@ -90,8 +90,9 @@ pub(crate) fn oklab(rgb: [u8; 3]) -> [f32; 3] {
 
 /// `over` laid on `under` with opacity `alpha` (0..=255) in sRGB bytes, as
 /// games composite their sprites. Its channels written out, as in
-/// [`srgb`]: every sprite's pixel is mixed, and `array::from_fn`'s closure
-/// was a call.
+/// [`srgb`]: every sprite's pixel is mixed, and where the build has no
+/// local ThinLTO (the library's unit tests, the Windows build)
+/// `array::from_fn`'s closure was a call.
 #[inline]
 pub(crate) fn mix(under: [u8; 3], over: [u8; 3], alpha: u32) -> [u8; 3] {
     [

@@ -143,8 +143,9 @@ pub(crate) fn pile_strength(pile: [f32; 3], model: [f32; 3], background: [f32; 3
 /// bottom.
 fn straight_edges(image: &RgbaImage, g: &Geometry) -> Vec<crate::game::Cell> {
     // Always inlined: the scan reads most pixels of the board twice, and
-    // rustc's own choice (a closure, or `#[inline]` with `get_pixel`'s
-    // panic in it) left a call each.
+    // where the build has no local ThinLTO (the library's unit tests, the
+    // Windows build) a closure, or `#[inline]` with `get_pixel`'s panic in
+    // it, left a call each.
     #[inline(always)]
     fn luma(image: &RgbaImage, x: i64, y: i64) -> i32 {
         let p = image.get_pixel(x as u32, y as u32).0;
