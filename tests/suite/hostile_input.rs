@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 
-use crate::vision_support::{as_posix, bot, repo};
+use crate::vision_support::{as_posix, bot, repo, start};
 
 /// The longest one-line error the bot may print for hostile input.
 const MAX_ERROR: usize = 300;
@@ -169,16 +169,16 @@ fn run_within(dir: &Path, args: &[&str], stdin: &[u8], deadline: Duration) -> Ou
 /// thread (a run that stops reading early closes the pipe: not an error
 /// here), its output piped.
 fn spawn_bot(dir: &Path, args: &[&str], stdin: &[u8]) -> Child {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bot"))
-        .current_dir(dir)
-        .args(args)
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = start(
+        Command::new(env!("CARGO_BIN_EXE_bot"))
+            .current_dir(dir)
+            .args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
     let mut input = child.stdin.take().unwrap();
     let stdin = stdin.to_vec();
     std::thread::spawn(move || input.write_all(&stdin));
@@ -687,14 +687,14 @@ fn of_two_calibrations_of_one_name_one_is_written() {
         "same",
     ];
     let start = || {
-        Command::new(env!("CARGO_BIN_EXE_bot"))
-            .current_dir(d)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
+        start(
+            Command::new(env!("CARGO_BIN_EXE_bot"))
+                .current_dir(d)
+                .args(args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
     };
     let (a, b) = (start(), start());
     let outs = [

@@ -6,7 +6,7 @@ use std::io::Read as _;
 
 use dustbot::game::{Board, BoardRng, Cell, Rules, replay, replay_under};
 
-use crate::vision_support::{assert_one_line_error, bot};
+use crate::vision_support::{assert_one_line_error, bot, start};
 
 const REAL: &str = dustbot::game::EXAMPLE_BOARD;
 
@@ -407,13 +407,13 @@ fn run_streaming(
     input: impl std::io::Read + Send + 'static,
 ) -> std::process::Output {
     use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bot"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = start(
+        Command::new(env!("CARGO_BIN_EXE_bot"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
     let mut stdin = child.stdin.take().unwrap();
     let mut input = input;
     let feeder = std::thread::spawn(move || std::io::copy(&mut input, &mut stdin).is_ok());

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 use dustbot::game::Board;
 use dustbot::render::{Look, Shot, Stage, Surround};
@@ -193,15 +193,25 @@ pub fn bot(dir: &Path, args: &[&str]) -> Output {
     )
 }
 
-/// `command` run to its end, its output. Wine 8 now and then fails to
-/// start a process with ERROR_INTERNAL_ERROR (1359), which Windows does
-/// not: the start is made once more then, so that a property test's
-/// hundreds of starts judge the bot, not Wine.
+/// `command` run to its end, its output.
 pub fn output(command: &mut Command) -> Output {
+    once_more_under_wine(|| command.output())
+}
+
+/// `command` started, its child.
+pub fn start(command: &mut Command) -> Child {
+    once_more_under_wine(|| command.spawn())
+}
+
+/// Wine 8 now and then fails to start a process with
+/// ERROR_INTERNAL_ERROR (1359), which Windows does not: the start is made
+/// once more then, so that the tests' hundreds of starts judge the bot,
+/// not Wine.
+fn once_more_under_wine<T>(mut start: impl FnMut() -> std::io::Result<T>) -> T {
     const ERROR_INTERNAL_ERROR: i32 = 1359;
-    match command.output() {
+    match start() {
         Err(e) if cfg!(windows) && e.raw_os_error() == Some(ERROR_INTERNAL_ERROR) => {
-            command.output().unwrap()
+            start().unwrap()
         }
         started => started.unwrap(),
     }
