@@ -686,7 +686,7 @@ fn of_two_calibrations_of_one_name_one_is_written() {
         "--name",
         "same",
     ];
-    let start = || {
+    let calibrate = || {
         start(
             Command::new(env!("CARGO_BIN_EXE_bot"))
                 .current_dir(d)
@@ -696,7 +696,7 @@ fn of_two_calibrations_of_one_name_one_is_written() {
                 .stderr(Stdio::piped()),
         )
     };
-    let (a, b) = (start(), start());
+    let (a, b) = (calibrate(), calibrate());
     let outs = [
         wait_within(a, &args, DEADLINE),
         wait_within(b, &args, DEADLINE),

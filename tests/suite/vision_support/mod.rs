@@ -207,12 +207,10 @@ pub fn start(command: &mut Command) -> Child {
 /// ERROR_INTERNAL_ERROR (1359), which Windows does not: the start is made
 /// once more then, so that the tests' hundreds of starts judge the bot,
 /// not Wine.
-fn once_more_under_wine<T>(mut start: impl FnMut() -> std::io::Result<T>) -> T {
+fn once_more_under_wine<T>(mut run: impl FnMut() -> std::io::Result<T>) -> T {
     const ERROR_INTERNAL_ERROR: i32 = 1359;
-    match start() {
-        Err(e) if cfg!(windows) && e.raw_os_error() == Some(ERROR_INTERNAL_ERROR) => {
-            start().unwrap()
-        }
+    match run() {
+        Err(e) if cfg!(windows) && e.raw_os_error() == Some(ERROR_INTERNAL_ERROR) => run().unwrap(),
         started => started.unwrap(),
     }
 }
