@@ -564,12 +564,12 @@ fn the_bot_alone_in_an_empty_folder_reads_with_its_built_in_calibration() {
     let alone = dir.path().join(built.file_name().unwrap());
     std::fs::copy(built, &alone).unwrap();
     let sample = repo("samples/mid-1x-window.png");
-    let out = in_own_folders(&mut Command::new(&alone), dir.path())
-        .current_dir(dir.path())
-        .args(["--dry-run", "--json", sample.to_str().unwrap()])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = output(
+        in_own_folders(&mut Command::new(&alone), dir.path())
+            .current_dir(dir.path())
+            .args(["--dry-run", "--json", sample.to_str().unwrap()])
+            .stdin(Stdio::null()),
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
