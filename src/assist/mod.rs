@@ -22,12 +22,10 @@ use std::path::PathBuf;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use image::RgbaImage;
-
 use crate::desktop::{CaptureError, Desktop, GameWindow, ScreenPoint, ScreenRect, stop};
 use crate::game::{Board, REWARD_CLICKS, Rules, Step};
 use crate::geometry::Geometry;
-use crate::live::eye::Eye;
+use crate::live::eye::{Eye, Frame};
 use crate::live::session::{self, Driver, Start};
 use crate::live::settling::{Pace, Settling};
 use crate::live::watch::Cadence;
@@ -252,9 +250,9 @@ struct Assisting<'s, 'g, 'o> {
     game: &'g mut session::Game<'o, Assist>,
     hints: Option<HintWindow>,
     marks: Option<OnBoard>,
-    /// The board as last settled, and its picture.
+    /// The board as last settled, and its frame.
     board: Board,
-    last: RgbaImage,
+    last: Frame,
     /// The first board read, whose optimum the hints name.
     first: Board,
     plan: Vec<Step>,
@@ -286,7 +284,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
             hints: None,
             marks: None,
             board,
-            last: first.frame.image,
+            last: first.frame,
             first: board,
             plan,
             proven,
@@ -421,7 +419,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
             let changed = match frame {
                 Ok(frame) if frame.board.as_ref().ok() == Some(&self.board) => {
                     self.waiting = false;
-                    self.last = frame.image;
+                    self.last = frame;
                     // The hint's screen points moved with the window.
                     if eye.board.client != self.hinted_at {
                         self.hint(eye, None);
@@ -497,10 +495,10 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
     /// no longer holds, and hints again.
     fn changed(&mut self, eye: &Eye, settled: Settled) -> Result<Option<End>, LiveError> {
         let settings = &self.settings.live;
-        let (read, image) = (settled.board, settled.frame.image);
+        let (read, frame) = (settled.board, settled.frame);
         self.waiting = false;
         if read == self.board {
-            self.last = image;
+            self.last = frame;
             return Ok(None);
         }
         let number = self.game.report.clicks() + 1;
@@ -560,7 +558,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                 let frames = live::save_frames(
                     &settings.debug_dir,
                     &format!("unexplained-{:02}", self.game.report.clicks()),
-                    &[("before", &self.last), ("after", &image)],
+                    &[("before", &self.last), ("after", &frame)],
                 );
                 self.game.report.clicks_unseen();
                 log::warn!(
@@ -576,7 +574,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
             }
         }
         self.board = read;
-        self.last = image;
+        self.last = frame;
         self.hint(eye, player_moves.and_then(|steps| steps.last().copied()));
         Ok(self.board.is_cleared().then_some(End::Cleared))
     }

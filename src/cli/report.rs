@@ -129,12 +129,15 @@ fn gather(error: Option<&str>, debug_dir: &Path) -> Gathered {
         progress::session_log().join("\n"),
     ));
     let frames = last_frames(debug_dir);
+    let names: Vec<&str> = frames.iter().map(|(name, _)| name.as_str()).collect();
     sections.push((
         "frames".into(),
         format!(
-            "the {} newest frames the bot saved in {} (its own names, PNG only)",
+            "the {} newest frames the bot saved in {} (its own names, PNG only; only captures that showed the game's board){}{}",
             frames.len(),
-            debug_dir.display()
+            debug_dir.display(),
+            if names.is_empty() { "" } else { ": " },
+            names.join(", ")
         ),
     ));
     Gathered { sections, frames }

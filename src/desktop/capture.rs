@@ -26,12 +26,16 @@ pub struct WindowInfo {
     pub width: u32,
     pub height: u32,
     pub minimised: bool,
+    /// Not on the screen for another reason than being minimised: on
+    /// another desktop (X11: unmapped; Windows: cloaked), or hidden.
+    pub hidden: bool,
 }
 
 impl WindowInfo {
-    /// Neither minimised nor of zero size.
+    /// Neither minimised, hidden nor of zero size: its pixels are on the
+    /// screen, where a capture finds them.
     pub fn is_visible(&self) -> bool {
-        !self.minimised && self.width > 0 && self.height > 0
+        !self.minimised && !self.hidden && self.width > 0 && self.height > 0
     }
 
     /// The client area on the desktop.
@@ -249,6 +253,11 @@ pub enum CaptureError {
     },
     #[error("the window {} is minimised", crate::text::title(.title))]
     Minimised { title: String },
+    #[error(
+        "the window {} is not on the screen (on another desktop, or hidden)",
+        crate::text::title(.title)
+    )]
+    Hidden { title: String },
     #[error("the window {} has zero size", crate::text::title(.title))]
     ZeroSize { title: String },
     #[error("the window {} is gone (closed)", crate::text::title(.title))]
@@ -422,6 +431,8 @@ fn unusable(w: &WindowInfo) -> CaptureError {
     let title = w.title.clone();
     if w.minimised {
         CaptureError::Minimised { title }
+    } else if w.hidden {
+        CaptureError::Hidden { title }
     } else {
         CaptureError::ZeroSize { title }
     }
@@ -453,7 +464,7 @@ fn list<'a>(windows: impl Iterator<Item = &'a WindowInfo>) -> String {
 
 /// What the window system says of `w`.
 fn info(w: &xcap::Window) -> Result<WindowInfo, xcap::XCapError> {
-    let (id, area, minimised) = geometry(w)?;
+    let (id, area, (minimised, hidden)) = geometry(w)?;
     let title = w.title().ok().filter(|t| !t.is_empty());
     Ok(WindowInfo {
         id,
@@ -465,6 +476,7 @@ fn info(w: &xcap::Window) -> Result<WindowInfo, xcap::XCapError> {
         width: area.width,
         height: area.height,
         minimised,
+        hidden,
     })
 }
 
@@ -475,17 +487,20 @@ fn plain_title(id: u32) -> Option<String> {
     platform::wm_name(id)
 }
 
-/// Where `w` is and whether it is minimised, with its id: what changes
-/// while a game is watched, and all that is read of it every capture (its
-/// title and application cost a round trip each, and on Windows a read of
-/// the program's file). On Windows `xcap` gives the frame (title bar and
-/// borders included): the place and size are the client area's, where the
-/// game draws and the bot reads and clicks.
-fn geometry(w: &xcap::Window) -> Result<(u32, ScreenRect, bool), xcap::XCapError> {
+/// Where `w` is and whether it is minimised or hidden, with its id: what
+/// changes while a game is watched, and all that is read of it every
+/// capture (its title and application cost a round trip each, and on
+/// Windows a read of the program's file). On Windows `xcap` gives the
+/// frame (title bar and borders included): the place and size are the
+/// client area's, where the game draws and the bot reads and clicks.
+/// Hidden: a window on another desktop keeps its place, and the screen
+/// there shows another window's pixels.
+fn geometry(w: &xcap::Window) -> Result<(u32, ScreenRect, (bool, bool)), xcap::XCapError> {
     let id = w.id()?;
     let minimised = w.is_minimized().unwrap_or(false);
+    let hidden = !minimised && !platform::shown(id);
     if let Some(client) = platform::client_area(id) {
-        return Ok((id, client, minimised));
+        return Ok((id, client, (minimised, hidden)));
     }
     let area = ScreenRect {
         x: w.x()?,
@@ -493,7 +508,7 @@ fn geometry(w: &xcap::Window) -> Result<(u32, ScreenRect, bool), xcap::XCapError
         width: w.width()?,
         height: w.height()?,
     };
-    Ok((id, area, minimised))
+    Ok((id, area, (minimised, hidden)))
 }
 
 /// This process and its ancestors (the shell and the terminal that run the
@@ -577,15 +592,17 @@ impl GameWindow for SystemWindow {
 
     // The title, process and application stay those found.
     fn refresh(&mut self) -> Result<&WindowInfo, CaptureError> {
-        let (_, area, minimised) = geometry(&self.window).map_err(|_| CaptureError::Gone {
-            title: self.info.title.clone(),
-        })?;
+        let (_, area, (minimised, hidden)) =
+            geometry(&self.window).map_err(|_| CaptureError::Gone {
+                title: self.info.title.clone(),
+            })?;
         let fresh = WindowInfo {
             x: area.x,
             y: area.y,
             width: area.width,
             height: area.height,
             minimised,
+            hidden,
             ..self.info.clone()
         };
         if !fresh.is_visible() {
@@ -604,8 +621,8 @@ impl GameWindow for SystemWindow {
             .iter()
             .filter_map(|w| Some((w, geometry(w).ok()?)))
             .take_while(|(_, (id, ..))| *id != self.info.id)
-            .filter(|(_, (_, area, minimised))| {
-                !minimised && area.intersection(&on_desktop).is_some()
+            .filter(|(_, (_, area, (minimised, hidden)))| {
+                !minimised && !hidden && area.intersection(&on_desktop).is_some()
             })
             .filter_map(|(w, _)| info(w).ok())
             .filter(WindowInfo::is_visible)
@@ -776,6 +793,7 @@ mod tests {
             width,
             height: 100,
             minimised,
+            hidden: false,
         }
     }
 
@@ -1004,6 +1022,12 @@ mod tests {
             pick(&all, "nod", &nobody()),
             Err(CaptureError::ZeroSize { .. })
         ));
+        // On another desktop: its place on the screen shows other windows.
+        let mut away = window("Nodiatis", "n", 800, false);
+        away.hidden = true;
+        let error = pick(&[away], "nod", &nobody()).unwrap_err();
+        assert!(matches!(error, CaptureError::Hidden { .. }));
+        assert!(error.to_string().contains("on another desktop"), "{error}");
     }
 
     #[test]

@@ -165,6 +165,7 @@ impl FakeDesktop {
             width: scale.physical(size.0),
             height: scale.physical(size.1),
             minimised: false,
+            hidden: false,
         };
         FakeDesktop {
             state: Rc::new(RefCell::new(State {
@@ -222,6 +223,7 @@ impl FakeDesktop {
             width: area.width,
             height: area.height,
             minimised: false,
+            hidden: false,
         };
         state.in_front.insert(0, (window, cover));
     }

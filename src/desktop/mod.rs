@@ -79,6 +79,7 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn() -> Result<(), CaptureError> = platform::check_display;
     let _: fn(u32) -> Option<String> = platform::wm_name;
     let _: fn(u32) -> Option<ScreenRect> = platform::client_area;
+    let _: fn(u32) -> bool = platform::shown;
     let _: fn(ScreenPoint) -> Result<Option<u32>, String> = platform::window_at;
     let _: fn(u32) -> Option<u32> = platform::parent_of;
     // A monitor's DXGI colour space (HDR), by a window or a point.
@@ -98,6 +99,7 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(&mut Mouse, Button, bool) -> Result<(), InputError> = Mouse::press;
     // The bot's own windows.
     let _: fn(u32) -> Result<(), String> = platform::keep_above;
+    let _: fn(u32) -> Result<(), String> = platform::name_the_process;
     let _: fn(u32) -> Result<(), String> = platform::bring_to_front;
     let _: fn() -> Result<(), String> = platform::survive_window_errors;
     let _: fn(u32) -> bool = platform::lost;
@@ -123,8 +125,8 @@ pub trait GameWindow: std::fmt::Debug {
     /// The window as last refreshed (title, place, size).
     fn info(&self) -> &WindowInfo;
 
-    /// The window's geometry now: an error when it is closed, minimised or
-    /// of zero size.
+    /// The window's geometry now: an error when it is closed, minimised,
+    /// not shown (another desktop) or of zero size.
     fn refresh(&mut self) -> Result<&WindowInfo, CaptureError>;
 
     /// The window's title now, for a message (a browser's tab may have
@@ -227,7 +229,7 @@ pub trait Desktop {
         window.covering(Region::whole(info.width, info.height))
     }
 
-    /// The visible windows: not minimised, not of zero size.
+    /// The visible windows: shown, not minimised, not of zero size.
     fn visible_windows(&mut self) -> Result<Vec<WindowInfo>, CaptureError> {
         Ok(self
             .windows()?

@@ -61,7 +61,7 @@ impl Key {
 
 /// The ids of the windows this process has open. The window list leaves
 /// them out: on X11 a `minifb` window names no process (no
-/// `_NET_WM_PID`), so the process alone does not tell them.
+/// `_NET_WM_PID`) until [`OwnWindow::open`] names it, after its mapping.
 static OPEN: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
 
 /// Whether the window `id` is one this process has open.
@@ -115,6 +115,9 @@ impl OwnWindow {
         OPEN.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(id);
+        if let Err(error) = platform::name_the_process(id) {
+            log::warn!("{title}: another dustbot may take this window for the game: {error}");
+        }
         let presses = platform::Presses::watch(id)
             .inspect_err(|error| {
                 log::warn!("{title}: a click shorter than a frame may be missed: {error}");

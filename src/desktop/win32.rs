@@ -516,6 +516,41 @@ pub(super) fn wm_name(_id: u32) -> Option<String> {
     None
 }
 
+/// Windows tells every window's process: nothing to add.
+pub(super) fn name_the_process(_id: u32) -> Result<(), String> {
+    Ok(())
+}
+
+/// Whether window `id`'s pixels are on the screen: visible (shown, with
+/// its owners) and not cloaked, as DWM cloaks the windows of another
+/// virtual desktop and suspended apps. A window whose cloak cannot be
+/// read counts as not cloaked, as before Windows 8 none was.
+pub(super) fn shown(id: u32) -> bool {
+    use windows::Win32::Foundation::HWND;
+    use windows::Win32::Graphics::Dwm::{DWMWA_CLOAKED, DwmGetWindowAttribute};
+    use windows_sys::Win32::UI::WindowsAndMessaging::IsWindowVisible;
+    // SAFETY: a window handle by value; a stale one reads as not visible.
+    let visible = unsafe { IsWindowVisible(handle(id)) } != 0;
+    let mut cloaked = 0u32;
+    // SAFETY: writes one u32 into a local of that size.
+    let read = unsafe {
+        DwmGetWindowAttribute(
+            HWND(handle(id)),
+            DWMWA_CLOAKED,
+            (&raw mut cloaked).cast(),
+            std::mem::size_of::<u32>() as u32,
+        )
+    };
+    is_shown(visible, read.ok().map(|()| cloaked))
+}
+
+/// Whether a window is shown, from `IsWindowVisible` and its
+/// `DWMWA_CLOAKED` (any of `DWM_CLOAKED_APP`, `_SHELL`, `_INHERITED`
+/// hides it; `None` when it could not be read).
+fn is_shown(visible: bool, cloaked: Option<u32>) -> bool {
+    visible && cloaked.unwrap_or(0) == 0
+}
+
 /// minifb keeps a window on top itself, asked in its options.
 pub(super) fn keep_above(_id: u32) -> Result<(), String> {
     Ok(())
@@ -1100,6 +1135,18 @@ fn premultiplied_bgra(marks: &[Mark], at: ScreenRect) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cloaked_or_hidden_window_is_not_shown() {
+        assert!(is_shown(true, Some(0)));
+        // Another virtual desktop: DWM_CLOAKED_SHELL (2).
+        assert!(!is_shown(true, Some(2)));
+        assert!(!is_shown(true, Some(1)));
+        assert!(!is_shown(true, Some(4)));
+        assert!(!is_shown(false, Some(0)));
+        // No cloak to read (before Windows 8): its visibility alone.
+        assert!(is_shown(true, None));
+    }
 
     #[test]
     fn a_mouse_messages_point_is_two_signed_halves() {

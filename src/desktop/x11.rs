@@ -21,7 +21,8 @@ use x11rb::protocol::shape::{self, ConnectionExt as _, SK, SO};
 use x11rb::protocol::xproto::{
     Atom, AtomEnum, ChangeGCAux, ClientMessageEvent, ClipOrdering, ConfigureWindowAux,
     ConnectionExt, CreateGCAux, CreateWindowAux, EventMask, Gcontext, ImageFormat, ImageOrder,
-    KeyButMask, PropMode, Rectangle, StackMode, Visibility, VisualClass, Window, WindowClass,
+    KeyButMask, MapState, PropMode, Rectangle, StackMode, Visibility, VisualClass, Window,
+    WindowClass,
 };
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
@@ -685,6 +686,54 @@ fn atom(conn: &RustConnection, name: &[u8]) -> Result<Atom, String> {
         .reply()
         .map_err(|e| e.to_string())?
         .atom)
+}
+
+/// Names this process as the owner of window `id` (one of the bot's
+/// own, which minifb leaves without): `_NET_WM_PID` with the host in
+/// `WM_CLIENT_MACHINE`, as EWMH pairs them, so that another dustbot's
+/// window list tells the window's process, and never takes it for the
+/// game.
+pub(super) fn name_the_process(id: u32) -> Result<(), String> {
+    let text = |e: &dyn std::fmt::Display| e.to_string();
+    let (conn, _) = display()?;
+    let pid = atom(conn, b"_NET_WM_PID")?;
+    conn.change_property32(
+        PropMode::REPLACE,
+        id,
+        pid,
+        AtomEnum::CARDINAL,
+        &[std::process::id()],
+    )
+    .map_err(|e| text(&e))?;
+    if let Some(host) = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+    {
+        conn.change_property8(
+            PropMode::REPLACE,
+            id,
+            AtomEnum::WM_CLIENT_MACHINE,
+            AtomEnum::STRING,
+            host.as_bytes(),
+        )
+        .map_err(|e| text(&e))?;
+    }
+    conn.flush().map_err(|e| text(&e))
+}
+
+/// Whether window `id`'s pixels are on the screen: mapped with all its
+/// ancestors (the window manager unmaps the frames of the windows on
+/// another desktop, and of iconified ones). A window that cannot be asked
+/// about (gone) counts as shown: its geometry says it is gone.
+pub(super) fn shown(id: u32) -> bool {
+    let Ok((conn, _)) = display() else {
+        return true;
+    };
+    conn.get_window_attributes(id)
+        .ok()
+        .and_then(|cookie| cookie.reply().ok())
+        .is_none_or(|attributes| attributes.map_state == MapState::VIEWABLE)
 }
 
 /// Window `id`'s ICCCM title (`WM_NAME`), of whatever text type it was

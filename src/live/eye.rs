@@ -16,7 +16,7 @@ use super::{LiveError, Moment, NoBoard};
 use crate::desktop::{GameWindow, Region, ScreenPoint, ScreenRect, WindowInfo};
 use crate::game::{Board, Cell};
 use crate::geometry::Geometry;
-use crate::vision::{self, Calibration, VisionError};
+use crate::vision::{self, Calibration, Swamp, VisionError};
 
 /// One capture of the board, read.
 #[derive(Debug)]
@@ -28,6 +28,10 @@ pub struct Frame {
     pub board: Result<Board, VisionError>,
     pub confidence: f32,
     pub taken: Instant,
+    /// Whether the capture shows the game's own board area (its swamp as
+    /// the game showed it): only such a frame may be kept, as no picture
+    /// of another window ever is.
+    pub shows_the_game: bool,
 }
 
 /// The window and where its board is.
@@ -38,6 +42,9 @@ pub struct Eye<'w> {
     /// The board in the client area found at the last search, and the
     /// client area at the last frame.
     pub board: ScreenBoard,
+    /// The swamp as the game showed it at that search: a frame whose
+    /// corners show another picture is not the game's.
+    pub swamp: Swamp,
     /// The glance of the last frame of the board's region.
     seen: Option<Glance>,
 }
@@ -51,7 +58,7 @@ impl<'w> Eye<'w> {
         calibration: &'w Calibration,
     ) -> Result<Eye<'w>, LiveError> {
         let client = window.refresh()?.area();
-        let (geometry, _) = find(window, calibration, client, None)?;
+        let (geometry, _, swamp) = find(window, calibration, client, None)?;
         log::debug!(
             "board at {geometry:?} in the {}x{} window",
             client.width,
@@ -61,21 +68,25 @@ impl<'w> Eye<'w> {
             window,
             calibration,
             board: ScreenBoard { geometry, client },
+            swamp,
             seen: None,
         })
     }
 
     /// The eye on `window` with its board where it was found before (no
-    /// search): a game's board, found at its start.
+    /// search), and the swamp seen then: a game's board, found at its
+    /// start.
     pub fn at(
         window: &'w mut dyn GameWindow,
         calibration: &'w Calibration,
         board: ScreenBoard,
+        swamp: Swamp,
     ) -> Eye<'w> {
         Eye {
             window,
             calibration,
             board,
+            swamp,
             seen: None,
         }
     }
@@ -104,8 +115,10 @@ impl<'w> Eye<'w> {
             );
             let hint = self.board.geometry;
             self.seen = None;
-            let (geometry, frame) = find(&mut *self.window, self.calibration, client, Some(&hint))?;
+            let (geometry, frame, swamp) =
+                find(&mut *self.window, self.calibration, client, Some(&hint))?;
             self.board.geometry = geometry;
+            self.swamp = swamp;
             return Ok(frame);
         }
         let region = self.board.region().ok_or(LiveError::OffBoard)?;
@@ -117,16 +130,27 @@ impl<'w> Eye<'w> {
         let started = Instant::now();
         let geometry = self.board.geometry.translated(part.x as f32, part.y as f32);
         let reading = vision::read_at(&image, self.calibration, &geometry);
+        // Black where the window was (another desktop a moment before the
+        // window said so) reads as a board of empty cells, and another
+        // window over the board as anything: neither shows the swamp.
+        let swamp = self.swamp.seen_in(&image, &geometry);
+        let shows_the_game = swamp >= vision::SWAMP_SHOWN;
         log::debug!(
-            "read the board in {:.1} ms",
-            started.elapsed().as_secs_f64() * 1000.0
+            "read the board in {:.1} ms (the swamp at {:.0}% of its corners)",
+            started.elapsed().as_secs_f64() * 1000.0,
+            swamp * 100.0
         );
         Ok(Frame {
-            board: reading.board(),
+            board: if shows_the_game {
+                reading.board()
+            } else {
+                Err(VisionError::NoSwamp(swamp))
+            },
             confidence: reading.min_confidence(),
             image,
             client,
             taken: Instant::now(),
+            shows_the_game,
         })
     }
 
@@ -259,13 +283,14 @@ pub fn glance(window: &mut dyn GameWindow, area: Region) -> Option<Glance> {
 }
 
 /// Captures the whole client area as the screen shows it and searches the
-/// board: the geometry in the client area and the frame read.
+/// board: the geometry in the client area, the frame read and the swamp
+/// it shows (a board was found there: the game's).
 fn find(
     window: &mut dyn GameWindow,
     calibration: &Calibration,
     client: ScreenRect,
     hint: Option<&Geometry>,
-) -> Result<(Geometry, Frame), LiveError> {
+) -> Result<(Geometry, Frame, Swamp), LiveError> {
     let (image, part) = window.capture_region(Region::whole(client.width, client.height))?;
     let started = Instant::now();
     let hint = hint.map(|g| g.translated(part.x as f32, part.y as f32));
@@ -275,6 +300,7 @@ fn find(
         "searched the board in {:.1} ms",
         started.elapsed().as_secs_f64() * 1000.0
     );
+    let swamp = Swamp::of(&image, &reading.geometry);
     let geometry = reading
         .geometry
         .translated(-(part.x as f32), -(part.y as f32));
@@ -284,6 +310,7 @@ fn find(
         image,
         client,
         taken: Instant::now(),
+        shows_the_game: true,
     };
-    Ok((geometry, frame))
+    Ok((geometry, frame, swamp))
 }

@@ -75,9 +75,11 @@ impl By {
 
 /// The one window whose title or application name contains `text`,
 /// ignoring case, and that is not a terminal showing the bot's command
-/// line (see [`capture::pick`]), opened to watch: `--window TEXT`.
+/// line (see [`capture::pick`]) nor another dustbot's own, opened to
+/// watch: `--window TEXT`.
 pub fn by_text(desktop: &mut dyn Desktop, text: &str) -> Result<Box<dyn GameWindow>, CaptureError> {
-    let all = desktop.windows()?;
+    let mut all = desktop.windows()?;
+    all.retain(|w| !w.is_another_bots());
     let info = capture::pick(&all, text, &capture::CommandLine::own())?;
     desktop.open(&info)
 }
@@ -293,6 +295,7 @@ mod tests {
             width: 800,
             height: 600,
             minimised: false,
+            hidden: false,
         }
     }
 
@@ -329,11 +332,14 @@ mod tests {
         minimised.minimised = true;
         let mut empty = window(4, "Zero", "x");
         empty.width = 0;
+        let mut away = window(5, "On desktop 2", "x");
+        away.hidden = true;
         let all = [
             window(1, "Inbox", "mail"),
             window(2, "Dust Practice", "bot"),
             minimised,
             empty,
+            away,
         ];
         let (named, others) = order(&all, None, none);
         assert!(named.is_empty());

@@ -26,8 +26,6 @@ use std::path::{Path, PathBuf};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use image::RgbaImage;
-
 use crate::desktop::{CaptureError, GameWindow, Region, stop};
 use crate::game::{Board, Rules};
 use crate::solver::{self, Outcome, SolveOptions, StopFlag};
@@ -162,8 +160,8 @@ pub(crate) fn wait_settled(
                 since,
             });
         }
-        let mut frames = vec![("last", &frame.image)];
-        frames.extend(before.as_ref().map(|b| ("before", &b.image)));
+        let mut frames = vec![("last", &frame)];
+        frames.extend(before.as_ref().map(|b| ("before", b)));
         save_frames(&settings.debug_dir, "unsettled", &frames);
         return Err(LiveError::Unsettled {
             when,
@@ -230,17 +228,33 @@ pub fn is_a_frame_name(file: &str) -> bool {
 }
 
 /// Saves frames as `DIR/NAME-LABEL.png` for a later look; a frame that
-/// cannot be saved is worth a warning, not a stop.
-pub(crate) fn save_frames(dir: &Path, name: &str, frames: &[(&str, &RgbaImage)]) -> Vec<PathBuf> {
+/// cannot be saved is worth a warning, not a stop. Only frames that show
+/// the game's own board area are kept: a capture of another window in its
+/// place (another desktop, a notification over the board) is never
+/// saved, and its file from an earlier frame of that name goes, so that
+/// the folder never holds a frame of another moment under the name.
+pub(crate) fn save_frames(dir: &Path, name: &str, frames: &[(&str, &Frame)]) -> Vec<PathBuf> {
     if let Err(error) = std::fs::create_dir_all(dir) {
         log::warn!("{}: cannot create the debug folder: {error}", dir.display());
         return Vec::new();
     }
     frames
         .iter()
-        .filter_map(|(label, image)| {
+        .filter_map(|(label, frame)| {
             let path = dir.join(format!("{name}-{label}.png"));
-            match crate::files::save_png(&path, *image, crate::files::Existing::Replace) {
+            if !frame.shows_the_game {
+                log::info!(
+                    "{}: not kept, the capture shows another picture than the game's",
+                    path.display()
+                );
+                if let Err(error) = std::fs::remove_file(&path)
+                    && error.kind() != std::io::ErrorKind::NotFound
+                {
+                    log::warn!("{}: cannot remove the older frame: {error}", path.display());
+                }
+                return None;
+            }
+            match crate::files::save_png(&path, &frame.image, crate::files::Existing::Replace) {
                 Ok(()) => Some(path),
                 Err(error) => {
                     log::warn!("{}: cannot save the frame: {error}", path.display());

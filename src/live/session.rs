@@ -21,6 +21,7 @@ use crate::game::{Board, Cell, Rules, earns_reward};
 use crate::live::{Learned, Seen};
 use crate::record::{self, ClickRecord, End, GameLog, GameRecord, Mode, RecordError};
 use crate::solver::SolveOptions;
+use crate::vision::Swamp;
 
 /// What plays or watches the middle of a game: from its first board,
 /// read and not empty, to its end.
@@ -58,17 +59,24 @@ pub trait Driver: 'static {
     ) -> Result<Option<End>, LiveError>;
 }
 
-/// A game's first board, held still, and where the board is in the window.
+/// A game's first board, held still, where the board is in the window,
+/// and the swamp it showed.
 #[derive(Debug)]
 pub struct Start {
     pub(crate) board: ScreenBoard,
+    pub(crate) swamp: Swamp,
     pub(crate) settled: Settled,
 }
 
 impl Start {
     /// The eye on `window`, at the board found at the start (no search).
     pub fn eye<'w>(&self, window: &'w mut dyn GameWindow, settings: &'w LiveSettings) -> Eye<'w> {
-        Eye::at(window, &settings.calibration, self.board)
+        Eye::at(
+            window,
+            &settings.calibration,
+            self.board,
+            self.swamp.clone(),
+        )
     }
 }
 
@@ -407,6 +415,7 @@ fn play_game<D: Driver>(
     let (eye, settled) = first_board(window.as_mut(), driver.live())?;
     let start = Start {
         board: eye.board,
+        swamp: eye.swamp,
         settled,
     };
     let board = start.settled.board;

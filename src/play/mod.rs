@@ -222,7 +222,7 @@ impl Playing<'_, '_, '_> {
                 let frames = live::save_frames(
                     &self.settings.live.debug_dir,
                     &format!("click-{number:02}"),
-                    &[("before", &aimed.image), ("after", &settled.frame.image)],
+                    &[("before", &aimed), ("after", &settled.frame)],
                 );
                 log::warn!(
                     "click {number}: the board read is not the plan's\n  expected {}\n  read     {read}",
@@ -336,19 +336,18 @@ fn aim(
 ) -> Result<(ScreenPoint, ScreenPoint, Frame), LiveError> {
     for _ in 0..AIM_TRIES {
         let frame = eye.frame()?;
-        let found = match frame.board {
-            Ok(board) => board,
+        let found = match &frame.board {
+            Ok(board) => *board,
             Err(cause) => {
-                live::save_frames(
-                    &settings.debug_dir,
-                    "unreadable",
-                    &[("frame", &frame.image)],
-                );
-                return Err(LiveError::Unreadable { when, cause });
+                live::save_frames(&settings.debug_dir, "unreadable", &[("frame", &frame)]);
+                return Err(LiveError::Unreadable {
+                    when,
+                    cause: cause.clone(),
+                });
             }
         };
         if found != *expected {
-            live::save_frames(&settings.debug_dir, "changed", &[("frame", &frame.image)]);
+            live::save_frames(&settings.debug_dir, "changed", &[("frame", &frame)]);
             return Err(LiveError::Changed {
                 when,
                 expected: Box::new(*expected),

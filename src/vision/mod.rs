@@ -16,6 +16,7 @@ mod learn;
 mod load;
 mod locate;
 mod read;
+mod swamp;
 
 use std::fmt;
 
@@ -37,6 +38,7 @@ pub(crate) use doubt::MAX_STRAIGHT_EDGE;
 pub use learn::{LearnError, cluster_colours, learn, learn_from, learn_on, propose};
 pub use load::{LoadError, MAX_IMAGE_BYTES, MAX_PIXELS, load};
 pub use read::{read, read_at};
+pub use swamp::{SHOWN as SWAMP_SHOWN, Swamp};
 
 use crate::game::{Board, BoardError, Cell, Colour};
 use crate::geometry::Geometry;
@@ -52,6 +54,13 @@ pub enum VisionError {
     Shape(BoardError),
     #[error("not a settled board (mid-animation or covered): {}", list_doubts(.0))]
     Unsettled(Vec<(Cell, Doubt)>),
+    /// The board's place shows another picture than the game's swamp
+    /// (at this share of its corners).
+    #[error(
+        "the board's place shows other pixels than the game's (its swamp at {:.0}% of the corners): another window or desktop there?",
+        .0 * 100.0
+    )]
+    NoSwamp(f32),
 }
 
 fn list_cells(cells: &[(Cell, f32)]) -> String {

@@ -20,7 +20,7 @@ use crate::x11_support::*;
 const GAME: &str = "Dust Practice";
 
 /// The app running, its window and its output.
-struct App {
+pub(crate) struct App {
     process: Running,
     id: String,
     out: PathBuf,
@@ -29,7 +29,7 @@ struct App {
 
 impl App {
     /// Starts `dustbot` with no argument and waits for its window.
-    fn start(desktop: &Desktop) -> App {
+    pub(crate) fn start(desktop: &Desktop) -> App {
         let started = Instant::now();
         let (process, id) = desktop.open_window("dustbot", || {
             desktop.on_this_display(env!("CARGO_BIN_EXE_dustbot"), &[] as &[&str])
@@ -42,12 +42,12 @@ impl App {
         }
     }
 
-    fn said(&self) -> String {
+    pub(crate) fn said(&self) -> String {
         std::fs::read_to_string(&self.out).unwrap_or_default()
     }
 
     /// Waits until the app has said `text` `times` times; all it said.
-    fn wait_for(&self, text: &str, times: usize) -> String {
+    pub(crate) fn wait_for(&self, text: &str, times: usize) -> String {
         let started = Instant::now();
         loop {
             let said = self.said();
@@ -64,7 +64,7 @@ impl App {
 
     /// The app's window as it is now: the app opens it anew when it goes
     /// beside the game at another display scale, with another id.
-    fn window(&self, desktop: &Desktop) -> String {
+    pub(crate) fn window(&self, desktop: &Desktop) -> String {
         let found = desktop.xdotool(&["search", "--onlyvisible", "--name", "^dustbot$"]);
         String::from_utf8_lossy(&found.stdout)
             .lines()
@@ -73,7 +73,7 @@ impl App {
     }
 
     /// Presses `key` (xdotool's name) in the app's window.
-    fn key(&self, desktop: &Desktop, key: &str) {
+    pub(crate) fn key(&self, desktop: &Desktop, key: &str) {
         let out = desktop.xdotool(&["key", "--window", &self.window(desktop), key]);
         assert!(out.status.success(), "{out:?}");
     }
@@ -81,7 +81,7 @@ impl App {
     /// Presses q in the app's window: the app ends on the key's press,
     /// so the release may find the window gone (X BadWindow), which is
     /// no failure; the exit code says whether it quit.
-    fn quit_by_key(&mut self, desktop: &Desktop) -> Option<i32> {
+    pub(crate) fn quit_by_key(&mut self, desktop: &Desktop) -> Option<i32> {
         let window = self.window(desktop);
         let out = desktop.xdotool(&["keydown", "--window", &window, "q"]);
         assert!(out.status.success(), "{out:?}");
@@ -91,7 +91,7 @@ impl App {
 
     /// Says yes to the window found by its board: the practice window is
     /// named for no game, so the app asks first.
-    fn yes_it_is_the_game(&self, desktop: &Desktop) {
+    pub(crate) fn yes_it_is_the_game(&self, desktop: &Desktop) {
         self.wait_for("is this window the game?", 1);
         self.key(desktop, "y");
         self.wait_for("found the game by its board", 1);
@@ -166,7 +166,7 @@ impl App {
     }
 
     /// Waits for the process to end; its exit code.
-    fn exit_code(&mut self) -> Option<i32> {
+    pub(crate) fn exit_code(&mut self) -> Option<i32> {
         let status = wait_for("the app to end", || self.process.0.try_wait().unwrap());
         status.code()
     }

@@ -17,14 +17,14 @@ const GAME: &str = "Dust Practice";
 
 /// The bot in a tmux pane on the test's display, its folders in the
 /// test's; the pane stays after the bot ends, with its exit code.
-struct Pane {
+pub(crate) struct Pane {
     socket: PathBuf,
     display: String,
 }
 
 impl Pane {
     /// Starts `bot ARGS` in a new tmux server of its own.
-    fn start(desktop: &Desktop, args: &[&str]) -> Pane {
+    pub(crate) fn start(desktop: &Desktop, args: &[&str]) -> Pane {
         // A server of its own each: the last one may still be ending.
         static PANES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = PANES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -76,12 +76,12 @@ impl Pane {
     }
 
     /// Everything the pane showed, its history included, lines joined.
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         self.tmux(&["capture-pane", "-p", "-J", "-S", "-", "-t", "0"])
     }
 
     /// Types `keys` as they are.
-    fn keys(&self, keys: &str) {
+    pub(crate) fn keys(&self, keys: &str) {
         self.tmux(&["send-keys", "-t", "0", "-l", keys]);
     }
 
@@ -98,7 +98,7 @@ impl Pane {
     }
 
     /// Waits until the screen holds `text` `times` times; the screen.
-    fn wait_for(&self, text: &str, times: usize) -> String {
+    pub(crate) fn wait_for(&self, text: &str, times: usize) -> String {
         let started = std::time::Instant::now();
         loop {
             let last = self.screen();

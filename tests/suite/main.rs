@@ -17,6 +17,7 @@ mod x11_support;
 // The player's screen, on a real X server (Unix only).
 mod app_x11;
 mod assist_x11;
+mod desktop_x11;
 mod games_x11;
 #[cfg(unix)]
 mod guided_x11;

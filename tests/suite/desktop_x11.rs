@@ -1,0 +1,231 @@
+//! What a player's own desktop does to the bot, on a real X server with
+//! openbox: another dustbot running beside it, another desktop switched
+//! to in the middle of a game, a notification over the board. The bot
+//! takes none of them for the game, records no game they did not give,
+//! keeps no picture of them, and goes on once the game shows again.
+// X11: Xvfb, openbox, xdotool, xmessage, tmux.
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::app_x11::App;
+use crate::guided_x11::Pane;
+use crate::x11_support::*;
+
+/// A title that names no game: the practice window is found by its board.
+const GAME: &str = "Dust Practice";
+
+/// The practice window on the real game's board (11 clicks) at the
+/// screen's top-left, with its animations at `anim_ms`.
+fn game_at_corner(desktop: &Desktop, anim_ms: u64) -> Practice {
+    let game = desktop.practice(REAL_BOARD, anim_ms, GAME);
+    desktop.xdotool(&["windowmove", "--sync", &game.id, "0", "0"]);
+    game
+}
+
+/// What the bot wrote on its standard output so far.
+fn said(desktop: &Desktop) -> String {
+    std::fs::read_to_string(desktop.path("bot.out")).unwrap_or_default()
+}
+
+/// Waits until the bot has said `text`; all it said.
+fn wait_said(desktop: &Desktop, text: &str) -> String {
+    wait_for(&format!("the bot to say {text:?}"), || {
+        let all = said(desktop);
+        all.contains(text).then_some(all)
+    })
+}
+
+/// The pictures in the bot's debug folder (the test's `debug/`).
+fn frames_kept(desktop: &Desktop) -> Vec<PathBuf> {
+    std::fs::read_dir(desktop.path("debug"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "png"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Follows hints `from..to` (0-based) of the hint log at `log`, as the
+/// player clicks them, and waits for the hint after the last.
+fn follow(desktop: &Desktop, log: &Path, from: usize, to: usize) {
+    for n in from..to {
+        desktop.click(hinted_point(&hint(log, n)));
+        hint(log, n + 1);
+    }
+}
+
+/// The one game recorded, cleared in the optimum of the real board by the
+/// player's every click.
+fn one_game_cleared(desktop: &Desktop, run: &Finished) -> Value {
+    let games = desktop.recorded();
+    assert_eq!(games.len(), 1, "{games:?}\n{}", run.dump());
+    let game = games[0].clone();
+    assert_eq!(game["cleared"], true, "{game}");
+    assert_eq!(game["clicks"].as_array().map(Vec::len), Some(11), "{game}");
+    game
+}
+
+/// A notification as a desktop's notifier draws it: a window of its own
+/// over the others that no window manager frames or lists
+/// (override-redirect), here over the whole board of the game at the
+/// corner.
+fn notification(desktop: &Desktop) -> Running {
+    let child = Command::new("xmessage")
+        .args([
+            "-xrm",
+            "*overrideRedirect: True",
+            "-geometry",
+            "720x600+0+0",
+            "You have 3 new messages",
+        ])
+        .env("DISPLAY", &desktop.display)
+        .spawn()
+        .expect("xmessage (scripts/install-deps installs x11-utils)");
+    // Mapped and drawn at once: no window manager stands between.
+    std::thread::sleep(Duration::from_millis(500));
+    Running(child)
+}
+
+#[test]
+fn another_dustbots_window_is_never_taken_for_the_game() {
+    let desktop = Desktop::start();
+    let _game = desktop.practice(REAL_BOARD, 150, GAME);
+    // The app beside the game shows the board it read, in the game's look.
+    let app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    app.wait_for("optimum 11 clicks, proven", 1);
+    // `bot windows` says what it is.
+    let out = desktop.run_bot(&["windows"]);
+    let listed = String::from_utf8_lossy(&out.stdout);
+    let line = listed
+        .lines()
+        .find(|l| l.starts_with("dustbot "))
+        .unwrap_or_else(|| panic!("the app's window is not listed: {listed}"));
+    assert!(line.ends_with("dustbot's own: never the game"), "{listed}");
+    // --window never takes it.
+    let out = desktop.run_bot(&["--window", "dustbot", "--dry-run"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no visible window"), "{stderr}");
+    // `bot` alone, the window the app remembered forgotten, reads every
+    // window: it asks about the game alone.
+    std::fs::remove_file(desktop.path("config/dustbot/settings.toml")).unwrap();
+    let pane = Pane::start(&desktop, &[]);
+    let screen = pane.wait_for("is this window the game?", 1);
+    assert!(
+        screen.contains(&format!("a full board shows in \"{GAME}")),
+        "{screen}"
+    );
+    assert!(!screen.contains("\"dustbot\""), "{screen}");
+    assert!(!screen.contains("windows may be the game"), "{screen}");
+}
+
+#[test]
+fn hints_wait_out_another_desktop_and_go_on_where_they_were() {
+    let desktop = Desktop::start();
+    let game = game_at_corner(&desktop, 150);
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    follow(&desktop, &log, 0, 3);
+    // Another desktop, a window on it where the board was: the screen
+    // there is no frame of the game, nor an empty board.
+    let out = desktop.xdotool(&["set_desktop", "1"]);
+    assert!(out.status.success(), "{out:?}");
+    let (_notes, _) = desktop.plain_window("notes");
+    let waiting = wait_said(&desktop, "waiting");
+    assert!(waiting.contains("is not on the screen"), "{waiting}");
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(!said(&desktop).contains("cleared"), "{}", said(&desktop));
+    assert!(desktop.recorded().is_empty(), "{:?}", desktop.recorded());
+    // Back: the hints go on from the fourth click, to the end.
+    let out = desktop.xdotool(&["set_desktop", "0"]);
+    assert!(out.status.success(), "{out:?}");
+    let (lines, _) = follow_hints(&desktop, &log, 3);
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert_eq!(lines.last().unwrap()["clicks"], 11, "{lines:?}");
+    assert_eq!(game.clicks().len(), 11, "{}", run.dump());
+    one_game_cleared(&desktop, &run);
+    assert!(
+        run.stdout.contains("cleared in 11 clicks"),
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn a_notification_over_the_board_is_no_empty_board_and_no_frame_is_kept() {
+    let desktop = Desktop::start();
+    let game = game_at_corner(&desktop, 150);
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    follow(&desktop, &log, 0, 2);
+    // Over the whole board, where no window list shows it: the hints wait.
+    let shown = notification(&desktop);
+    let waiting = wait_said(&desktop, "waiting");
+    assert!(
+        waiting.contains("other pixels than the game's"),
+        "{waiting}"
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(
+        frames_kept(&desktop).is_empty(),
+        "{:?}",
+        frames_kept(&desktop)
+    );
+    assert!(desktop.recorded().is_empty(), "{:?}", desktop.recorded());
+    // Gone: the hints go on to the end.
+    drop(shown);
+    let (lines, _) = follow_hints(&desktop, &log, 2);
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert_eq!(lines.last().unwrap()["clicks"], 11, "{lines:?}");
+    assert_eq!(game.clicks().len(), 11, "{}", run.dump());
+    one_game_cleared(&desktop, &run);
+    assert!(
+        frames_kept(&desktop).is_empty(),
+        "{:?}",
+        frames_kept(&desktop)
+    );
+}
+
+#[test]
+fn play_stopped_by_a_notification_keeps_no_picture_of_it_and_the_report_says_so() {
+    let desktop = Desktop::start();
+    // Slow moves, so that the notification comes while the bot plays.
+    let game = game_at_corner(&desktop, 600);
+    let bot = desktop.start_bot(GAME, &[]);
+    game.wait_for_clicks(2);
+    let _shown = notification(&desktop);
+    let run = bot.finish();
+    assert_eq!(run.code, Some(2), "{}", run.dump());
+    assert!(
+        frames_kept(&desktop).is_empty(),
+        "{:?}",
+        frames_kept(&desktop)
+    );
+    // The report takes no frame, and says which it takes.
+    let out = desktop.run_bot(&["report"]);
+    assert!(out.status.success(), "{out:?}");
+    let reports: Vec<PathBuf> = std::fs::read_dir(desktop.path("data/dustbot"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().contains("report-"))
+        .collect();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    let page = std::fs::read_to_string(&reports[0]).unwrap();
+    assert!(page.contains("the 0 newest frames the bot saved"), "{page}");
+    assert!(
+        !page.contains("data:image/png"),
+        "the report holds a picture"
+    );
+}
