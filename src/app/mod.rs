@@ -154,7 +154,9 @@ pub fn games<D: Driver>(
         _ => Session::new(run.games, log),
     };
     found(window.info());
+    let running = crate::desktop::stop::Running::start();
     let result = session.run(&mut driver, &mut desktop, &mut window, observe);
+    drop(running);
     Ok(Ran {
         played: session.played().to_vec(),
         has_summary: session.has_summary(),

@@ -327,7 +327,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
         });
         match probed {
             Ok((marks, probe)) => {
-                log::info!("marks on the board: {probe:?}");
+                log::debug!("marks on the board: {probe:?}");
                 self.marks = Some(marks);
                 self.game.tell(Event::BoardMarks(Ok(probe)));
             }

@@ -132,7 +132,7 @@ pub(super) fn summary(report: &GameReport) -> String {
         }
         Some(End::Interrupted) => format!(
             "stopped by {} after {clicks} click(s) ({optimum})",
-            crate::desktop::stop::asker().map_or_else(|| "Ctrl-C".to_owned(), |a| a.to_string())
+            crate::desktop::stop::stopped_by()
         ),
         // Stops, which end with an error of their own.
         _ => format!("ended after {clicks} click(s) ({optimum})"),

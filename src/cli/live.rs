@@ -14,6 +14,7 @@ use anyhow::{Context, Result};
 use super::output::{board_read, describe, frame_list, rules_learned, rules_switched};
 use super::{assist, say};
 use crate::app::{self, Mode, Run};
+use crate::desktop::{InputError, stop};
 use crate::live::session::{Driver, Event, GameReport, Observe, RunError, Stopped};
 use crate::live::{LiveError, RulesChoice};
 use crate::play;
@@ -93,7 +94,7 @@ pub(super) fn run_games<D: Driver>(
     )?;
     drop(stop_key);
     if ran.has_summary {
-        say!("{}", run_summary(&ran.played));
+        say!("{}", run_summary(&ran));
     }
     ran_result(run, ran).map(|()| ExitCode::SUCCESS)
 }
@@ -191,8 +192,44 @@ fn stop_error(debug_dir: &Path, stopped: &Stopped) -> anyhow::Error {
 }
 
 /// "3 games: 3 cleared, the reward in 3 (100%), 0.33 clicks over the
+/// optimum on average, median game 4.80 s; stopped by the Pause key": the
+/// games `ran` played, and why it ended.
+pub(super) fn run_summary(ran: &app::Ran) -> String {
+    format!("{}; {}", games_summary(&ran.played), why_ended(ran))
+}
+
+/// Why a run ended, in words: as the games asked for ended, the stop
+/// asked for and by whom, the mouse moved, the game window closed, an
+/// error (said after it).
+fn why_ended(ran: &app::Ran) -> String {
+    let error = match &ran.result {
+        Ok(()) => None,
+        Err(RunError::Stopped(stopped, _)) => Some(&stopped.error),
+        Err(RunError::Waiting(error)) => Some(error),
+        Err(RunError::Log(_)) => return "stopped: the game log cannot be written".to_owned(),
+    };
+    let end = error.map_or_else(
+        || ran.played.last().map(|game| game.end),
+        |error| Some(crate::live::session::end_of(error)),
+    );
+    match (error, end) {
+        (Some(LiveError::Input(InputError::UserMoved { .. } | InputError::Moved { .. })), _) => {
+            "stopped: the mouse moved".to_owned()
+        }
+        (_, Some(End::Interrupted)) => format!("stopped by {}", stop::stopped_by()),
+        (_, Some(End::WindowClosed)) => "ended: the game window closed".to_owned(),
+        (Some(_), _) => "stopped by an error".to_owned(),
+        // Stopped between games, where no game records it.
+        (None, _) if stop::requested().load(std::sync::atomic::Ordering::SeqCst) => {
+            format!("stopped by {}", stop::stopped_by())
+        }
+        (None, _) => "ended: the games asked for were played".to_owned(),
+    }
+}
+
+/// "3 games: 3 cleared, the reward in 3 (100%), 0.33 clicks over the
 /// optimum on average, median game 4.80 s".
-pub(super) fn run_summary(played: &[GameRecord]) -> String {
+fn games_summary(played: &[GameRecord]) -> String {
     let all = Stats::of(played).overall;
     let mut text = format!("{} game(s): {} cleared", all.games, all.cleared);
     if let Some(rate) = all.reward_rate {
@@ -271,6 +308,10 @@ pub(super) fn summary(report: &GameReport, max_moves: Option<u32>) -> String {
         Some(End::NewBoard) => {
             format!("a new game's board after {clicks} click(s) ({plan}) in {secs:.2} s")
         }
+        Some(End::Interrupted) => format!(
+            "stopped by {} after {clicks} click(s) ({plan}) in {secs:.2} s",
+            stop::stopped_by()
+        ),
         // Stops, which end with an error of their own.
         Some(_) => format!("ended after {clicks} click(s) ({plan}) in {secs:.2} s"),
     }
@@ -338,10 +379,37 @@ mod tests {
             game(13, End::Cleared),
             game(4, End::Interrupted),
         ];
-        let text = run_summary(&played);
+        let ran = |result| app::Ran {
+            played: played.to_vec(),
+            has_summary: true,
+            title_now: String::new(),
+            result,
+        };
+        let text = run_summary(&ran(Ok(())));
         assert!(
             text.starts_with("3 game(s): 2 cleared, the reward in 1 (33%), 1.00 clicks over the optimum on average"),
             "{text}"
         );
+        // Why it ended: the last game's stop, by whom.
+        assert!(text.ends_with("; stopped by Ctrl-C"), "{text}");
+        let moved = LiveError::Input(InputError::UserMoved {
+            expected: crate::desktop::ScreenPoint::new(1, 1),
+            found: crate::desktop::ScreenPoint::new(9, 9),
+        });
+        let stopped = |error| {
+            let report = GameReport::start(Learned::new(RulesChoice::Auto));
+            Err(RunError::Stopped(Box::new(Stopped { error, report }), None))
+        };
+        assert!(run_summary(&ran(stopped(moved))).ends_with("; stopped: the mouse moved"));
+        assert!(run_summary(&ran(stopped(LiveError::NoDust))).ends_with("; stopped by an error"));
+        let closed = LiveError::Capture(crate::desktop::CaptureError::Gone {
+            title: "Nodiatis".into(),
+        });
+        assert!(run_summary(&ran(stopped(closed))).ends_with("; ended: the game window closed"));
+        let all = app::Ran {
+            played: vec![game(11, End::Cleared)],
+            ..ran(Ok(()))
+        };
+        assert!(run_summary(&all).ends_with("; ended: the games asked for were played"));
     }
 }

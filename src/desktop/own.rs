@@ -8,6 +8,8 @@
 //! program (which on X11 would otherwise end the process through Xlib's
 //! default error handler).
 
+use std::time::{Duration, Instant};
+
 use minifb::{InputCallback, MouseButton, MouseMode, ScaleMode, Window, WindowOptions};
 
 use super::platform;
@@ -82,7 +84,19 @@ pub struct OwnWindow {
     id: u32,
     /// Whether the primary button was down at the last [`OwnWindow::press`].
     was_down: bool,
+    /// The picture shown last, its size, and when it was sent: sent again
+    /// now and then by [`OwnWindow::pump`].
+    shown: Vec<u32>,
+    shown_size: (usize, usize),
+    sent: Instant,
 }
+
+/// How often a window at rest sends its picture again, so that what
+/// another window covered comes back: minifb draws on no expose event,
+/// and without a compositor (openbox, i3, xfce without compositing) an
+/// uncovered window stays black until its picture comes again. Seldom, as
+/// each sending takes time from the window's polls.
+const REPAINT: Duration = Duration::from_millis(250);
 
 impl std::fmt::Debug for OwnWindow {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -128,6 +142,9 @@ impl OwnWindow {
             window,
             id,
             was_down: false,
+            shown: Vec::new(),
+            shown_size: (0, 0),
+            sent: Instant::now(),
         };
         // minifb keeps a window on top itself on Windows, not on X11.
         if topmost && let Err(error) = platform::keep_above(id) {
@@ -159,14 +176,31 @@ impl OwnWindow {
     /// Shows `pixels` (0RGB words, `size` pixels, row by row) and takes
     /// in the window's events.
     pub fn show(&mut self, pixels: &[u32], size: (usize, usize)) -> Result<(), String> {
-        self.window
-            .update_with_buffer(pixels, size.0, size.1)
-            .map_err(|e| e.to_string())
+        self.shown.clear();
+        self.shown.extend_from_slice(pixels);
+        self.shown_size = size;
+        self.send()
     }
 
-    /// Takes in the window's events (moves, repaints, input, closing).
+    /// Takes in the window's events (moves, input, closing), and sends
+    /// the picture shown again every [`REPAINT`].
     pub fn pump(&mut self) {
+        if !self.shown.is_empty() && self.sent.elapsed() >= REPAINT {
+            if let Err(error) = self.send() {
+                log::debug!("the window's picture not sent again: {error}");
+            }
+            return;
+        }
         self.window.update();
+    }
+
+    /// Sends the picture shown, which takes in the events too.
+    fn send(&mut self) -> Result<(), String> {
+        self.sent = Instant::now();
+        let (width, height) = self.shown_size;
+        self.window
+            .update_with_buffer(&self.shown, width, height)
+            .map_err(|e| e.to_string())
     }
 
     /// Whether the window is still there: not closed by the player, not

@@ -74,17 +74,59 @@ fn wait_released(held: impl Fn() -> bool, wait: Duration) -> bool {
 }
 
 /// The process is about to be ended from outside (Windows' console
-/// closed): a stop is asked for, and a click in progress gets the time to
-/// release its button, else `release` releases it. Returns once the
-/// button is up. (Only Windows has such events.)
-#[cfg_attr(not(windows), allow(dead_code))]
+/// closed, X11's connection of the bot's own windows lost): a stop is
+/// asked for, and a click in progress gets the time to release its
+/// button, else `release` releases it (through a connection of its own);
+/// then the runs on other threads get the time to end their game and
+/// record it. Returns once the button is up and they ended.
 pub(super) fn ending(release: impl FnOnce()) {
     REQUESTED.store(true, Ordering::SeqCst);
     end_the_hold(|| HELD.load(Ordering::SeqCst), release, RELEASE_WAIT);
+    let here = std::thread::current().id();
+    let elsewhere = || runs().iter().any(|&thread| thread != here);
+    let asked = Instant::now();
+    while elsewhere() && asked.elapsed() < RUN_END_WAIT {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The longest [`ending`] waits for a run to end its game: the next step
+/// of a run sees the stop (a capture or a click), and a search checks it
+/// as often. With [`RELEASE_WAIT`], within the 5 s Windows gives a
+/// console's close handler.
+const RUN_END_WAIT: Duration = Duration::from_secs(2);
+
+/// The threads with a run of games under way.
+static RUNS: std::sync::Mutex<Vec<std::thread::ThreadId>> = std::sync::Mutex::new(Vec::new());
+
+fn runs() -> std::sync::MutexGuard<'static, Vec<std::thread::ThreadId>> {
+    RUNS.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A run of games under way on this thread, while the value lives: a
+/// process ended from outside waits for it to record its game.
+#[derive(Debug)]
+pub struct Running(std::thread::ThreadId);
+
+impl Running {
+    pub fn start() -> Running {
+        let thread = std::thread::current().id();
+        runs().push(thread);
+        Running(thread)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let mut runs = runs();
+        if let Some(at) = runs.iter().position(|&t| t == self.0) {
+            runs.swap_remove(at);
+        }
+    }
 }
 
 /// [`ending`]'s rule: when `held` still says so after `wait`, `release`.
-#[cfg_attr(not(windows), allow(dead_code))]
 fn end_the_hold(held: impl Fn() -> bool, release: impl FnOnce(), wait: Duration) {
     if wait_released(held, wait) {
         release();
@@ -119,6 +161,10 @@ pub enum Asker {
     /// The key that stops from anywhere ([`StopKey`]), pressed in any
     /// window.
     StopKey,
+    /// The Stop button of the bot's own window.
+    StopButton,
+    /// The bot's own window closed, or Quit, during a run.
+    Closing,
 }
 
 impl Asker {
@@ -128,7 +174,9 @@ impl Asker {
             Asker::Escape => 2,
             Asker::TerminalClosed => 3,
             Asker::StopKey => 4,
-            Asker::Key(key) => u8::try_from(key).map_or(5, |k| k.max(5)),
+            Asker::StopButton => 5,
+            Asker::Closing => 6,
+            Asker::Key(key) => u8::try_from(key).map_or(7, |k| k.max(7)),
         }
     }
 
@@ -140,6 +188,8 @@ impl Asker {
             2 => Some(Asker::Escape),
             3 => Some(Asker::TerminalClosed),
             4 => Some(Asker::StopKey),
+            5 => Some(Asker::StopButton),
+            6 => Some(Asker::Closing),
             key => Some(Asker::Key(char::from(key))),
         }
     }
@@ -153,6 +203,8 @@ impl std::fmt::Display for Asker {
             Asker::Escape => f.write_str("Escape"),
             Asker::TerminalClosed => f.write_str("the terminal closing"),
             Asker::StopKey => write!(f, "the {STOP_KEY} key"),
+            Asker::StopButton => f.write_str("Stop"),
+            Asker::Closing => f.write_str("closing the app"),
         }
     }
 }
@@ -182,6 +234,12 @@ pub fn said() -> String {
         || "Ctrl-C (or a request to end)".to_owned(),
         |a| a.to_string(),
     )
+}
+
+/// Who stopped a run, in its summary's words: "Escape", "the Pause key",
+/// "Stop"; "Ctrl-C" for Ctrl-C's signal (or another request to end).
+pub fn stopped_by() -> String {
+    asker().map_or_else(|| "Ctrl-C".to_owned(), |a| a.to_string())
 }
 
 /// Forgets the stop asked for: a run that ended by it is over, and the
@@ -345,6 +403,8 @@ mod tests {
             Asker::Escape,
             Asker::TerminalClosed,
             Asker::StopKey,
+            Asker::StopButton,
+            Asker::Closing,
         ] {
             assert_eq!(Asker::of(asker.code()), Some(asker));
         }

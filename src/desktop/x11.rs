@@ -1,6 +1,6 @@
 //! The desktop on Linux: an X11 display (through `xcap`, `enigo` and
 //! `x11rb`), with `/proc` for the processes the bot runs in, and Xlib's
-//! error handler for the bot's own windows (minifb's), the one `unsafe`
+//! error handlers for the bot's own windows (minifb's), the one `unsafe`
 //! call here. Through x11rb it reads what xcap does not: the pointer's
 //! buttons and their mapping (which physical button is the primary), the
 //! top-level window at a point, a title set only as ICCCM `WM_NAME`, and
@@ -896,8 +896,10 @@ static LAST_ERROR_RESOURCE: AtomicU64 = AtomicU64::new(0);
 
 /// Makes an Xlib error (the hint window destroyed by another program,
 /// then drawn on) a fact the window's owner looks up ([`lost`]) instead
-/// of the end of the process, which Xlib's default handler makes of it.
-/// Once per process; minifb's Xlib is the process's one.
+/// of the end of the process, which Xlib's default handler makes of it;
+/// and the connection lost a stop that leaves no button down and records
+/// the game ([`on_connection_lost`]) before Xlib ends the process. Once
+/// per process; minifb's Xlib is the process's one.
 pub(super) fn survive_window_errors() -> Result<(), String> {
     static XLIB: OnceLock<Result<x11_dl::xlib::Xlib, String>> = OnceLock::new();
     let xlib = XLIB
@@ -909,6 +911,7 @@ pub(super) fn survive_window_errors() -> Result<(), String> {
             #[allow(unsafe_code)]
             unsafe {
                 (xlib.XSetErrorHandler)(Some(on_error));
+                (xlib.XSetIOErrorHandler)(Some(on_connection_lost));
             }
             Ok(xlib)
         })
@@ -927,6 +930,31 @@ unsafe extern "C" fn on_error(
         LAST_ERROR_RESOURCE.store(u64::from(event.resourceid as u32), Ordering::SeqCst);
     }
     0
+}
+
+/// The connection of the bot's own windows is gone (`xkill` on one of
+/// them, the X server ending): Xlib ends the process once this returns.
+/// Before that the run is stopped, the button released through the
+/// input's own connection (which outlives this one) and the game
+/// recorded (see `stop::ending`).
+#[allow(unsafe_code)]
+unsafe extern "C" fn on_connection_lost(
+    _display: *mut x11_dl::xlib::Display,
+) -> std::os::raw::c_int {
+    log::warn!("the connection of the bot's windows to the display was lost: stopping");
+    super::stop::ending(release_primary);
+    0
+}
+
+/// Releases the primary button through a connection of its own.
+fn release_primary() {
+    let released = Mouse::connect().and_then(|mut mouse| {
+        let button = mouse.primary()?;
+        mouse.press(button, false).map_err(|e| e.to_string())
+    });
+    if let Err(error) = released {
+        log::warn!("the button could not be released: {error}");
+    }
 }
 
 /// Whether an Xlib error named the window `id`: it is gone.

@@ -156,6 +156,70 @@ impl Seen {
     }
 }
 
+/// How long a No holds for a window that still shows the board it showed
+/// then: the player may have answered in haste.
+pub const DECLINED_FOR: Duration = Duration::from_secs(120);
+
+/// The windows the player said are not the game, each with the board it
+/// showed then. A No holds for that window while it shows that board, for
+/// [`DECLINED_FOR`] at most: a new board in it (a game started) is asked
+/// about again, and so is the window once the while is over. The last
+/// No can be taken back.
+#[derive(Debug, Default)]
+pub struct Declined {
+    windows: Vec<(Found, Instant)>,
+}
+
+impl Declined {
+    /// The player said `found` is not the game.
+    pub fn decline(&mut self, found: &Found) {
+        self.windows.retain(|(f, _)| f.window.id != found.window.id);
+        self.windows.push((found.clone(), Instant::now()));
+    }
+
+    /// The window of the last No, while it holds: what "y takes it back"
+    /// takes.
+    pub fn last(&self) -> Option<&Found> {
+        self.windows
+            .last()
+            .filter(|(_, at)| at.elapsed() < DECLINED_FOR)
+            .map(|(found, _)| found)
+    }
+
+    /// The last No taken back: its window, to take as the game.
+    pub fn take_back(&mut self) -> Option<Found> {
+        let found = self.last()?.clone();
+        self.windows.pop();
+        Some(found)
+    }
+
+    /// Every No forgotten (Try again).
+    pub fn forget(&mut self) {
+        self.windows.clear();
+    }
+
+    /// `search`'s games less those declined and still holding; those
+    /// left out are said in `tried`.
+    pub fn leave_out(&mut self, search: &mut Search) {
+        self.windows.retain(|(_, at)| at.elapsed() < DECLINED_FOR);
+        let windows = &self.windows;
+        let holds = |found: &Found| {
+            windows
+                .iter()
+                .any(|(f, _)| f.window.id == found.window.id && f.board == found.board)
+        };
+        let (declined, asked): (Vec<Found>, Vec<Found>) =
+            search.found.drain(..).partition(|f| holds(f));
+        search.found = asked;
+        search.tried.extend(declined.into_iter().map(|f| {
+            (
+                f.window,
+                "you said it is not the game (y takes it back)".to_owned(),
+            )
+        }));
+    }
+}
+
 /// Searches `desktop` for the game (see [`order`]), reading windows
 /// against `calibration`, for at most `budget`: the windows named are
 /// the game whatever they show; when none of them shows a board, every

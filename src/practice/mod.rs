@@ -129,10 +129,6 @@ pub const SCALES: std::ops::RangeInclusive<f32> = 0.25..=4.0;
 
 /// Room around the board, in pitches.
 const MARGIN: f32 = 0.5;
-/// How often a window at rest sends its picture again, so that whatever
-/// another window covered comes back (minifb draws on no expose event);
-/// seldom, as each sending takes time from the window's polls.
-const REPAINT: Duration = Duration::from_millis(250);
 
 /// The board's place in a practice window at `scale`, and the window size.
 pub fn layout(board: &Board, scale: f32) -> (Geometry, (usize, usize)) {
@@ -425,8 +421,8 @@ pub fn run(
     let mut drawing = None;
     let painter = Painter::new(&geometry, (width, height), &settings.look);
     let mut frame = Canvas::new(width, height, [0, 0, 0]);
-    // When the picture was last sent whole, if it shows the board at rest.
-    let mut painted: Option<Instant> = None;
+    // Whether the picture drawn shows the board at rest.
+    let mut painted = false;
     let mut shown_clicks = None;
     while window.is_open() && !window.key_down(Key::Escape) {
         let now = Instant::now();
@@ -472,7 +468,7 @@ pub fn run(
         let game = &session.round;
         if shown_clicks != Some(game.clicks) {
             shown_clicks = Some(game.clicks);
-            painted = None;
+            painted = false;
             window.set_title(&status(&settings.title, game));
             if game.board.is_cleared() {
                 say(&format!("cleared in {} clicks", game.clicks));
@@ -480,18 +476,15 @@ pub fn run(
         }
         // Draw only while something changes: a frame that takes long to
         // draw would let a short press and its release fall in one poll
-        // where the button's state is all there is.
-        // At rest the picture drawn is sent again now and then, for the
-        // parts another window covered.
+        // where the button's state is all there is. (At rest the window
+        // sends the picture again now and then itself.)
         let animating = game.animating(now);
-        if animating || painted.is_none() {
+        if animating || !painted {
             painter.paint(&game.scene(now), &mut frame);
-        }
-        if animating || painted.is_none_or(|at| now.duration_since(at) >= REPAINT) {
             window
                 .show(&frame.pixels, (width, height))
                 .map_err(PracticeError::Window)?;
-            painted = (!animating).then_some(now);
+            painted = !animating;
         } else {
             window.pump();
         }

@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use dustbot::cli::desk::layout::{Button, FAILED};
+
 use crate::app_x11::App;
 use crate::guided_x11::Pane;
 use crate::x11_support::*;
@@ -228,4 +230,163 @@ fn play_stopped_by_a_notification_keeps_no_picture_of_it_and_the_report_says_so(
         !page.contains("data:image/png"),
         "the report holds a picture"
     );
+}
+
+/// The share of the pixels that two captures of one place have alike.
+fn alike(a: &[u8], b: &[u8]) -> f64 {
+    let same = a
+        .chunks(4)
+        .zip(b.chunks(4))
+        .filter(|(p, q)| p[..3] == q[..3])
+        .count();
+    same as f64 / (a.len() / 4).max(1) as f64
+}
+
+#[test]
+fn the_apps_window_is_drawn_again_once_another_window_uncovers_it() {
+    let desktop = Desktop::start();
+    let app = App::start(&desktop);
+    app.wait_for("looking again every", 1);
+    let id = app.window(&desktop);
+    let rect = desktop.window_rectangle(&id);
+    // Its picture, held still: no game, no search's news.
+    let drawn = wait_for("the app's window to hold still", || {
+        let a = screen_pixels(&desktop.display, rect);
+        std::thread::sleep(Duration::from_millis(300));
+        let b = screen_pixels(&desktop.display, rect);
+        (alike(&a, &b) > 0.99).then_some(b)
+    });
+    // Another window over it, as openbox (no compositor) shows it, then
+    // gone: what it covered is the app's to draw again.
+    let (cover, cover_id) = desktop.plain_window("cover");
+    let (x, y, w, h) = rect;
+    let (x, y, w, h) = (x.to_string(), y.to_string(), w.to_string(), h.to_string());
+    for args in [
+        ["windowmove", "--sync", &cover_id, &x, &y].as_slice(),
+        &["windowsize", "--sync", &cover_id, &w, &h],
+        &["windowraise", &cover_id],
+    ] {
+        let out = desktop.xdotool(args);
+        assert!(out.status.success(), "{out:?}");
+    }
+    wait_for("the cover over the app", || {
+        (alike(&drawn, &screen_pixels(&desktop.display, rect)) < 0.5).then_some(())
+    });
+    drop(cover);
+    wait_for("the app's window drawn again", || {
+        (alike(&drawn, &screen_pixels(&desktop.display, rect)) > 0.99).then_some(())
+    });
+}
+
+#[test]
+fn the_app_killed_from_outside_during_play_leaves_the_button_up_and_records_the_game() {
+    let desktop = Desktop::start();
+    // Slow moves: the app is killed while it plays.
+    let game = desktop.practice(REAL_BOARD, 600, GAME);
+    let mut app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    app.wait_for("optimum 11 clicks, proven", 1);
+    app.key(&desktop, "2");
+    game.wait_for_clicks(2);
+    // xkill ends the connection of the app's window: its other
+    // connections (the mouse's among them) live on until the process ends.
+    let out = Command::new("xkill")
+        .args(["-id", &app.window(&desktop)])
+        .env("DISPLAY", &desktop.display)
+        .output()
+        .expect("xkill (scripts/install-deps installs x11-utils)");
+    assert!(out.status.success(), "{out:?}");
+    app.exit_code();
+    assert!(!left_button_down(&desktop.display), "{}", app.said());
+    let games = desktop.recorded();
+    assert_eq!(games.len(), 1, "{games:?}\n{}", app.said());
+    assert_eq!(games[0]["mode"], "play", "{}", games[0]);
+    assert_eq!(games[0]["cleared"], false, "{}", games[0]);
+    assert_eq!(games[0]["end"], "interrupted", "{}", games[0]);
+    let clicks = games[0]["clicks"].as_array().map_or(0, Vec::len);
+    assert!((2..11).contains(&clicks), "{}", games[0]);
+}
+
+#[test]
+fn a_run_names_the_stops_that_reach_the_bot_and_every_summary_says_why_it_ended() {
+    let desktop = Desktop::start();
+    let game = desktop.practice(REAL_BOARD, 300, GAME);
+    let mut app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    // Hints: the stops named are those that work wherever the keyboard
+    // is; Escape goes to the game once the player clicks there.
+    app.key(&desktop, "1");
+    let said = app.wait_for("hint: click", 1);
+    let run = said
+        .split("hints: click as the hint says")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        said.contains("Stop here or Pause from anywhere ends them"),
+        "{said}"
+    );
+    assert!(!run.contains("Escape"), "{said}");
+    // Escape in the app's own window still stops, said as such.
+    app.key(&desktop, "Escape");
+    let said = app.wait_for("ended: 1 hints", 1);
+    assert!(said.contains("; stopped by Escape"), "{said}");
+    // Hints, stopped by the Stop button.
+    app.key(&desktop, "1");
+    app.wait_for("hint: click", 2);
+    app.click(&desktop, Button::Stop);
+    let said = app.wait_for("ended: 1 hints", 2);
+    assert!(said.contains("; stopped by Stop"), "{said}");
+    // Play, stopped by the player's hand on the mouse.
+    app.key(&desktop, "2");
+    game.wait_for_clicks(1);
+    desktop.xdotool(&["mousemove", "5", "5"]);
+    app.wait_for("; stopped: the mouse moved", 1);
+    // A move during a click is said as the error it may be (the click
+    // may have landed elsewhere), then the menu is back with Try again.
+    std::thread::sleep(Duration::from_millis(300));
+    let said = app.said();
+    if said
+        .trim_end()
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .starts_with("error: ")
+    {
+        app.click_in(&desktop, &FAILED, Button::TryAgain);
+    }
+    app.wait_for("1 hints, 2 play for me", 2);
+    // Quit during a run: the run's end said, then the app's.
+    app.key(&desktop, "1");
+    app.wait_for("Pause from anywhere ends them", 2);
+    assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
+    let said = app.said();
+    assert!(said.contains("; stopped by closing the app"), "{said}");
+    assert!(said.trim_end().ends_with("dustbot: closed"), "{said}");
+}
+
+#[test]
+fn a_no_is_taken_back_with_y_in_both_faces() {
+    let desktop = Desktop::start();
+    let _game = desktop.practice(REAL_BOARD, 150, GAME);
+    // The app: n, then y takes it back.
+    let app = App::start(&desktop);
+    app.wait_for("is this window the game?", 1);
+    app.key(&desktop, "n");
+    let said = app.wait_for("y takes it back", 1);
+    assert!(said.contains(&format!("you said \"{GAME}")), "{said}");
+    app.wait_for("you said it is not the game (y takes it back)", 1);
+    app.key(&desktop, "y");
+    app.wait_for("found the game by its board", 1);
+    app.wait_for("optimum 11 clicks, proven", 1);
+    // `bot` alone: the same, the window remembered forgotten.
+    std::fs::remove_file(desktop.path("config/dustbot/settings.toml")).unwrap();
+    let pane = Pane::start(&desktop, &[]);
+    pane.wait_for("is this window the game?", 1);
+    pane.keys("n");
+    let screen = pane.wait_for("y takes it back", 1);
+    assert!(screen.contains(&format!("you said \"{GAME}")), "{screen}");
+    pane.wait_for("looking again every", 1);
+    pane.keys("y");
+    pane.wait_for("found the game by its board", 1);
+    pane.wait_for("What now?", 1);
 }

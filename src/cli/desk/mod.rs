@@ -206,7 +206,7 @@ struct App {
     /// read again only 10 s later.
     keep_seen: bool,
     /// Windows the player said are not the game.
-    declined: Vec<u32>,
+    declined: find::Declined,
     /// The game's window and the text that finds it again.
     game: Option<(WindowInfo, String)>,
     last_error: Option<String>,
@@ -234,7 +234,7 @@ fn run() -> Result<()> {
         calibration_path,
         seen: Some(Seen::default()),
         keep_seen: false,
-        declined: Vec::new(),
+        declined: find::Declined::default(),
         game: None,
         last_error: None,
     };
@@ -368,14 +368,19 @@ impl App {
     }
 
     fn key(&mut self, key: Key) -> Flow {
+        if let (Key::Escape, Phase::Running { .. }) = (key, &self.phase) {
+            self.ask_stop(Asker::Escape);
+            return Flow::Go;
+        }
         let button = match (key, &self.phase) {
             (Key::Q, _) => Button::Quit,
             (Key::Enter | Key::NumPadEnter, Phase::Calibrating { .. }) => Button::Save,
             (Key::Escape, Phase::Calibrating { .. }) => Button::Cancel,
             // Only Save, Cancel and Quit under the board to calibrate on.
             (_, Phase::Calibrating { .. }) => return Flow::Go,
-            (Key::Escape, _) => Button::Stop,
             (Key::Y | Key::Enter | Key::NumPadEnter, Phase::Asking(_)) => Button::Yes,
+            // The last No taken back.
+            (Key::Y, Phase::Looking { .. }) => Button::Yes,
             (Key::N, Phase::Asking(_)) => Button::No,
             (Key::One, _) => Button::Hints,
             (Key::Two, _) => Button::Play,
@@ -390,12 +395,7 @@ impl App {
         self.dirty = true;
         match button {
             Button::Quit => return Flow::Quit,
-            Button::Stop => {
-                if let Phase::Running { .. } = self.phase {
-                    stop::ask(Asker::Escape);
-                    set(&mut self.status.doing, "stopping".to_owned());
-                }
-            }
+            Button::Stop => self.ask_stop(Asker::StopButton),
             Button::Hints => self.start(Choice::Hints),
             Button::Play => self.start(Choice::Play),
             Button::Record => {
@@ -417,8 +417,12 @@ impl App {
                 }
             }
             Button::Yes => {
-                if let Phase::Asking(found) = &self.phase {
-                    let found = found.clone();
+                let found = match &self.phase {
+                    Phase::Asking(found) => Some(found.clone()),
+                    Phase::Looking { .. } => self.declined.take_back(),
+                    _ => None,
+                };
+                if let Some(found) = found {
                     set(
                         &mut self.status.doing,
                         format!("found the game by its board: {}", found.window),
@@ -428,13 +432,18 @@ impl App {
             }
             Button::No => {
                 if let Phase::Asking(found) = &self.phase {
-                    self.declined.push(found.window.id);
+                    self.declined.decline(found);
+                    set(
+                        &mut self.status.doing,
+                        format!("you said {} is not the game: y takes it back", found.window),
+                    );
                     self.phase = looking();
                 }
             }
             // As the guided session's `r`: the game looked for again (the
             // error may be its window gone).
             Button::TryAgain => {
+                self.declined.forget();
                 self.status.more.clear();
                 self.status.window.clear();
                 self.status.optimum.clear();
@@ -490,9 +499,7 @@ impl App {
     /// tried said and another search in [`LOOK_AGAIN`].
     fn searched(&mut self, mut search: Search) {
         self.dirty = true;
-        search
-            .found
-            .retain(|f| !self.declined.contains(&f.window.id));
+        self.declined.leave_out(&mut search);
         // Of several, the ones found by name first (the search's order);
         // each found by its board alone is asked about in turn.
         match search.found.into_iter().next() {
@@ -715,25 +722,31 @@ impl App {
         };
         run.live.query = text;
         run.games = 0;
+        // A stop asked before is not carried into the run.
+        stop::clear();
+        // The player's keyboard is the game's once they click there: the
+        // stops named are those that reach the bot wherever it is (Escape
+        // reaches the game, which may close on it).
+        let stop_key = stop::StopKey::grab();
+        let stops = if stop_key.held() {
+            "Stop here or Pause from anywhere"
+        } else {
+            "Stop here"
+        };
         set(
             &mut self.status.doing,
             match choice {
-                Choice::Hints => "hints: click as the hint says; Stop or Escape ends them",
-                Choice::Play => "playing: move the mouse to stop, or Stop or Escape",
-            }
-            .to_owned(),
+                Choice::Hints => format!("hints: click as the hint says; {stops} ends them"),
+                Choice::Play => format!("playing: move the mouse to stop, or {stops}"),
+            },
         );
         self.status.game.clear();
         self.status.more.clear();
-        // A stop asked before is not carried into the run.
-        stop::clear();
-        // The player's keyboard is the game's once they click there.
-        let stop_key = stop::StopKey::grab();
         set(
             &mut self.status.summary,
             match stop_key.held() {
                 true => stop_key.said(),
-                false => format!("{}: Stop or Escape here ends the run", stop_key.said()),
+                false => format!("{}: Stop here ends the run", stop_key.said()),
             },
         );
         let (notes, worker) = worker::start(run);
@@ -782,11 +795,30 @@ impl App {
         self.dirty = true;
     }
 
-    /// A run under way asked to stop and waited for: the window is closing.
+    /// A run under way asked to stop, by `asker`.
+    fn ask_stop(&mut self, asker: Asker) {
+        if let Phase::Running { .. } = self.phase {
+            stop::ask(asker);
+            set(&mut self.status.doing, "stopping".to_owned());
+            self.dirty = true;
+        }
+    }
+
+    /// A run under way asked to stop and waited for, its end said as any
+    /// run's (the summary, why it ended): the window is closing (Quit,
+    /// its close, a signal to end).
     fn stop_run(&mut self) {
-        if let Phase::Running { worker, .. } = std::mem::replace(&mut self.phase, Phase::Ready) {
-            stop::ask(Asker::Escape);
+        if let Phase::Running { notes, worker, .. } =
+            std::mem::replace(&mut self.phase, Phase::Ready)
+        {
+            // A signal's stop is asked already, and said as one.
+            if !stop::requested().load(Ordering::SeqCst) {
+                stop::ask(Asker::Closing);
+            }
             worker.join().ok();
+            for note in notes.try_iter() {
+                self.note(note);
+            }
         }
     }
 

@@ -167,7 +167,7 @@ fn ended(run: &Run, ran: Result<Ran>) -> Note {
             };
         }
     };
-    let summary = ran.has_summary.then(|| live::run_summary(&ran.played));
+    let summary = ran.has_summary.then(|| live::run_summary(&ran));
     let asked = crate::desktop::stop::asker().is_some();
     let error = match &ran.result {
         // The Stop asked for in the window, or the player's hand on the

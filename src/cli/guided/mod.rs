@@ -58,6 +58,15 @@ enum Action {
     Quit,
 }
 
+/// What the player did while the session looked for the game.
+enum Looked {
+    /// Nothing: look again.
+    Nothing,
+    Quit,
+    /// Took the last No back: this window is the game.
+    TookBack(Box<Found>),
+}
+
 /// The session: the flags given (for the runs it starts), the settings,
 /// the keys, the game found.
 struct Session<'a> {
@@ -331,8 +340,9 @@ impl Session<'_> {
     ) -> Result<Option<Found>> {
         let remembered = self.settings.window.clone();
         let (mut said_none, mut said_covered) = (false, false);
-        // Windows the player said are not the game: not offered again.
-        let mut declined: Vec<u32> = Vec::new();
+        // Windows the player said are not the game: not offered again
+        // while they show that board.
+        let mut declined = find::Declined::default();
         let mut seen = find::Seen::default();
         loop {
             let mut search = find::search(
@@ -342,7 +352,7 @@ impl Session<'_> {
                 find::SEARCH_BUDGET,
                 &mut seen,
             )?;
-            search.found.retain(|f| !declined.contains(&f.window.id));
+            declined.leave_out(&mut search);
             match search.found.as_slice() {
                 [one] if !one.needs_a_yes() => {
                     say!("found the game by {}: {}", one.by.words(), one.window);
@@ -362,7 +372,8 @@ impl Session<'_> {
                                 return Ok(Some(one.clone()));
                             }
                             'n' => {
-                                declined.push(one.window.id);
+                                declined.decline(one);
+                                say!("you said {} is not the game: y takes it back", one.window);
                                 break;
                             }
                             'q' => return Ok(None),
@@ -384,15 +395,22 @@ impl Session<'_> {
                         (said_covered, said_none) = (true, false);
                         self.keys.ask();
                     }
-                    if self.quit_while_looking()? {
-                        return Ok(None);
+                    match self.while_looking(&mut declined)? {
+                        Looked::Quit => return Ok(None),
+                        Looked::TookBack(found) => return Ok(Some(*found)),
+                        Looked::Nothing => {}
                     }
                 }
                 [] => {
                     if !said_none {
                         say!(
-                            "no game found: no window is named {} and none shows a full board",
-                            find::GAME_NAME
+                            "no game found: no window is named {} and none shows a full board{}",
+                            find::GAME_NAME,
+                            if declined.last().is_some() {
+                                " but the one you said is not the game"
+                            } else {
+                                ""
+                            }
                         );
                         for (window, why) in &search.tried {
                             say!("  {window}: {why}");
@@ -404,8 +422,10 @@ impl Session<'_> {
                         (said_covered, said_none) = (false, true);
                         self.keys.ask();
                     }
-                    if self.quit_while_looking()? {
-                        return Ok(None);
+                    match self.while_looking(&mut declined)? {
+                        Looked::Quit => return Ok(None),
+                        Looked::TookBack(found) => return Ok(Some(*found)),
+                        Looked::Nothing => {}
                     }
                 }
                 several => {
@@ -454,12 +474,19 @@ impl Session<'_> {
     }
 
     /// Waits [`LOOK_AGAIN`] for the game to show: whether the player
-    /// quit meanwhile (q, Escape, Ctrl-C).
-    fn quit_while_looking(&mut self) -> Result<bool> {
-        Ok(matches!(
-            self.keys.next(Some(LOOK_AGAIN))?,
-            Some(Key::Char('q' | 'Q') | Key::CtrlC | Key::Escape)
-        ))
+    /// quit meanwhile (q, Escape, Ctrl-C), or took their last No back (y).
+    fn while_looking(&mut self, declined: &mut find::Declined) -> Result<Looked> {
+        Ok(match self.keys.next(Some(LOOK_AGAIN))? {
+            Some(Key::Char('q' | 'Q') | Key::CtrlC | Key::Escape) => Looked::Quit,
+            Some(Key::Char('y' | 'Y')) => match declined.take_back() {
+                Some(found) => {
+                    say!("found the game by its board: {}", found.window);
+                    Looked::TookBack(Box::new(found))
+                }
+                None => Looked::Nothing,
+            },
+            _ => Looked::Nothing,
+        })
     }
 
     /// The window, the calibration, the board read with its proven

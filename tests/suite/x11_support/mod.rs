@@ -647,6 +647,29 @@ pub fn left_button_down(display: &str) -> bool {
     reply.mask.contains(KeyButMask::BUTTON1)
 }
 
+/// The screen's pixels in the rectangle `(x, y, width, height)`, as the
+/// X server has them now: 4 bytes a pixel, row by row.
+pub fn screen_pixels(display: &str, (x, y, width, height): (i32, i32, i32, i32)) -> Vec<u8> {
+    use x11rb::connection::Connection as _;
+    use x11rb::protocol::xproto::{ConnectionExt as _, ImageFormat};
+    let (conn, screen) = x11rb::connect(Some(display)).unwrap();
+    let root = conn.setup().roots[screen].root;
+    let reply = conn
+        .get_image(
+            ImageFormat::Z_PIXMAP,
+            root,
+            x as i16,
+            y as i16,
+            width as u16,
+            height as u16,
+            !0,
+        )
+        .unwrap()
+        .reply()
+        .unwrap();
+    reply.data
+}
+
 /// Polls `probe` until it gives a value, for at most [`PATIENCE`].
 pub fn wait_for<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
     let started = Instant::now();
