@@ -182,7 +182,7 @@ fn default_log(calibration: &Path) -> Option<GameLog> {
             Some(log)
         }
         Err(error) => {
-            log::warn!("{error:#}: the games are not recorded (--game-log FILE names another log)");
+            log::warn!("{error:#}: the games are not recorded");
             None
         }
     }
@@ -205,6 +205,17 @@ pub fn calibration(given: Option<&Path>) -> Result<(Calibration, PathBuf)> {
             (Calibration::load_default(&path)?, path)
         }
     })
+}
+
+/// The calibration loaded from `path` ([`calibration`]'s), named for the
+/// player: its file, or the one built into the bot where the default file
+/// is not there.
+pub fn calibration_name(path: &Path) -> String {
+    if !path.is_file() && path == Calibration::default_path() {
+        format!("built into the bot (no file {})", path.display())
+    } else {
+        path.display().to_string()
+    }
 }
 
 /// Where frames are saved when nothing says where.

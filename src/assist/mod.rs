@@ -172,6 +172,9 @@ pub enum Event<'a> {
     },
     /// The board cannot be read for now (said once until it can again).
     Waiting(&'a str),
+    /// The board reads again after a [`Event::Waiting`]: what was waited
+    /// out is over.
+    Readable,
     Hint(&'a Hint),
 }
 
@@ -418,7 +421,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
             });
             let changed = match frame {
                 Ok(frame) if frame.board.as_ref().ok() == Some(&self.board) => {
-                    self.waiting = false;
+                    self.readable();
                     self.last = frame;
                     // The hint's screen points moved with the window.
                     if eye.board.client != self.hinted_at {
@@ -496,7 +499,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
     fn changed(&mut self, eye: &Eye, settled: Settled) -> Result<Option<End>, LiveError> {
         let settings = &self.settings.live;
         let (read, frame) = (settled.board, settled.frame);
-        self.waiting = false;
+        self.readable();
         if read == self.board {
             self.last = frame;
             return Ok(None);
@@ -678,6 +681,13 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
     fn close_hints(&mut self, why: &str) {
         self.hints = None;
         self.game.tell(Event::HintWindowClosed(why));
+    }
+
+    /// The board reads: a wait said before is over, and said so.
+    fn readable(&mut self) {
+        if std::mem::take(&mut self.waiting) {
+            self.game.tell(Event::Readable);
+        }
     }
 
     /// Says why the board cannot be read, once until it can again; when

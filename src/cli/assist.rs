@@ -70,6 +70,7 @@ pub(super) fn line(event: &Event) -> String {
             frame_list(frames)
         ),
         Event::Waiting(text) => (*text).to_owned(),
+        Event::Readable => "the board reads again: the hints go on".to_owned(),
         Event::Hint(hint) => hint_line(hint),
     }
 }

@@ -341,27 +341,9 @@ impl Desktop for SystemDesktop {
             .collect())
     }
 
-    // The console (Windows), else the window the terminal names as the
-    // bot's (`WINDOWID`, xterm's and others'), else a window of one of the
-    // bot's ancestors (the terminal program that runs its shell).
     fn own_terminal(&mut self) -> Result<Option<WindowInfo>, CaptureError> {
         let all: Vec<WindowInfo> = list_all()?.iter().filter_map(|w| info(w).ok()).collect();
-        let named = own_window().or_else(|| {
-            std::env::var("WINDOWID")
-                .ok()
-                .and_then(|id| id.trim().parse().ok())
-        });
-        let ancestors: Vec<u32> = own_processes()
-            .into_iter()
-            .filter(|&pid| pid != std::process::id())
-            .collect();
-        let found = named
-            .and_then(|id| all.iter().find(|w| w.id == id))
-            .or_else(|| {
-                all.iter()
-                    .find(|w| w.is_visible() && w.pid.is_some_and(|pid| ancestors.contains(&pid)))
-            });
-        Ok(found.cloned())
+        Ok(own_terminal_among(&all).cloned())
     }
 
     fn open(&mut self, info: &WindowInfo) -> Result<Box<dyn GameWindow>, CaptureError> {
@@ -384,6 +366,33 @@ impl Desktop for SystemDesktop {
     fn pointer(&mut self) -> Result<Box<dyn Pointer>, InputError> {
         Ok(Box::new(input::SystemPointer::new()?))
     }
+}
+
+/// The window of the terminal the bot runs in, among `all`: the console
+/// (Windows), else the window the terminal names as the bot's
+/// (`WINDOWID`, xterm's and others'), else a window of one of the bot's
+/// ancestors (the terminal program that runs its shell).
+fn own_terminal_among(all: &[WindowInfo]) -> Option<&WindowInfo> {
+    let named = own_window().or_else(|| {
+        std::env::var("WINDOWID")
+            .ok()
+            .and_then(|id| id.trim().parse().ok())
+    });
+    let ancestors: Vec<u32> = own_processes()
+        .into_iter()
+        .filter(|&pid| pid != std::process::id())
+        .collect();
+    named
+        .and_then(|id| all.iter().find(|w| w.id == id))
+        .or_else(|| {
+            all.iter()
+                .find(|w| w.is_visible() && w.pid.is_some_and(|pid| ancestors.contains(&pid)))
+        })
+}
+
+/// Whether `window`, one of `all`, is the terminal the bot runs in.
+pub fn is_own_terminal(window: &WindowInfo, all: &[WindowInfo]) -> bool {
+    own_terminal_among(all).is_some_and(|own| own.id == window.id)
 }
 
 /// Every window `xcap` lists, front-most first, once the platform says

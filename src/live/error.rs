@@ -51,7 +51,7 @@ pub enum LiveError {
     // Both causes look alike from here: a window with too little dust to
     // place a board, and a calibration made for another screen.
     #[error(
-        "no board read in the window ({0}): start a game if none is on, else calibrate for this window (bot calibrate --window TEXT)"
+        "no board read in the window ({0}): start a game if none is on, else calibrate on this window's board"
     )]
     Misfit(NoBoard),
     #[error("the board is not inside the window any more")]
@@ -74,6 +74,9 @@ pub enum LiveError {
     },
     #[error("another window covers the board {when}: {by}")]
     Covered { when: Moment, by: String },
+    /// The terminal the bot runs in: the bot's own, never "another".
+    #[error("this terminal covers the board {when}: move it aside")]
+    TerminalOver { when: Moment },
     #[error("the window kept moving while aiming {when}")]
     Unsteady { when: Moment },
     #[error("the board read differed from the plan {count} times (at most {max} re-plans)")]

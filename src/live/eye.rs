@@ -13,7 +13,7 @@ use image::RgbaImage;
 use super::screen::ScreenBoard;
 use super::watch::{self, Glance};
 use super::{LiveError, Moment, NoBoard};
-use crate::desktop::{GameWindow, Region, ScreenPoint, ScreenRect, WindowInfo};
+use crate::desktop::{GameWindow, Region, ScreenPoint, ScreenRect, WindowInfo, capture};
 use crate::game::{Board, Cell};
 use crate::geometry::Geometry;
 use crate::vision::{self, Calibration, Swamp, VisionError};
@@ -170,7 +170,8 @@ impl<'w> Eye<'w> {
     /// that lets clicks through (a transparent overlay) is no cover.
     pub fn uncovered(&self, when: Moment) -> Result<(), LiveError> {
         let board = self.board.area();
-        for by in self.in_front(0)? {
+        let front = self.in_front(0)?;
+        for by in &front {
             let Some(over) = by.area().intersection(&board) else {
                 continue;
             };
@@ -179,6 +180,9 @@ impl<'w> Eye<'w> {
                 over.y + (over.height / 2) as i32,
             );
             if !self.takes_click_at(centre)? {
+                if capture::is_own_terminal(by, &front) {
+                    return Err(LiveError::TerminalOver { when });
+                }
                 return Err(LiveError::Covered {
                     when,
                     by: by.to_string(),

@@ -48,19 +48,19 @@ const LOOK_NAMES: [&str; NODIATIS_COLOURS as usize] = ["lime", "salmon", "magent
 pub enum LearnError {
     #[error(transparent)]
     Vision(#[from] VisionError),
-    #[error("cell {cell}: the board string has {expected} there, but the screenshot shows {seen}")]
+    #[error("cell {cell}: the board given has {expected} there, but the screenshot shows {seen}")]
     Mismatch {
         cell: Cell,
         expected: String,
         seen: String,
     },
     #[error(
-        "the board string has {}; the screenshot's board needs all of {letters}",
+        "the board given has {}; the screenshot's board needs all of {letters}",
         if found.is_empty() { "no colour".to_owned() } else { format!("only the colours {found}") }
     )]
     MissingColours { found: String, letters: String },
     #[error(
-        "the piles given as {letter} look {seen}, not {expected}: is the board string right? (nothing learned)"
+        "the piles given as {letter} look {seen}, not {expected}: is the board given right? (nothing learned)"
     )]
     WrongHue {
         letter: char,
@@ -585,12 +585,12 @@ mod tests {
         assert!(
             error
                 .to_string()
-                .starts_with("the board string has only the colours")
+                .starts_with("the board given has only the colours")
         );
         let empty = Board::empty(8, 6).unwrap();
         assert_eq!(
             learn(&image, &empty).unwrap_err().to_string(),
-            "the board string has no colour; the screenshot's board needs all of GORYB"
+            "the board given has no colour; the screenshot's board needs all of GORYB"
         );
         let all: Board = "GORYBGOR,GORYBGOR,GORYBGOR,GORYBGOR,GORYBGOR,GORYBGOR"
             .parse()

@@ -10,8 +10,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use serde_json::Value;
-
 use dustbot::cli::desk::layout::{Button, FAILED};
 
 use crate::app_x11::App;
@@ -64,15 +62,36 @@ fn follow(desktop: &Desktop, log: &Path, from: usize, to: usize) {
     }
 }
 
-/// The one game recorded, cleared in the optimum of the real board by the
-/// player's every click.
-fn one_game_cleared(desktop: &Desktop, run: &Finished) -> Value {
+/// The game at the corner (11 clicks) and the assistant on it, with its
+/// hint log: the window, the run, the log.
+fn hinting(desktop: &Desktop) -> (Practice, BotRun, PathBuf) {
+    let game = game_at_corner(desktop, 150);
+    let log = desktop.path("hints.jsonl");
+    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    (game, bot, log)
+}
+
+/// Follows the hints from line `from` to the end: the run ends well, the
+/// player's every click was one of the 11 hinted, and the one game
+/// recorded is cleared in them.
+fn hinted_to_the_end(
+    desktop: &Desktop,
+    game: &Practice,
+    bot: BotRun,
+    log: &Path,
+    from: usize,
+) -> Finished {
+    let (lines, _) = follow_hints(desktop, log, from);
+    let run = bot.finish();
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    assert_eq!(lines.last().unwrap()["clicks"], 11, "{lines:?}");
+    assert_eq!(game.clicks().len(), 11, "{}", run.dump());
     let games = desktop.recorded();
     assert_eq!(games.len(), 1, "{games:?}\n{}", run.dump());
-    let game = games[0].clone();
-    assert_eq!(game["cleared"], true, "{game}");
-    assert_eq!(game["clicks"].as_array().map(Vec::len), Some(11), "{game}");
-    game
+    assert_eq!(games[0]["cleared"], true, "{}", games[0]);
+    let clicks = games[0]["clicks"].as_array().map(Vec::len);
+    assert_eq!(clicks, Some(11), "{}", games[0]);
+    run
 }
 
 /// A notification as a desktop's notifier draws it: a window of its own
@@ -133,9 +152,7 @@ fn another_dustbots_window_is_never_taken_for_the_game() {
 #[test]
 fn hints_wait_out_another_desktop_and_go_on_where_they_were() {
     let desktop = Desktop::start();
-    let game = game_at_corner(&desktop, 150);
-    let log = desktop.path("hints.jsonl");
-    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    let (game, bot, log) = hinting(&desktop);
     follow(&desktop, &log, 0, 3);
     // Another desktop, a window on it where the board was: the screen
     // there is no frame of the game, nor an empty board.
@@ -150,25 +167,22 @@ fn hints_wait_out_another_desktop_and_go_on_where_they_were() {
     // Back: the hints go on from the fourth click, to the end.
     let out = desktop.xdotool(&["set_desktop", "0"]);
     assert!(out.status.success(), "{out:?}");
-    let (lines, _) = follow_hints(&desktop, &log, 3);
-    let run = bot.finish();
-    assert_eq!(run.code, Some(0), "{}", run.dump());
-    assert_eq!(lines.last().unwrap()["clicks"], 11, "{lines:?}");
-    assert_eq!(game.clicks().len(), 11, "{}", run.dump());
-    one_game_cleared(&desktop, &run);
+    // The waiting line is over, and said to be.
+    wait_said(&desktop, "the board reads again: the hints go on");
+    let run = hinted_to_the_end(&desktop, &game, bot, &log, 3);
     assert!(
         run.stdout.contains("cleared in 11 clicks"),
         "{}",
         run.dump()
     );
+    // No log line for the player to read but those asked for.
+    assert!(!run.stderr.contains("marks on the board"), "{}", run.dump());
 }
 
 #[test]
 fn a_notification_over_the_board_is_no_empty_board_and_no_frame_is_kept() {
     let desktop = Desktop::start();
-    let game = game_at_corner(&desktop, 150);
-    let log = desktop.path("hints.jsonl");
-    let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
+    let (game, bot, log) = hinting(&desktop);
     follow(&desktop, &log, 0, 2);
     // Over the whole board, where no window list shows it: the hints wait.
     let shown = notification(&desktop);
@@ -186,12 +200,7 @@ fn a_notification_over_the_board_is_no_empty_board_and_no_frame_is_kept() {
     assert!(desktop.recorded().is_empty(), "{:?}", desktop.recorded());
     // Gone: the hints go on to the end.
     drop(shown);
-    let (lines, _) = follow_hints(&desktop, &log, 2);
-    let run = bot.finish();
-    assert_eq!(run.code, Some(0), "{}", run.dump());
-    assert_eq!(lines.last().unwrap()["clicks"], 11, "{lines:?}");
-    assert_eq!(game.clicks().len(), 11, "{}", run.dump());
-    one_game_cleared(&desktop, &run);
+    hinted_to_the_end(&desktop, &game, bot, &log, 2);
     assert!(
         frames_kept(&desktop).is_empty(),
         "{:?}",
@@ -389,4 +398,124 @@ fn a_no_is_taken_back_with_y_in_both_faces() {
     pane.keys("y");
     pane.wait_for("found the game by its board", 1);
     pane.wait_for("What now?", 1);
+}
+
+#[test]
+fn the_question_and_the_menu_go_with_their_window() {
+    let desktop = Desktop::start();
+    // Asked about, then closed: the question is withdrawn, y takes nothing.
+    let game = desktop.practice(REAL_BOARD, 150, GAME);
+    let app = App::start(&desktop);
+    app.wait_for("is this window the game?", 1);
+    drop(game);
+    app.wait_for("closed: looking for the game", 1);
+    app.key(&desktop, "y");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!app.said().contains("found the game"), "{}", app.said());
+    // Found, then closed: the menu is not the closed window's.
+    let _game = desktop.practice(REAL_BOARD, 150, GAME);
+    app.wait_for("is this window the game?", 2);
+    app.key(&desktop, "y");
+    app.wait_for("1 hints, 2 play for me", 1);
+    drop(_game);
+    app.wait_for("closed: looking for the game", 2);
+    app.key(&desktop, "1");
+    app.wait_for("no game found yet", 1);
+    assert!(
+        !app.said().contains("hints: click as the hint says"),
+        "{}",
+        app.said()
+    );
+}
+
+#[test]
+fn the_app_names_the_built_in_calibration_and_a_data_folder_it_cannot_write() {
+    let desktop = Desktop::start();
+    let _game = desktop.practice(REAL_BOARD, 150, GAME);
+    // The app alone in a folder (no calibration file beside it), its data
+    // folder under a file: nothing can be made there.
+    let bin = desktop.path("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let copy = bin.join("dustbot");
+    std::fs::copy(env!("CARGO_BIN_EXE_dustbot"), &copy).unwrap();
+    std::fs::write(desktop.path("data"), "a file, not a folder").unwrap();
+    let (_app, _) = desktop.open_window("dustbot", || {
+        let mut command = desktop.on_this_display(&copy, &[] as &[&str]);
+        command.current_dir(&bin);
+        command
+    });
+    let out = desktop.path("dustbot.out");
+    let said = || std::fs::read_to_string(&out).unwrap_or_default();
+    let said = wait_for("the app's first lines", || {
+        let all = said();
+        all.contains("is this window the game?").then_some(all)
+    });
+    assert!(
+        said.contains("calibration: built into the bot (no file calibration/nodiatis.toml)"),
+        "{said}"
+    );
+    assert!(said.contains("the data folder cannot be written"), "{said}");
+    assert!(said.contains("the games are not recorded"), "{said}");
+    // The window says each once, in the app's words: never a flag.
+    assert_eq!(
+        said.matches("the data folder cannot be written").count(),
+        1,
+        "{said}"
+    );
+    assert!(!said.contains("--"), "{said}");
+}
+
+#[test]
+fn the_bots_own_terminal_over_the_board_is_said_as_its_own() {
+    let desktop = Desktop::start();
+    let _game = game_at_corner(&desktop, 150);
+    let out = desktop.path("terminal.out");
+    // `bot` in a terminal of its own (xterm names its window in WINDOWID),
+    // beside the game.
+    let line = format!(
+        "'{}' --window '{GAME}' --assist --games 0 > '{}' 2>&1",
+        bot_path(),
+        out.display()
+    );
+    let (_terminal, id) = desktop.open_window("mine", || {
+        let mut command = desktop.on_this_display(
+            "xterm",
+            &[
+                "-T",
+                "mine",
+                "-geometry",
+                "80x20+900+0",
+                "-e",
+                "sh",
+                "-c",
+                &line,
+            ],
+        );
+        command.env_remove("WINDOWID");
+        command
+    });
+    let said = || std::fs::read_to_string(&out).unwrap_or_default();
+    wait_for("the first hint", || {
+        said().contains("hint: click").then_some(())
+    });
+    // Dragged over the board: said as this terminal, never another window.
+    let out_move = desktop.xdotool(&["windowmove", "--sync", &id, "40", "40"]);
+    assert!(out_move.status.success(), "{out_move:?}");
+    desktop.xdotool(&["windowraise", &id]);
+    wait_for("the terminal said over the board", || {
+        said()
+            .contains("this terminal covers the board")
+            .then_some(())
+    });
+    assert!(
+        !said().contains("another window covers the board"),
+        "{}",
+        said()
+    );
+    // Moved aside: the hints go on.
+    desktop.xdotool(&["windowmove", "--sync", &id, "900", "0"]);
+    wait_for("the hints back", || {
+        said().contains("the board reads again").then_some(())
+    });
+    assert!(!said().contains("marks on the board:"), "{}", said());
 }

@@ -44,6 +44,7 @@ use crate::desktop::stop::{self, Asker};
 use crate::desktop::{
     self, Desktop as _, Key, OwnWindow, ScreenPoint, ScreenRect, WindowInfo, folders,
 };
+use crate::files;
 use crate::game::{Board, NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use crate::live::find::{self, Found, Search, Seen};
 use crate::render::{Canvas, HintPainter, font};
@@ -209,6 +210,11 @@ struct App {
     declined: find::Declined,
     /// The game's window and the text that finds it again.
     game: Option<(WindowInfo, String)>,
+    /// When the window asked about, or the game's, was last looked for
+    /// in the window list: one that closed is neither.
+    checked: Instant,
+    /// The folders' troubles said, shown under the status for good.
+    folders_said: Vec<String>,
     last_error: Option<String>,
 }
 
@@ -236,6 +242,8 @@ fn run() -> Result<()> {
         keep_seen: false,
         declined: find::Declined::default(),
         game: None,
+        checked: Instant::now(),
+        folders_said: Vec::new(),
         last_error: None,
     };
     app.listen();
@@ -248,8 +256,12 @@ fn run() -> Result<()> {
     ));
     set(
         &mut app.status.calibration,
-        format!("calibration: {}", app.calibration_path.display()),
+        format!(
+            "calibration: {}",
+            crate::app::calibration_name(&app.calibration_path)
+        ),
     );
+    app.check_folders();
     app.place_at_the_side();
     app.run();
     Ok(())
@@ -412,7 +424,10 @@ impl App {
                     self.status.more.clear();
                     set(
                         &mut self.status.doing,
-                        format!("calibration unchanged: {}", self.calibration_path.display()),
+                        format!(
+                            "calibration unchanged: {}",
+                            crate::app::calibration_name(&self.calibration_path)
+                        ),
                     );
                 }
             }
@@ -491,8 +506,77 @@ impl App {
                     self.note(note);
                 }
             }
+            Phase::Asking(_) | Phase::Ready if self.checked.elapsed() >= LOOK_AGAIN => {
+                self.checked = Instant::now();
+                self.still_there();
+            }
             Phase::Asking(_) | Phase::Ready | Phase::Failed | Phase::Calibrating { .. } => {}
         }
+    }
+
+    /// The settings and data folders, which the app writes: one that
+    /// cannot be written is said once in the window, with what goes
+    /// without it.
+    fn check_folders(&mut self) {
+        let folders = [
+            (
+                "settings",
+                folders::config_folder(),
+                "the game's window and your calibration are not remembered for the next start",
+            ),
+            (
+                "data",
+                folders::data_folder(),
+                "the games are not recorded and no report can be saved",
+            ),
+        ];
+        for (name, folder, without) in folders {
+            let checked = folder
+                .map_err(|e| e.to_string())
+                .and_then(|f| files::check_folder(&f).map_err(|e| format!("{}: {e}", f.display())));
+            if let Err(why) = checked {
+                self.folder_problem(format!(
+                    "the {name} folder cannot be written ({why}): {without}"
+                ));
+            }
+        }
+    }
+
+    /// A folder's trouble, said once in the window (and on standard
+    /// output), under the status.
+    fn folder_problem(&mut self, line: String) {
+        if self.folders_said.contains(&line) {
+            return;
+        }
+        echo(&line);
+        self.folders_said.push(line);
+        self.dirty = true;
+    }
+
+    /// The window asked about, or the game's at the menu, closed: the
+    /// question withdrawn, the menu gone, the game looked for again.
+    fn still_there(&mut self) {
+        let window = match (&self.phase, &self.game) {
+            (Phase::Asking(found), _) => &found.window,
+            (Phase::Ready, Some((window, _))) => window,
+            _ => return,
+        };
+        let Ok(all) = desktop::system().windows() else {
+            return;
+        };
+        if all.iter().any(|w| w.id == window.id) {
+            return;
+        }
+        let line = format!("{window} closed: looking for the game");
+        self.status.window.clear();
+        self.status.optimum.clear();
+        self.status.summary.clear();
+        self.status.more.clear();
+        self.game = None;
+        self.shown = None;
+        self.phase = looking();
+        self.dirty = true;
+        set(&mut self.status.doing, line);
     }
 
     /// A search's result: the game found, a question, or the windows
@@ -566,7 +650,7 @@ impl App {
                 s.window = Some(text.clone());
             })
         {
-            log::warn!("not remembered: {error}");
+            self.folder_problem(format!("the game window is not remembered: {error}"));
         }
         set(&mut self.status.window, format!("window: {}", found.window));
         if let Some(advice) = desktop::hdr::HdrState::warn_for_game(found.window.id) {
@@ -709,7 +793,7 @@ impl App {
         if let Err(error) = settings::update(&self.settings_path, |s| {
             s.last_choice = Some(choice);
         }) {
-            log::warn!("not remembered: {error}");
+            self.folder_problem(format!("your choice is not remembered: {error}"));
         }
         let mode = match choice {
             Choice::Hints => Mode::Assist,
@@ -828,10 +912,17 @@ impl App {
             .map_err(anyhow::Error::from)
             .and_then(|log| {
                 if !log.exists() {
-                    return Ok(vec![format!(
-                        "no games recorded yet ({}): hints and play record each game",
-                        log.display()
-                    )]);
+                    let folder = files::folder_of(&log);
+                    return Ok(vec![match files::check_folder(&folder) {
+                        Ok(()) => format!(
+                            "no games recorded yet ({}): hints and play record each game",
+                            log.display()
+                        ),
+                        Err(why) => format!(
+                            "no games recorded: the data folder {} cannot be written ({why})",
+                            folder.display()
+                        ),
+                    }]);
                 }
                 let plot = folders::data_folder()?.join("record.png");
                 let text = super::stats::record_text(&StatsArgs {
@@ -1002,6 +1093,7 @@ impl App {
             .status
             .lines()
             .into_iter()
+            .chain(self.folders_said.iter().map(String::as_str))
             .flat_map(|line| wrap(line, layout.text, layout.status_width()));
         for line in wrapped.take(layout::STATUS_LINES) {
             let colour = if line.starts_with("error") {

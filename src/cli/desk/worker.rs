@@ -48,7 +48,7 @@ pub fn start(run: Run) -> (Receiver<Note>, JoinHandle<()>) {
     // Which calibration reads the boards: a new one is in use at once.
     tx.send(Note::Doing(format!(
         "reading with the calibration {}",
-        run.calibration_path.display()
+        crate::app::calibration_name(&run.calibration_path)
     )))
     .ok();
     let handle = thread::spawn(move || {

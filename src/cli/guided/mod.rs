@@ -366,7 +366,16 @@ impl Session<'_> {
                     );
                     say!("y: yes, play here   n: no, look again   q: quit");
                     loop {
-                        match self.keys.choice()? {
+                        // Asked while the window is there: one that closed
+                        // is no answer to give.
+                        let Some(answer) = self.keys.choice_within(LOOK_AGAIN)? else {
+                            if desktop.windows()?.iter().all(|w| w.id != one.window.id) {
+                                say!("{} closed: looking again", one.window);
+                                break;
+                            }
+                            continue;
+                        };
+                        match answer {
                             'y' => {
                                 say!("found the game by its board: {}", one.window);
                                 return Ok(Some(one.clone()));
@@ -493,7 +502,7 @@ impl Session<'_> {
     /// optimum.
     fn show(&self, window: &WindowInfo, board: Option<&Board>, calibration: &Path) {
         say!("window: {window}");
-        say!("calibration: {}", calibration.display());
+        say!("calibration: {}", crate::app::calibration_name(calibration));
         let Some(board) = board else {
             say!("no board read now (a game not started, or one part played)");
             return;

@@ -126,15 +126,24 @@ impl Keys {
     /// keys are ignored.
     pub fn choice(&mut self) -> io::Result<char> {
         loop {
-            match self.next(None)? {
-                Some(Key::CtrlC | Key::Escape) => return Ok('q'),
-                Some(Key::Char(c)) => {
-                    if let Some(c) = by_position(c) {
-                        return Ok(c);
+            if let Some(c) = self.next(None)?.and_then(chosen) {
+                return Ok(c);
+            }
+        }
+    }
+
+    /// [`Keys::choice`] within `wait`: `None` when no answer came by then.
+    pub fn choice_within(&mut self, wait: Duration) -> io::Result<Option<char>> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next(Some(left))? {
+                None => return Ok(None),
+                Some(key) => {
+                    if let Some(c) = chosen(key) {
+                        return Ok(Some(c));
                     }
                 }
-                Some(Key::Enter) => return Ok('\n'),
-                _ => {}
             }
         }
     }
@@ -181,6 +190,17 @@ impl Keys {
         self.watching.store(false, Ordering::SeqCst);
         stop::clear();
         result
+    }
+}
+
+/// The answer `key` gives to a question: a letter or digit, lower case,
+/// Enter as `'\n'`, Ctrl-C and Escape as `q`; `None` for other keys.
+fn chosen(key: Key) -> Option<char> {
+    match key {
+        Key::CtrlC | Key::Escape => Some('q'),
+        Key::Char(c) => by_position(c),
+        Key::Enter => Some('\n'),
+        _ => None,
     }
 }
 
