@@ -62,7 +62,11 @@ pub fn main() -> ExitCode {
             return code;
         }
     };
-    let bars = init_logging(cli.verbose, cli.quiet);
+    // The guided session's terminal is the player's to read: its lines
+    // are the session's own, the log's notes only asked for (-v), its
+    // warnings still said.
+    let quiet = cli.quiet.saturating_add(u8::from(guided::wanted(&cli)));
+    let bars = init_logging(cli.verbose, quiet);
     if let Err(cause) = prepared {
         log::warn!("{cause}: on a scaled display the pixels read and the clicks may disagree");
     }

@@ -201,6 +201,9 @@ fn bot_alone_finds_the_board_hints_to_the_clear_and_shows_the_record() {
     pane.keys("q");
     let screen = pane.wait_for("What now?", 2);
     assert!(screen.contains("1 game(s): 1 cleared"), "{screen}");
+    assert!(screen.contains("; stopped by q"), "{screen}");
+    // The session's own lines only: no log line but a warning.
+    assert!(!screen.contains("INFO"), "{screen}");
     let games = desktop.recorded();
     assert_eq!(games.len(), 1, "{screen}");
     assert_eq!(games[0]["mode"], "assist");

@@ -579,7 +579,7 @@ impl Session<'_> {
     ) -> Result<()> {
         let mode = match choice {
             Choice::Hints => {
-                say!("hints: click as the hint says; q or Ctrl-C ends them");
+                say!("hints: click as the hint says; q or Ctrl-C in this terminal ends them");
                 Mode::Assist
             }
             Choice::Play => {
