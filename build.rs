@@ -1,8 +1,10 @@
-//! Build script: for a Windows target only, bot.exe's resources, compiled
-//! and linked into the `bot` binary: the application manifest
-//! (`windows/bot.manifest`: asInvoker, per-monitor DPI awareness v2, the
-//! supported systems) and the version information Explorer's Properties,
-//! SmartScreen and Task Manager show (product, version, description).
+//! Build script: for a Windows target only, each program's resources,
+//! compiled and linked into it: `bot.exe`'s and `dustbot.exe`'s (the
+//! desktop app, the front door players double-click) application manifest
+//! (`windows/app.manifest`, one for both with each program's name:
+//! asInvoker, per-monitor DPI awareness v2, the supported systems) and the
+//! version information Explorer's Properties, SmartScreen and Task
+//! Manager show (product, version, description, the file's own name).
 //! MinGW's `windres` compiles them for the GNU target (the cross build
 //! here); the Windows SDK's `rc.exe` for MSVC (a build on Windows, the CI's
 //! Windows job), which needs no MinGW. A native Linux build does nothing
@@ -11,9 +13,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The programs, by their binary's name (Cargo.toml's `[[bin]]`).
+const PROGRAMS: [&str; 2] = ["bot", "dustbot"];
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-changed=windows/bot.manifest");
+    println!("cargo::rerun-if-changed=windows/app.manifest");
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("windows") {
         return;
     }
@@ -27,14 +32,33 @@ fn main() {
         .collect();
     numbers.resize(4, 0);
     let dotted = numbers.iter().map(u16::to_string).collect::<Vec<_>>();
+    let template = std::fs::read_to_string("windows/app.manifest").expect("windows/app.manifest");
+    for program in PROGRAMS {
+        let manifest = template
+            .replace("@VERSION@", &dotted.join("."))
+            .replace("@PROGRAM@", program);
+        let manifest_path = out.join(format!("{program}.manifest"));
+        std::fs::write(&manifest_path, manifest).expect("write the manifest");
+        let rc = out.join(format!("{program}.rc"));
+        std::fs::write(&rc, resources(program, &manifest_path, &version, &numbers))
+            .expect("write the resource script");
+        if std::env::var("CARGO_CFG_TARGET_ENV").as_deref() == Ok("msvc") {
+            compile_with_rc_exe(program, &rc, &out.join(format!("{program}.res")));
+        } else {
+            compile_with_windres(program, &rc, &out.join(format!("{program}-resources.o")));
+        }
+    }
+}
 
-    let manifest = std::fs::read_to_string("windows/bot.manifest")
-        .expect("windows/bot.manifest")
-        .replace("@VERSION@", &dotted.join("."));
-    let manifest_path = out.join("bot.manifest");
-    std::fs::write(&manifest_path, manifest).expect("write the manifest");
-
-    let resources = format!(
+/// The resource script of `program`: its manifest (at `manifest`) and its
+/// version information.
+fn resources(program: &str, manifest: &Path, version: &str, numbers: &[u16]) -> String {
+    // The FileDescription is what Task Manager shows and xcap gives as
+    // the application name of every window of the bot (its hint and
+    // practice windows, the app's): "dustbot", never the crate's
+    // description, which names the game and would make those windows
+    // match a search for it.
+    format!(
         r#"// Made by build.rs.
 1 24 "{manifest}"
 1 VERSIONINFO
@@ -50,9 +74,9 @@ BEGIN
       VALUE "CompanyName", "dustbot"
       VALUE "FileDescription", "dustbot"
       VALUE "FileVersion", "{version}"
-      VALUE "InternalName", "bot"
+      VALUE "InternalName", "{program}"
       VALUE "LegalCopyright", "MIT License, see LICENSE"
-      VALUE "OriginalFilename", "bot.exe"
+      VALUE "OriginalFilename", "{program}.exe"
       VALUE "ProductName", "dustbot"
       VALUE "ProductVersion", "{version}"
     END
@@ -63,29 +87,18 @@ BEGIN
   END
 END
 "#,
-        manifest = manifest_path.display().to_string().replace('\\', "/"),
+        manifest = manifest.display().to_string().replace('\\', "/"),
         commas = numbers
             .iter()
             .map(u16::to_string)
             .collect::<Vec<_>>()
             .join(","),
-    );
-    // The FileDescription is what Task Manager shows and xcap gives as
-    // the application name of every window of the bot (its hint and
-    // practice windows): "dustbot", never the crate's description, which
-    // names the game and would make those windows match a search for it.
-    let rc = out.join("bot.rc");
-    std::fs::write(&rc, resources).expect("write bot.rc");
-    if std::env::var("CARGO_CFG_TARGET_ENV").as_deref() == Ok("msvc") {
-        compile_with_rc_exe(&rc, &out.join("bot.res"));
-    } else {
-        compile_with_windres(&rc, &out.join("bot-resources.o"));
-    }
+    )
 }
 
 /// MinGW's `windres` (`WINDRES` names another): a COFF object for the GNU
-/// linker.
-fn compile_with_windres(rc: &Path, object: &Path) {
+/// linker, linked into `program`.
+fn compile_with_windres(program: &str, rc: &Path, object: &Path) {
     let windres = std::env::var("WINDRES").unwrap_or_else(|_| "x86_64-w64-mingw32-windres".into());
     let status = Command::new(&windres)
         .arg("--input")
@@ -97,12 +110,12 @@ fn compile_with_windres(rc: &Path, object: &Path) {
             panic!("{windres} (MinGW's binutils, scripts/install-deps --windows): {e}")
         });
     assert!(status.success(), "{windres} failed on {}", rc.display());
-    println!("cargo::rustc-link-arg-bin=bot={}", object.display());
+    println!("cargo::rustc-link-arg-bin={program}={}", object.display());
 }
 
 /// The Windows SDK's `rc.exe`: a `.res` file, which Microsoft's linker
-/// takes as an input as it is.
-fn compile_with_rc_exe(rc: &Path, res: &Path) {
+/// takes as an input as it is, for `program`.
+fn compile_with_rc_exe(program: &str, rc: &Path, res: &Path) {
     let rc_exe = rc_exe();
     let status = Command::new(&rc_exe)
         .arg("/nologo")
@@ -122,10 +135,10 @@ fn compile_with_rc_exe(rc: &Path, res: &Path) {
         rc_exe.display(),
         rc.display()
     );
-    println!("cargo::rustc-link-arg-bin=bot={}", res.display());
+    println!("cargo::rustc-link-arg-bin={program}={}", res.display());
     // The manifest is the resource's: none of link.exe's own beside it
     // (bot.exe.manifest) or merged into it.
-    println!("cargo::rustc-link-arg-bin=bot=/MANIFEST:NO");
+    println!("cargo::rustc-link-arg-bin={program}=/MANIFEST:NO");
 }
 
 /// Where `rc.exe` is: `RC` if set; else the newest Windows 10/11 SDK's in

@@ -44,6 +44,26 @@ wine_bot() {
   timeout 120 "$wine" "$exe" "$@" | tr -d '\r'
 }
 
+# check_resources EXE PROGRAM: EXE (PROGRAM.exe) carries its resources.
+# The version resource's FileDescription (UTF-16, the value after its
+# key) is what Task Manager shows and xcap names each bot window by, its
+# OriginalFilename the program's own; the manifest (UTF-8 text) names the
+# program, runs as the user (asInvoker), is per-monitor DPI aware v2 and
+# declares Windows 10 and 11, not 8.1.
+check_resources() {
+  local exe=$1 program=$2 description original
+  [[ -f $exe ]] || die "no $exe"
+  description=$(strings -e l "$exe" | grep -A1 -x FileDescription | sed -n 2p)
+  [[ $description == dustbot ]] || die "$program.exe's FileDescription is '$description', not dustbot"
+  original=$(strings -e l "$exe" | grep -A1 -x OriginalFilename | sed -n 2p)
+  [[ $original == "$program.exe" ]] || die "$program.exe's OriginalFilename is '$original'"
+  grep -q "name=\"dustbot.$program\"" "$exe" || die "$program.exe's manifest does not name it"
+  grep -q 'level="asInvoker"' "$exe" || die "$program.exe's manifest does not run it as the user"
+  grep -q 'PerMonitorV2' "$exe" || die "$program.exe's manifest is not per-monitor DPI aware v2"
+  grep -q '8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a' "$exe" || die "$program.exe's manifest does not declare Windows 10 and 11"
+  if grep -q '1f676c76-80e1-4239-95bb-83d0f6d0da78' "$exe"; then die "$program.exe's manifest declares Windows 8.1"; fi
+}
+
 # check_exe EXE WORK: what every bot.exe must do, run from the folder WORK
 # (its samples/ a copy of the repository's): its name, no X11, its
 # resources, a proof, every sample read exactly. One line a check; the
@@ -61,16 +81,10 @@ check_exe() {
   if grep -qiE 'x11|display|wayland' <<<"$listing"; then die "bot.exe windows speaks of X11: $listing"; fi
   say "help reads '$usage'; 'bot windows' needs no DISPLAY: $((SECONDS - t0)) s"
 
-  # The version resource's FileDescription (UTF-16, the value after its
-  # key) is what Task Manager shows and xcap names each bot window by;
-  # the manifest (UTF-8 text) declares Windows 10 and 11, not 8.1.
   t0=$SECONDS
-  description=$(strings -e l "$exe" | grep -A1 -x FileDescription | sed -n 2p)
-  [[ $description == dustbot ]] || die "bot.exe's FileDescription is '$description', not dustbot"
-  grep -q 'PerMonitorV2' "$exe" || die "bot.exe's manifest is not per-monitor DPI aware v2"
-  grep -q '8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a' "$exe" || die "bot.exe's manifest does not declare Windows 10 and 11"
-  if grep -q '1f676c76-80e1-4239-95bb-83d0f6d0da78' "$exe"; then die "bot.exe's manifest declares Windows 8.1"; fi
-  say "FileDescription $description; the manifest: PerMonitorV2, Windows 10 and 11 only: $((SECONDS - t0)) s"
+  check_resources "$exe" bot
+  check_resources "$(dirname "$exe")/dustbot.exe" dustbot
+  say "bot.exe and dustbot.exe: FileDescription dustbot, each its own OriginalFilename and manifest (PerMonitorV2, asInvoker, Windows 10 and 11 only): $((SECONDS - t0)) s"
 
   t0=$SECONDS
   example=GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG

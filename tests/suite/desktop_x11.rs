@@ -538,3 +538,36 @@ fn the_bots_own_terminal_over_the_board_is_said_as_its_own() {
     });
     assert!(!said().contains("marks on the board:"), "{}", said());
 }
+
+#[test]
+fn a_second_dustbot_brings_the_first_forward_and_ends_with_0() {
+    let desktop = Desktop::start();
+    let app = App::start(&desktop);
+    app.wait_for("looking again every", 1);
+    // Another window over it has the keyboard, as a second double-click
+    // finds the desktop.
+    let (_notes, notes) = desktop.plain_window("notes");
+    let active = || {
+        let out = desktop.xdotool(&["getactivewindow"]);
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    wait_for("the notes to have the keyboard", || {
+        (active() == notes).then_some(())
+    });
+    let second = desktop
+        .on_this_display(env!("CARGO_BIN_EXE_dustbot"), &[] as &[&str])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&second.stdout);
+    assert_eq!(second.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("dustbot runs already: its window brought to the front"),
+        "{said}"
+    );
+    // One app's window, and it in front.
+    let found = desktop.xdotool(&["search", "--onlyvisible", "--name", "^dustbot$"]);
+    let windows = String::from_utf8_lossy(&found.stdout).lines().count();
+    assert_eq!(windows, 1, "{}", app.said());
+    let id = app.window(&desktop);
+    wait_for("the first app in front", || (active() == id).then_some(()));
+}

@@ -19,6 +19,7 @@
 //! tests and for a player who starts it from a terminal.
 
 mod correct;
+mod instance;
 pub mod layout;
 mod worker;
 
@@ -215,10 +216,35 @@ struct App {
     checked: Instant,
     /// The folders' troubles said, shown under the status for good.
     folders_said: Vec<String>,
+    /// The lock that keeps a second app from starting, where the window's
+    /// id is told.
+    lock: Option<instance::Lock>,
     last_error: Option<String>,
 }
 
 fn run() -> Result<()> {
+    // One app at a time: a second start brings the first forward.
+    let lock = folders::data_folder()
+        .map_err(|e| e.to_string())
+        .and_then(|data| instance::take(&instance::path_in(&data)));
+    let lock = match lock {
+        Ok(instance::Start::First(lock)) => Some(lock),
+        Ok(instance::Start::Running(window)) => {
+            let raised = window.map(desktop::bring_to_front);
+            echo(&match raised {
+                Some(Ok(())) => "dustbot runs already: its window brought to the front".to_owned(),
+                Some(Err(why)) => {
+                    format!("dustbot runs already (its window not brought to the front: {why})")
+                }
+                None => "dustbot runs already, its window still opening".to_owned(),
+            });
+            return Ok(());
+        }
+        Err(why) => {
+            log::warn!("a second start is not kept from making a second app: {why}");
+            None
+        }
+    };
     let settings_path = settings::settings_path()?;
     let (calibration, calibration_path) = crate::app::calibration(None)?;
     stop::catch()?;
@@ -244,8 +270,10 @@ fn run() -> Result<()> {
         game: None,
         checked: Instant::now(),
         folders_said: Vec::new(),
+        lock,
         last_error: None,
     };
+    app.tell_window();
     app.listen();
     echo(&format!(
         "dustbot {}: window {}x{} at scale {}",
@@ -1041,11 +1069,19 @@ impl App {
         ));
     }
 
+    /// The window's id, for a second start to bring it forward.
+    fn tell_window(&self) {
+        if let Some(lock) = &self.lock {
+            lock.tell(self.window.id());
+        }
+    }
+
     /// The window opened anew at `scale`.
     fn rescale(&mut self, scale: f32) -> Result<()> {
         let layout = Layout::new(CELLS, scale);
         self.window = open_window(&layout)?;
         self.listen();
+        self.tell_window();
         self.layout = layout;
         self.painter = painter(&self.calibration, scale);
         self.frame = Canvas::new(layout.size.0, layout.size.1, BACKGROUND);
