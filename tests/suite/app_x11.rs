@@ -199,7 +199,9 @@ fn key_2_clears_the_game_in_the_optimum_record_shows_it_and_closing_ends_with_0(
     assert_eq!(games[0]["mode"], "play");
     assert_eq!(games[0]["cleared"], true);
     app.click(&desktop, Button::Record);
-    let said = app.wait_for("picture viewer", 1);
+    // In the app's own window: no viewer over the game.
+    let said = app.wait_for("the plot is drawn here", 1);
+    assert!(!said.contains("picture viewer"), "{said}");
     assert!(said.contains("1 game in "), "{said}");
     assert!(said.contains("over optimum"), "{said}");
     assert!(desktop.path("data/dustbot/record.png").is_file(), "{said}");

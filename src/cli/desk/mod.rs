@@ -214,6 +214,9 @@ struct App {
     /// When the window asked about, or the game's, was last looked for
     /// in the window list: one that closed is neither.
     checked: Instant,
+    /// The record's plot, shown where the board goes until the next
+    /// button.
+    plot: Option<Canvas>,
     /// The folders' troubles said, shown under the status for good.
     folders_said: Vec<String>,
     /// The lock that keeps a second app from starting, where the window's
@@ -269,6 +272,7 @@ fn run() -> Result<()> {
         declined: find::Declined::default(),
         game: None,
         checked: Instant::now(),
+        plot: None,
         folders_said: Vec::new(),
         lock,
         last_error: None,
@@ -433,6 +437,8 @@ impl App {
 
     fn press(&mut self, button: Button) -> Flow {
         self.dirty = true;
+        // The record's plot stays until another button.
+        self.plot = None;
         match button {
             Button::Quit => return Flow::Quit,
             Button::Stop => self.ask_stop(Asker::StopButton),
@@ -959,12 +965,16 @@ impl App {
                     json: false,
                 })?;
                 let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
-                lines.push(match folders::open_picture(&plot) {
-                    Ok(()) => format!("the plot {} opened in your picture viewer", plot.display()),
-                    Err(why) => format!(
-                        "the plot is {}: open it with your picture viewer ({why})",
-                        plot.display()
-                    ),
+                // In this window: a viewer the bot opened would lie over
+                // the game, whose board it must read.
+                let picture = self.layout.picture;
+                let size = (picture.width as u32, picture.height as u32);
+                lines.push(match fitted(&plot, size) {
+                    Ok(drawn) => {
+                        self.plot = Some(drawn);
+                        format!("the plot is drawn here (saved as {})", plot.display())
+                    }
+                    Err(why) => format!("the plot {} cannot be shown: {why}", plot.display()),
                 });
                 Ok(lines)
             });
@@ -1098,6 +1108,15 @@ impl App {
         let p = layout.picture;
         let mut picture = Canvas::new(p.width as usize, p.height as usize, BACKGROUND);
         match (&self.phase, &self.shown) {
+            (phase, _)
+                if self.plot.is_some()
+                    && !matches!(phase, Phase::Calibrating { .. } | Phase::Running { .. }) =>
+            {
+                if let Some(plot) = &self.plot {
+                    let (w, h) = (plot.width as i64, plot.height as i64);
+                    picture.paste(plot, (p.width - w).max(0) / 2, (p.height - h).max(0) / 2);
+                }
+            }
             (Phase::Calibrating { board, .. }, _) => self.painter.paint(
                 board,
                 &[],
@@ -1153,6 +1172,23 @@ impl App {
             );
         }
     }
+}
+
+/// The picture at `path` made to fit `size` (width, height), its
+/// proportions kept, never enlarged.
+fn fitted(path: &std::path::Path, (width, height): (u32, u32)) -> Result<Canvas, String> {
+    let image = image::open(path).map_err(|e| e.to_string())?.to_rgba8();
+    let scale = (width as f32 / image.width().max(1) as f32)
+        .min(height as f32 / image.height().max(1) as f32)
+        .min(1.0);
+    let size = |side: u32| ((side as f32 * scale).round() as u32).max(1);
+    let small = image::imageops::resize(
+        &image,
+        size(image.width()),
+        size(image.height()),
+        image::imageops::FilterType::Triangle,
+    );
+    Ok(Canvas::from_image(&small))
 }
 
 /// `text` in lines no wider than `width` at `size`, broken between words;
