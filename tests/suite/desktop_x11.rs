@@ -583,3 +583,31 @@ fn a_second_dustbot_brings_the_first_forward_and_ends_with_0() {
         (active() == id || attention()).then_some(())
     });
 }
+
+#[test]
+fn a_saved_calibration_gone_or_broken_settings_show_in_the_app_which_reads_with_the_default() {
+    let desktop = Desktop::start();
+    let _game = desktop.practice(REAL_BOARD, 150, GAME);
+    let folder = desktop.path("config/dustbot");
+    std::fs::create_dir_all(&folder).unwrap();
+    let gone = folder.join("calibration.toml");
+    let settings = folder.join("settings.toml");
+    std::fs::write(
+        &settings,
+        format!("calibration = {:?}\n", gone.display().to_string()),
+    )
+    .unwrap();
+    let mut app = App::start(&desktop);
+    let said = app.wait_for("reading with the default calibration", 1);
+    assert!(said.contains(&gone.display().to_string()), "{said}");
+    assert!(said.contains("3 calibrates on the game's board"), "{said}");
+    // And the game is read with the default.
+    app.yes_it_is_the_game(&desktop);
+    app.wait_for("optimum 11 clicks, proven", 1);
+    assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
+    // A settings file that is no TOML: the same, its line named.
+    std::fs::write(&settings, "calibration = [\n").unwrap();
+    let app = App::start(&desktop);
+    let said = app.wait_for("reading with the default calibration", 1);
+    assert!(said.contains("line 1"), "{said}");
+}

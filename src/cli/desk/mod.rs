@@ -217,8 +217,10 @@ struct App {
     /// The record's plot, shown where the board goes until the next
     /// button.
     plot: Option<Canvas>,
-    /// The folders' troubles said, shown under the status for good.
-    folders_said: Vec<String>,
+    /// Troubles said once and shown under the status while they hold (a
+    /// folder that cannot be written, a calibration that could not be
+    /// read).
+    notices: Vec<String>,
     /// The lock that keeps a second app from starting, where the window's
     /// id is told.
     lock: Option<instance::Lock>,
@@ -249,7 +251,20 @@ fn run() -> Result<()> {
         }
     };
     let settings_path = settings::settings_path()?;
-    let (calibration, calibration_path) = crate::app::calibration(None)?;
+    // A saved calibration that is gone or broken, or settings that cannot
+    // be read: said in the window, the default read with meanwhile, and
+    // Calibrate makes a new one (the guided session's `d` and `3`).
+    let (calibration, calibration_path, unread) = match crate::app::calibration(None) {
+        Ok((calibration, path)) => (calibration, path, None),
+        Err(error) => {
+            let path = Calibration::default_path();
+            let line = format!(
+                "error: {error:#} ({}): reading with the default calibration; 3 calibrates on the game's board",
+                settings_path.display()
+            );
+            (Calibration::load_default(&path)?, path, Some(line))
+        }
+    };
     stop::catch()?;
     let layout = Layout::new(CELLS, 1.0);
     let window = open_window(&layout)?;
@@ -273,7 +288,7 @@ fn run() -> Result<()> {
         game: None,
         checked: Instant::now(),
         plot: None,
-        folders_said: Vec::new(),
+        notices: Vec::new(),
         lock,
         last_error: None,
     };
@@ -294,6 +309,9 @@ fn run() -> Result<()> {
         ),
     );
     app.check_folders();
+    if let Some(line) = unread {
+        app.notice(line);
+    }
     app.place_at_the_side();
     app.run();
     Ok(())
@@ -533,11 +551,20 @@ impl App {
             },
             Phase::Running { notes, .. } => {
                 let mut taken = Vec::new();
-                while let Ok(note) = notes.try_recv() {
-                    taken.push(note);
-                }
+                let gone = loop {
+                    match notes.try_recv() {
+                        Ok(note) => taken.push(note),
+                        Err(TryRecvError::Empty) => break false,
+                        Err(TryRecvError::Disconnected) => break true,
+                    }
+                };
                 for note in taken {
                     self.note(note);
+                }
+                // The run's thread ended without its end (a fault in the
+                // bot): said, with Try again, never a run shown as going on.
+                if gone && matches!(self.phase, Phase::Running { .. }) {
+                    self.worker_died();
                 }
             }
             Phase::Asking(_) | Phase::Ready if self.checked.elapsed() >= LOOK_AGAIN => {
@@ -569,21 +596,21 @@ impl App {
                 .map_err(|e| e.to_string())
                 .and_then(|f| files::check_folder(&f).map_err(|e| format!("{}: {e}", f.display())));
             if let Err(why) = checked {
-                self.folder_problem(format!(
+                self.notice(format!(
                     "the {name} folder cannot be written ({why}): {without}"
                 ));
             }
         }
     }
 
-    /// A folder's trouble, said once in the window (and on standard
-    /// output), under the status.
-    fn folder_problem(&mut self, line: String) {
-        if self.folders_said.contains(&line) {
+    /// A trouble said once in the window (and on standard output), under
+    /// the status.
+    fn notice(&mut self, line: String) {
+        if self.notices.contains(&line) {
             return;
         }
         echo(&line);
-        self.folders_said.push(line);
+        self.notices.push(line);
         self.dirty = true;
     }
 
@@ -684,7 +711,7 @@ impl App {
                 s.window = Some(text.clone());
             })
         {
-            self.folder_problem(format!("the game window is not remembered: {error}"));
+            self.notice(format!("the game window is not remembered: {error}"));
         }
         set(&mut self.status.window, format!("window: {}", found.window));
         if let Some(advice) = desktop::hdr::HdrState::warn_for_game(found.window.id) {
@@ -791,6 +818,9 @@ impl App {
             Ok(_) => String::new(),
             Err(error) => format!(" (not remembered for the next start: {error})"),
         };
+        // A calibration that could not be read is replaced now.
+        self.notices
+            .retain(|line| !line.contains("reading with the default calibration"));
         self.painter = painter(&saved.calibration, self.layout.scale);
         self.calibration = saved.calibration;
         self.calibration_path = saved.path;
@@ -827,7 +857,7 @@ impl App {
         if let Err(error) = settings::update(&self.settings_path, |s| {
             s.last_choice = Some(choice);
         }) {
-            self.folder_problem(format!("your choice is not remembered: {error}"));
+            self.notice(format!("your choice is not remembered: {error}"));
         }
         let mode = match choice {
             Choice::Hints => Mode::Assist,
@@ -902,6 +932,23 @@ impl App {
                 }
             }
         }
+    }
+
+    /// The run's thread ended without saying its end: it panicked. Its
+    /// stop key given back, the fault said with Try again.
+    fn worker_died(&mut self) {
+        let Phase::Running { worker, .. } = std::mem::replace(&mut self.phase, Phase::Ready) else {
+            return;
+        };
+        let why = match worker.join() {
+            Err(panic) => panic_text(panic.as_ref()),
+            Ok(()) => "it ended without a word".to_owned(),
+        };
+        stop::clear();
+        self.status.summary.clear();
+        self.fail(format!(
+            "the run stopped on a fault in the bot ({why}): Try again, or Save a report"
+        ));
     }
 
     /// Shows `error` with Try again and Save a report.
@@ -1148,7 +1195,7 @@ impl App {
             .status
             .lines()
             .into_iter()
-            .chain(self.folders_said.iter().map(String::as_str))
+            .chain(self.notices.iter().map(String::as_str))
             .flat_map(|line| wrap(line, layout.text, layout.status_width()));
         for line in wrapped.take(layout::STATUS_LINES) {
             let colour = if line.starts_with("error") {
@@ -1172,6 +1219,15 @@ impl App {
             );
         }
     }
+}
+
+/// What a panic said, from its payload: the text of `panic!`'s message.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_owned())
 }
 
 /// The picture at `path` made to fit `size` (width, height), its
@@ -1296,6 +1352,20 @@ mod tests {
         };
         assert_eq!(looking.headline(), "looking for the game...");
         assert_eq!(Phase::Failed.headline(), "stopped: the error is below");
+    }
+
+    #[test]
+    fn a_thread_that_panicked_is_said_with_its_message() {
+        let worker = std::thread::spawn(|| panic!("a fault {}", 7));
+        let said = panic_text(worker.join().unwrap_err().as_ref());
+        assert_eq!(said, "a fault 7");
+        let worker = std::thread::spawn(|| std::panic::panic_any(42u8));
+        assert_eq!(
+            panic_text(worker.join().unwrap_err().as_ref()),
+            "no message"
+        );
+        let worker = std::thread::spawn(|| panic!("plain"));
+        assert_eq!(panic_text(worker.join().unwrap_err().as_ref()), "plain");
     }
 
     #[test]
