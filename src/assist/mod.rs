@@ -37,7 +37,7 @@ pub use follow::clicks_on;
 use marks::OnBoard;
 pub use marks::{Hints, Probe};
 use window::HintWindow;
-pub use window::{Border, Placement, Spot, picture, place_sized};
+pub use window::{Border, Placement, Spot, picture, place_sized, scales};
 
 /// How often a closed game window is looked for again.
 const REFIND: Duration = Duration::from_millis(100);

@@ -58,10 +58,18 @@ impl Border {
     }
 }
 
-/// The scales the hint picture is tried at, biggest first; at half size
-/// its cells are 20 pixels and its caption is about as small as text
-/// reads.
+/// The scales the hint picture is tried at, biggest first, as parts of
+/// the screen's scale (1.5 at 150%: a window as big to the eye as at
+/// 100%); at half size its cells are 20 pixels and its caption is about
+/// as small as text reads.
 const SCALES: [f32; 4] = [1.0, 0.8, 0.65, 0.5];
+
+/// The scales a window of the bot's is tried at on a screen at
+/// `screen_scale`, biggest first: [`SCALES`] of the screen's (of 1 on a
+/// screen below 100%, where text would be too small to read).
+pub fn scales(screen_scale: f32) -> [f32; 4] {
+    SCALES.map(|part| part * screen_scale.max(1.0))
+}
 
 /// Where the hint window goes: its frame's top-left on the desktop, the
 /// scale of its picture, and what it is next to.
@@ -126,8 +134,7 @@ impl HintWindow {
         (game, board, screen): (ScreenRect, ScreenRect, ScreenRect),
         scale: f32,
     ) -> Result<HintWindow, String> {
-        let frame = Border::at_scale(scale);
-        let placement = place(game, board, screen, frame, cells).ok_or(NO_ROOM)?;
+        let placement = place(game, board, (screen, scale), cells).ok_or(NO_ROOM)?;
         let painter = HintPainter::new(cells.0, cells.1, look, placement.scale);
         let (width, height) = painter.size();
         let title = title_for(query);
@@ -216,19 +223,19 @@ pub fn title_for(query: &str) -> String {
 }
 
 /// Where the hint window for boards of `cells` goes, for `game` (the game
-/// window's client area), `board` and `screen` (all on the desktop): beside
-/// the game window at the biggest scale that has room (to its right, left,
-/// below or above); else over the game window, beside the board at the
-/// biggest scale that has room there; `None` when neither has. The window
-/// with its `frame` keeps [`GAP`] from the board, always.
+/// window's client area), `board` and `screen` (all on the desktop, the
+/// screen at `screen_scale`): beside the game window at the biggest scale
+/// that has room (to its right, left, below or above), the screen's own
+/// first; else over the game window, beside the board at the biggest
+/// scale that has room there; `None` when neither has. The window with
+/// its frame keeps [`GAP`] from the board, always.
 pub fn place(
     game: ScreenRect,
     board: ScreenRect,
-    screen: ScreenRect,
-    frame: Border,
+    (screen, screen_scale): (ScreenRect, f32),
     cells: (u8, u8),
 ) -> Option<Placement> {
-    place_sized(game, board, screen, frame, |scale| {
+    place_sized(game, board, (screen, screen_scale), |scale| {
         hint_size(cells.0, cells.1, scale)
     })
 }
@@ -239,11 +246,11 @@ pub fn place(
 pub fn place_sized(
     game: ScreenRect,
     board: ScreenRect,
-    screen: ScreenRect,
-    frame: Border,
+    (screen, screen_scale): (ScreenRect, f32),
     size: impl Fn(f32) -> (usize, usize),
 ) -> Option<Placement> {
-    let sizes = SCALES.map(|scale| {
+    let frame = Border::at_scale(screen_scale);
+    let sizes = scales(screen_scale).map(|scale| {
         let (w, h) = size(scale);
         (scale, frame.around((w as i32, h as i32)))
     });
@@ -317,10 +324,10 @@ mod tests {
         let below = screen.height as i32 - top;
         assert!(h as i32 + 31 + 8 <= below && h as i32 + 47 + 12 > below);
         assert!(w as i32 + 2 * 12 <= 1100);
-        let at_100 = place(game, board, screen, FRAME, (8, 6)).unwrap();
+        let at_100 = place(game, board, (screen, 1.0), (8, 6)).unwrap();
         assert_eq!((at_100.spot, at_100.scale), (Spot::Beside, 1.0));
         let scaled = Border::at_scale(1.5);
-        let placement = place(game, board, screen, scaled, (8, 6)).unwrap();
+        let placement = place(game, board, (screen, 1.5), (8, 6)).unwrap();
         let hint = outer_with(&placement, scaled);
         assert_eq!(hint.intersection(&screen), Some(hint), "{placement:?}");
         assert!(
@@ -332,6 +339,32 @@ mod tests {
             placement.scale < 1.0 || placement.spot == Spot::Over,
             "{placement:?}"
         );
+    }
+
+    #[test]
+    fn a_scaled_screen_gets_the_hint_at_its_scale_where_there_is_room() {
+        // At 150% with room: the hint as big to the eye as at 100%.
+        let (game, board) = practice(1.5, (100, 50));
+        let screen = rect(0, 0, 3000, 2000);
+        let placement = place(game, board, (screen, 1.5), (8, 6)).unwrap();
+        assert_eq!((placement.spot, placement.scale), (Spot::Beside, 1.5));
+        let hint = outer_with(&placement, Border::at_scale(1.5));
+        assert_eq!(hint.intersection(&screen), Some(hint), "{placement:?}");
+        // Smaller only where there is not: on a screen just wide enough
+        // for the game and a hint at 1.2 beside it.
+        let (w, _) = hint_size(8, 6, 1.2);
+        let narrow = rect(
+            0,
+            0,
+            (100 + game.width as i32 + GAP + w as i32 + 30) as u32,
+            50 + game.height + 50,
+        );
+        let placement = place(game, board, (narrow, 1.5), (8, 6)).unwrap();
+        assert_eq!((placement.spot, placement.scale), (Spot::Beside, 1.2));
+        // 100% stays as it was: never more than the screen's scale.
+        let (game, board) = practice(1.0, (100, 50));
+        let placement = place(game, board, (screen, 1.0), (8, 6)).unwrap();
+        assert_eq!(placement.scale, 1.0);
     }
 
     #[test]
@@ -410,7 +443,7 @@ mod tests {
         };
         // Room on the right.
         let (game, board) = practice(1.0, (100, 50));
-        let placement = place(game, board, screen, FRAME, (8, 6)).unwrap();
+        let placement = place(game, board, (screen, 1.0), (8, 6)).unwrap();
         assert_eq!((placement.spot, placement.scale), (Spot::Beside, 1.0));
         assert_eq!(placement.at, (100 + 720 + GAP, 50 - GAP));
         assert!(
@@ -420,7 +453,7 @@ mod tests {
         );
         // No room on the right: on the left.
         let (game, board) = practice(1.0, (800, 50));
-        let placement = place(game, board, screen, FRAME, (8, 6)).unwrap();
+        let placement = place(game, board, (screen, 1.0), (8, 6)).unwrap();
         assert_eq!(placement.at, (800 - GAP - w, 50 - GAP));
         assert!(
             outer(&placement)
@@ -431,13 +464,13 @@ mod tests {
         let wide = rect(0, 0, 1600, 560);
         let board = rect(480, 40, 640, 480);
         assert_eq!(
-            place(wide, board, screen, FRAME, (8, 6)).unwrap().at,
+            place(wide, board, (screen, 1.0), (8, 6)).unwrap().at,
             (0, 560 + GAP)
         );
         let wide = rect(0, 440, 1600, 560);
         let board = rect(480, 480, 640, 480);
         assert_eq!(
-            place(wide, board, screen, FRAME, (8, 6)).unwrap().at,
+            place(wide, board, (screen, 1.0), (8, 6)).unwrap().at,
             (0, 440 - GAP - h)
         );
     }
@@ -448,7 +481,7 @@ mod tests {
         // centred, 280 pixels on either side.
         let screen = rect(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.0);
-        let placement = place(game, board, screen, FRAME, (8, 6)).unwrap();
+        let placement = place(game, board, (screen, 1.0), (8, 6)).unwrap();
         assert_eq!(placement.spot, Spot::Beside);
         assert!(
             placement.scale < 1.0 && placement.scale >= 0.5,
@@ -474,14 +507,14 @@ mod tests {
         // 1.25 times the real size: 900x700 of 1280x900, no room beside.
         let screen = rect(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.25);
-        let placement = place(game, board, screen, FRAME, (8, 6)).unwrap();
+        let placement = place(game, board, (screen, 1.0), (8, 6)).unwrap();
         assert_eq!(placement.spot, Spot::Over, "{placement:?}");
         assert!(outer(&placement).intersection(&game).is_some());
         assert_clear(&placement, board, screen);
         // A full-screen game with its board in a corner: at full size.
         let screen = rect(0, 0, 1600, 1000);
         let board = rect(40, 40, 640, 480);
-        let placement = place(screen, board, screen, FRAME, (8, 6)).unwrap();
+        let placement = place(screen, board, (screen, 1.0), (8, 6)).unwrap();
         assert_eq!((placement.spot, placement.scale), (Spot::Over, 1.0));
         assert_clear(&placement, board, screen);
     }
@@ -492,11 +525,11 @@ mod tests {
         // pixels on either side, less than the smallest hint with frames.
         let screen = rect(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.5);
-        assert_eq!(place(game, board, screen, FRAME, (8, 6)), None);
+        assert_eq!(place(game, board, (screen, 1.0), (8, 6)), None);
         // A screen the board alone fills.
         let board = rect(10, 10, 620, 460);
         assert_eq!(
-            place(board, board, rect(0, 0, 640, 480), FRAME, (8, 6)),
+            place(board, board, (rect(0, 0, 640, 480), 1.0), (8, 6)),
             None
         );
     }

@@ -744,14 +744,22 @@ impl SystemWindow {
 
 /// The monitors with their place on the desktop.
 fn monitors() -> Result<Vec<(xcap::Monitor, ScreenRect)>, xcap::XCapError> {
-    Ok(xcap::Monitor::all()?
+    let all = xcap::Monitor::all()?;
+    // In the desktop's pixels, where the platform says them (X11: xcap's
+    // are divided by the desktop's scale).
+    let exact = platform::monitor_rects().filter(|rects| rects.len() == all.len());
+    Ok(all
         .into_iter()
-        .filter_map(|m| {
-            let bounds = ScreenRect {
-                x: m.x().ok()?,
-                y: m.y().ok()?,
-                width: m.width().ok()?,
-                height: m.height().ok()?,
+        .enumerate()
+        .filter_map(|(i, m)| {
+            let bounds = match &exact {
+                Some(rects) => rects[i],
+                None => ScreenRect {
+                    x: m.x().ok()?,
+                    y: m.y().ok()?,
+                    width: m.width().ok()?,
+                    height: m.height().ok()?,
+                },
             };
             Some((m, bounds))
         })

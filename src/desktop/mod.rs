@@ -80,6 +80,7 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(u32) -> Option<String> = platform::wm_name;
     let _: fn(u32) -> Option<ScreenRect> = platform::client_area;
     let _: fn(u32) -> bool = platform::shown;
+    let _: fn() -> Option<Vec<ScreenRect>> = platform::monitor_rects;
     let _: fn(ScreenPoint) -> Result<Option<u32>, String> = platform::window_at;
     let _: fn(u32) -> Option<u32> = platform::parent_of;
     // A monitor's DXGI colour space (HDR), by a window or a point.

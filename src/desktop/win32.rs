@@ -516,6 +516,12 @@ pub(super) fn wm_name(_id: u32) -> Option<String> {
     None
 }
 
+/// xcap's monitors are in the desktop's pixels already, for a process
+/// per-monitor DPI aware (`prepare`).
+pub(super) fn monitor_rects() -> Option<Vec<ScreenRect>> {
+    None
+}
+
 /// Windows tells every window's process: nothing to add.
 pub(super) fn name_the_process(_id: u32) -> Result<(), String> {
     Ok(())

@@ -17,6 +17,7 @@ use enigo::{Coordinate, Direction, Enigo, Mouse as _, Settings};
 use image::RgbaImage;
 use x11rb::connection::{Connection, RequestConnection as _};
 use x11rb::protocol::Event;
+use x11rb::protocol::randr::ConnectionExt as _;
 use x11rb::protocol::shape::{self, ConnectionExt as _, SK, SO};
 use x11rb::protocol::xproto::{
     Atom, AtomEnum, ChangeGCAux, ClientMessageEvent, ClipOrdering, ConfigureWindowAux,
@@ -720,6 +721,31 @@ pub(super) fn name_the_process(id: u32) -> Result<(), String> {
         .map_err(|e| text(&e))?;
     }
     conn.flush().map_err(|e| text(&e))
+}
+
+/// The monitors' rectangles in the desktop's pixels, one for each monitor
+/// xcap lists (each RandR monitor's outputs, in order): xcap gives them
+/// divided by the desktop's scale (`Xft.dpi` 144: two thirds), while the
+/// windows' places, the captures and the clicks are in pixels, so that at
+/// 150% a window in the screen's right third would read as off it.
+pub(super) fn monitor_rects() -> Option<Vec<ScreenRect>> {
+    let (conn, root) = display().ok()?;
+    let reply = conn.randr_get_monitors(*root, true).ok()?.reply().ok()?;
+    Some(
+        reply
+            .monitors
+            .iter()
+            .flat_map(|m| {
+                let rect = ScreenRect {
+                    x: i32::from(m.x),
+                    y: i32::from(m.y),
+                    width: u32::from(m.width),
+                    height: u32::from(m.height),
+                };
+                m.outputs.iter().map(move |_| rect)
+            })
+            .collect(),
+    )
 }
 
 /// Whether window `id`'s pixels are on the screen: mapped with all its

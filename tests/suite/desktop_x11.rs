@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use dustbot::cli::desk::layout::{Button, FAILED};
+use dustbot::cli::desk::layout::{Button, FAILED, Layout};
 
 use crate::app_x11::App;
 use crate::guided_x11::Pane;
@@ -610,4 +610,39 @@ fn a_saved_calibration_gone_or_broken_settings_show_in_the_app_which_reads_with_
     let app = App::start(&desktop);
     let said = app.wait_for("reading with the default calibration", 1);
     assert!(said.contains("line 1"), "{said}");
+}
+
+#[test]
+fn at_a_desktop_scale_of_150_percent_the_app_is_one_and_a_half_times_as_big_and_uncut() {
+    let desktop = Desktop::start_on("2560x1600x24");
+    // The desktop's scale as a desktop environment sets it (GNOME, KDE
+    // and Xfce write Xft.dpi): 144 dots an inch is 150%.
+    let out = Command::new("sh")
+        .args(["-c", "echo 'Xft.dpi: 144' | xrdb -merge"])
+        .env("DISPLAY", &desktop.display)
+        .output()
+        .expect("xrdb (scripts/install-deps installs x11-xserver-utils)");
+    assert!(out.status.success(), "{out:?}");
+    let game = desktop.practice(REAL_BOARD, 150, GAME);
+    let mut app = App::start(&desktop);
+    let said = app.wait_for("is this window the game?", 1);
+    assert!(said.contains(" at scale 1.5"), "{said}");
+    app.yes_it_is_the_game(&desktop);
+    let said = app.wait_for("placed beside the game", 1);
+    let id = app.window(&desktop);
+    let (x, y, w, h) = desktop.window_rectangle(&id);
+    let (width, height) = Layout::new((8, 6), 1.5).size;
+    assert_eq!((w, h), (width as i32, height as i32), "{said}");
+    // Whole on the screen, beside the game.
+    assert!(x >= 0 && y >= 0 && x + w <= 2560 && y + h <= 1600, "{said}");
+    assert!(!desktop.overlap(&id, &game.id), "{said}");
+    // A game in the screen's right third reads whole: the screen is
+    // 2560 pixels wide at any scale (xcap's monitors are two thirds).
+    assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
+    desktop.xdotool(&["windowmove", "--sync", &game.id, "1800", "100"]);
+    let out = desktop.run_bot(&["--window", GAME, "--dry-run"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("board read (lowest confidence"), "{stdout}");
 }

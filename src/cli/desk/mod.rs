@@ -266,7 +266,7 @@ fn run() -> Result<()> {
         }
     };
     stop::catch()?;
-    let layout = Layout::new(CELLS, 1.0);
+    let layout = Layout::new(CELLS, start_scale());
     let window = open_window(&layout)?;
     let mut app = App {
         window,
@@ -315,6 +315,26 @@ fn run() -> Result<()> {
     app.place_at_the_side();
     app.run();
     Ok(())
+}
+
+/// The scale the window opens at: the first screen's (150% makes it one
+/// and a half times as big, as every window there), smaller only where
+/// the screen has no room for it with its frame.
+fn start_scale() -> f32 {
+    let Some((screen, scale)) = desktop::screens().ok().and_then(|s| s.into_iter().next()) else {
+        return 1.0;
+    };
+    let frame = Border::at_scale(scale);
+    let fits = |&s: &f32| {
+        let (w, h) = Layout::new(CELLS, s).size;
+        w as i32 + 2 * frame.side <= screen.width as i32
+            && h as i32 + frame.top + frame.side <= screen.height as i32
+    };
+    let scales = crate::assist::scales(scale);
+    scales
+        .into_iter()
+        .find(fits)
+        .unwrap_or(scales[scales.len() - 1])
 }
 
 /// The board size the window is drawn for: the game's.
@@ -1100,9 +1120,7 @@ impl App {
         else {
             return;
         };
-        let placement = place_sized(area, area, screen, Border::at_scale(scale), |s| {
-            Layout::new(CELLS, s).size
-        });
+        let placement = place_sized(area, area, (screen, scale), |s| Layout::new(CELLS, s).size);
         let Some(placement) = placement else {
             set(
                 &mut self.status.doing,
