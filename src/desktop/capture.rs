@@ -369,9 +369,11 @@ impl Desktop for SystemDesktop {
 }
 
 /// The window of the terminal the bot runs in, among `all`: the console
-/// (Windows), else the window the terminal names as the bot's
-/// (`WINDOWID`, xterm's and others'), else a window of one of the bot's
-/// ancestors (the terminal program that runs its shell).
+/// (Windows: conhost's, or the terminal's that owns ConPTY's), else the
+/// window the terminal names as the bot's (`WINDOWID`, xterm's and
+/// others'), else a terminal's window of one of the bot's ancestors (the
+/// terminal program that runs its shell): never a window of an ancestor
+/// that is no terminal (Explorer, the taskbar, a desktop's launcher).
 fn own_terminal_among(all: &[WindowInfo]) -> Option<&WindowInfo> {
     let named = own_window().or_else(|| {
         std::env::var("WINDOWID")
@@ -385,8 +387,11 @@ fn own_terminal_among(all: &[WindowInfo]) -> Option<&WindowInfo> {
     named
         .and_then(|id| all.iter().find(|w| w.id == id))
         .or_else(|| {
-            all.iter()
-                .find(|w| w.is_visible() && w.pid.is_some_and(|pid| ancestors.contains(&pid)))
+            all.iter().find(|w| {
+                w.is_visible()
+                    && w.is_terminal()
+                    && w.pid.is_some_and(|pid| ancestors.contains(&pid))
+            })
         })
 }
 

@@ -301,11 +301,40 @@ pub(super) fn catch_console_end() -> Result<(), String> {
 }
 
 /// The console window the bot runs in, if it has one: its title holds
-/// the command line, which names the game.
+/// the command line, which names the game. Under Windows Terminal (and
+/// any terminal on ConPTY) `GetConsoleWindow` gives ConPTY's hidden
+/// pseudo-window, whose root owner is the terminal's own window.
 pub(super) fn console_window() -> Option<u32> {
+    use windows_sys::Win32::UI::WindowsAndMessaging::{GA_ROOTOWNER, IsWindowVisible};
     // SAFETY: no arguments.
     let hwnd = unsafe { GetConsoleWindow() };
-    (!hwnd.is_null()).then_some(hwnd as usize as u32)
+    if hwnd.is_null() {
+        return None;
+    }
+    // SAFETY: window handles by value; a stale one reads as not visible
+    // and has no owner.
+    let (visible, owner) = unsafe {
+        let owner = GetAncestor(hwnd, GA_ROOTOWNER);
+        let owner =
+            (!owner.is_null()).then(|| (owner as usize as u32, IsWindowVisible(owner) != 0));
+        (IsWindowVisible(hwnd) != 0, owner)
+    };
+    terminal_window(hwnd as usize as u32, visible, owner)
+}
+
+/// The window of the terminal the bot runs in, from its console window
+/// (`console`, `visible` or not) and that window's root owner (`owner`,
+/// with whether it is visible): a visible console is the conhost window
+/// itself; a hidden one is ConPTY's, and the terminal's is its root owner
+/// when that is another, visible window; else none, never a window taken
+/// for it.
+fn terminal_window(console: u32, visible: bool, owner: Option<(u32, bool)>) -> Option<u32> {
+    if visible {
+        return Some(console);
+    }
+    owner
+        .filter(|&(id, shown)| id != console && shown)
+        .map(|(id, _)| id)
 }
 
 /// Drops the keys in the console's input buffer not read yet.
@@ -1141,6 +1170,20 @@ fn premultiplied_bgra(marks: &[Mark], at: ScreenRect) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_terminal_on_conpty_is_the_consoles_root_owner_or_none() {
+        // conhost: the console window is the terminal's.
+        assert_eq!(terminal_window(10, true, None), Some(10));
+        assert_eq!(terminal_window(10, true, Some((10, true))), Some(10));
+        // Windows Terminal: ConPTY's hidden window, owned by the terminal.
+        assert_eq!(terminal_window(10, false, Some((20, true))), Some(20));
+        // No visible owner (a hidden console, a terminal not found): none,
+        // never another window taken for the terminal.
+        assert_eq!(terminal_window(10, false, Some((10, false))), None);
+        assert_eq!(terminal_window(10, false, Some((20, false))), None);
+        assert_eq!(terminal_window(10, false, None), None);
+    }
 
     #[test]
     fn a_cloaked_or_hidden_window_is_not_shown() {
