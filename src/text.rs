@@ -2,7 +2,32 @@
 //! pasted, and what other programs chose (a window's title, which a web
 //! page sets for its browser tab). Control characters and escape
 //! sequences never reach the terminal as such, and a megabyte of text
-//! stays a one-line message.
+//! stays a one-line message. And a key typed, read as the answer it
+//! gives in the player's layout ([`answer`]), for every face.
+
+/// The answer a key typed gives, by the key's place as much as by its
+/// letter: a digit or a letter (lower case) as typed, and on layouts
+/// whose keys type other letters there, the key's place on a US layout:
+/// AZERTY's number row (`& é " '` unshifted: 1 to 4), the Cyrillic
+/// ЙЦУКЕН letters of the answers asked for (й q, к r, ы s, н y, т n, в d).
+/// `None` for a key that answers nothing.
+pub fn answer(c: char) -> Option<char> {
+    let c = c.to_lowercase().next().unwrap_or(c);
+    match c {
+        c if c.is_ascii_alphanumeric() => Some(c),
+        '&' => Some('1'),
+        'é' => Some('2'),
+        '"' => Some('3'),
+        '\'' => Some('4'),
+        'й' => Some('q'),
+        'к' => Some('r'),
+        'ы' => Some('s'),
+        'н' => Some('y'),
+        'т' => Some('n'),
+        'в' => Some('d'),
+        _ => None,
+    }
+}
 
 /// How many characters of a user's text an error quotes.
 pub const EXCERPT: usize = 60;
@@ -86,6 +111,20 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn the_number_row_answers_on_any_layout() {
+        for (typed, answer_to) in [('1', '1'), ('&', '1'), ('é', '2'), ('"', '3'), ('\'', '4')] {
+            assert_eq!(answer(typed), Some(answer_to), "{typed}");
+        }
+        // Letters as typed, upper case too; Cyrillic by their place.
+        assert_eq!(answer('Q'), Some('q'));
+        assert_eq!(answer('й'), Some('q'));
+        assert_eq!(answer('Н'), Some('y'));
+        assert_eq!(answer('т'), Some('n'));
+        assert_eq!(answer('('), None);
+        assert_eq!(answer('ж'), None);
+    }
 
     #[test]
     fn excerpts_cut_long_text() {

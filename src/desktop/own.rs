@@ -53,6 +53,47 @@ impl Key {
             .find_map(|&(ours, theirs)| (theirs == key).then_some(ours))
     }
 
+    /// The key that typed `c` in the player's layout, as the player knows
+    /// it: the letters as typed, the digits of the top row (AZERTY's
+    /// `& é " '` too) and of the keypad (NumLock on).
+    fn typed(c: char) -> Option<Key> {
+        Some(match crate::text::answer(c)? {
+            'q' => Key::Q,
+            'n' => Key::N,
+            'y' => Key::Y,
+            '1' => Key::One,
+            '2' => Key::Two,
+            '3' => Key::Three,
+            '4' => Key::Four,
+            _ => return None,
+        })
+    }
+
+    /// The keypad's digits 1 to 4, by their place (a keypad has one
+    /// layout): minifb on X11 tells them by their keys, not as characters
+    /// typed. (On Windows they also type their digit: the app's digit
+    /// keys do what they do once, whatever a second press finds.)
+    fn keypad(key: minifb::Key) -> Option<Key> {
+        match key {
+            minifb::Key::NumPad1 => Some(Key::One),
+            minifb::Key::NumPad2 => Some(Key::Two),
+            minifb::Key::NumPad3 => Some(Key::Three),
+            minifb::Key::NumPad4 => Some(Key::Four),
+            _ => None,
+        }
+    }
+
+    /// Whether the key types a character, told by the character typed
+    /// ([`Key::typed`]) rather than by the key's place: minifb's places
+    /// are scan codes on Windows (AZERTY's `a` quit, `q` did nothing) and
+    /// keysyms on X11 (AZERTY's number row typed nothing the app knew).
+    fn types(self) -> bool {
+        !matches!(
+            self,
+            Key::Escape | Key::Space | Key::Enter | Key::NumPadEnter
+        )
+    }
+
     fn toolkits(self) -> minifb::Key {
         Key::ALL
             .iter()
@@ -284,10 +325,20 @@ impl Drop for OwnWindow {
 struct Heard<F>(F);
 
 impl<F: FnMut(Key, bool)> InputCallback for Heard<F> {
-    fn add_char(&mut self, _: u32) {}
+    // A character typed is a press and its release (the release types
+    // nothing): a key held types again, as a press each.
+    fn add_char(&mut self, c: u32) {
+        if let Some(key) = char::from_u32(c).and_then(Key::typed) {
+            (self.0)(key, true);
+            (self.0)(key, false);
+        }
+    }
 
     fn set_key_state(&mut self, key: minifb::Key, down: bool) {
-        if let Some(key) = Key::of(key) {
+        if let Some(key) = Key::of(key)
+            .filter(|key| !key.types())
+            .or_else(|| Key::keypad(key))
+        {
             (self.0)(key, down);
         }
     }
@@ -296,6 +347,31 @@ impl<F: FnMut(Key, bool)> InputCallback for Heard<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_keys_that_type_are_told_by_what_they_type_in_any_layout() {
+        // QWERTY and AZERTY's number row, unshifted and shifted, and the
+        // keypad with NumLock: the keys labelled 1 to 4.
+        for (typed, key) in [
+            ('1', Key::One),
+            ('&', Key::One),
+            ('é', Key::Two),
+            ('"', Key::Three),
+        ] {
+            assert_eq!(Key::typed(typed), Some(key), "{typed}");
+        }
+        assert_eq!(Key::typed('\''), Some(Key::Four));
+        // The letters as typed, wherever the layout puts them.
+        assert_eq!(Key::typed('q'), Some(Key::Q));
+        assert_eq!(Key::typed('Y'), Some(Key::Y));
+        assert_eq!(Key::typed('a'), None);
+        assert_eq!(Key::keypad(minifb::Key::NumPad4), Some(Key::Four));
+        assert_eq!(Key::keypad(minifb::Key::NumPad5), None);
+        assert_eq!(Key::typed('5'), None);
+        // Escape and Enter type nothing the app reads: their state.
+        assert!(!Key::Escape.types() && !Key::Enter.types());
+        assert!(Key::Q.types() && Key::One.types());
+    }
 
     #[test]
     fn every_key_maps_to_the_toolkits_and_back() {

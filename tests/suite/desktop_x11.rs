@@ -646,3 +646,43 @@ fn at_a_desktop_scale_of_150_percent_the_app_is_one_and_a_half_times_as_big_and_
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(stdout.contains("board read (lowest confidence"), "{stdout}");
 }
+
+#[test]
+fn with_an_azerty_layout_the_keys_labelled_1_to_4_and_q_do_what_the_buttons_say() {
+    let desktop = Desktop::start();
+    let _game = desktop.practice(REAL_BOARD, 150, GAME);
+    // A French player's keyboard: its top row types & é " ' unshifted,
+    // and q is where QWERTY has a.
+    let out = Command::new("setxkbmap")
+        .arg("fr")
+        .env("DISPLAY", &desktop.display)
+        .output()
+        .expect("setxkbmap (x11-xkb-utils, which Xvfb needs)");
+    assert!(out.status.success(), "{out:?}");
+    let mut app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    app.wait_for("optimum 11 clicks, proven", 1);
+    // The keypad's 4 with NumLock on, as the keyboard sends it to the
+    // window that has it: the record (none yet).
+    let id = app.window(&desktop);
+    let out = desktop.xdotool(&["windowactivate", "--sync", &id]);
+    assert!(out.status.success(), "{out:?}");
+    for key in ["Num_Lock", "KP_4"] {
+        let out = desktop.xdotool(&["key", key]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    let said = app.wait_for("no games recorded yet", 1);
+    // The top row's fourth key, unshifted ('): the record again.
+    app.key(&desktop, "apostrophe");
+    app.wait_for(
+        "no games recorded yet",
+        said.matches("no games recorded yet").count() + 1,
+    );
+    // The top row's first key, unshifted (&): hints.
+    app.key(&desktop, "ampersand");
+    app.wait_for("hints: click as the hint says", 1);
+    app.key(&desktop, "Escape");
+    app.wait_for("ended: 1 hints", 1);
+    // q as the layout types it quits.
+    assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
+}

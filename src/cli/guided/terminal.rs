@@ -198,32 +198,8 @@ impl Keys {
 fn chosen(key: Key) -> Option<char> {
     match key {
         Key::CtrlC | Key::Escape => Some('q'),
-        Key::Char(c) => by_position(c),
+        Key::Char(c) => crate::text::answer(c),
         Key::Enter => Some('\n'),
-        _ => None,
-    }
-}
-
-/// The answer a key typed gives, by the key's place as much as by its
-/// letter: a digit or a letter (lower case) as typed, and on layouts
-/// whose keys type other letters there, the key's place on a US layout:
-/// AZERTY's number row (`& é " '` unshifted: 1 to 4), the Cyrillic
-/// ЙЦУКЕН letters of the answers asked for (й q, к r, ы s, н y, т n, в d).
-/// `None` for a key that answers nothing.
-fn by_position(c: char) -> Option<char> {
-    let c = c.to_lowercase().next().unwrap_or(c);
-    match c {
-        c if c.is_ascii_alphanumeric() => Some(c),
-        '&' => Some('1'),
-        'é' => Some('2'),
-        '"' => Some('3'),
-        '\'' => Some('4'),
-        'й' => Some('q'),
-        'к' => Some('r'),
-        'ы' => Some('s'),
-        'н' => Some('y'),
-        'т' => Some('n'),
-        'в' => Some('d'),
         _ => None,
     }
 }
@@ -286,20 +262,6 @@ pub fn grid(board: &Board, colour: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_number_row_answers_on_any_layout() {
-        for (typed, answer) in [('1', '1'), ('&', '1'), ('é', '2'), ('"', '3'), ('\'', '4')] {
-            assert_eq!(by_position(typed), Some(answer), "{typed}");
-        }
-        // Letters as typed, upper case too; Cyrillic by their place.
-        assert_eq!(by_position('Q'), Some('q'));
-        assert_eq!(by_position('й'), Some('q'));
-        assert_eq!(by_position('Н'), Some('y'));
-        assert_eq!(by_position('т'), Some('n'));
-        assert_eq!(by_position('('), None);
-        assert_eq!(by_position('ж'), None);
-    }
 
     #[test]
     fn colour_only_on_a_terminal_and_never_against_no_color() {
