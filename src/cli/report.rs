@@ -128,6 +128,9 @@ fn gather(error: Option<&str>, debug_dir: &Path) -> Gathered {
         "the session's log".into(),
         progress::session_log().join("\n"),
     ));
+    if let Some(faults) = super::desk::faults::tail() {
+        sections.push(("the app's log (its errors and faults)".into(), faults));
+    }
     let frames = last_frames(debug_dir);
     let names: Vec<&str> = frames.iter().map(|(name, _)| name.as_str()).collect();
     sections.push((

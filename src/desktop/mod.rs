@@ -75,6 +75,7 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(console::Stream) -> Option<u32> = platform::console_mode;
     let _: fn(console::Stream, u32) -> bool = platform::set_console_mode;
     let _: fn(&std::path::Path) = platform::show_in_explorer;
+    let _: fn(&str, &str) = platform::show_message;
     // Windows and processes.
     let _: fn() -> Result<(), CaptureError> = platform::check_display;
     let _: fn(u32) -> Option<String> = platform::wm_name;
@@ -268,6 +269,13 @@ pub fn own_console() -> bool {
 /// button); why not, when it did not.
 pub fn bring_to_front(id: u32) -> Result<(), String> {
     platform::bring_to_front(id)
+}
+
+/// Shows a failure where a program without a console can show it: a
+/// message box on Windows, waiting for its OK; nothing on X11, where
+/// standard error and the log file say it.
+pub fn show_message(title: &str, text: &str) {
+    platform::show_message(title, text);
 }
 
 /// Drops what was typed on the bot's terminal (or console) and not read

@@ -545,6 +545,26 @@ pub(super) fn wm_name(_id: u32) -> Option<String> {
     None
 }
 
+/// Shows `text` in a message box titled `title` and waits for its OK: a
+/// GUI program (dustbot.exe) has no console to say a failure on.
+pub(super) fn show_message(title: &str, text: &str) {
+    use windows_sys::Win32::UI::WindowsAndMessaging::{
+        MB_ICONERROR, MB_OK, MB_SETFOREGROUND, MessageBoxW,
+    };
+    let wide = |s: &str| s.encode_utf16().chain([0]).collect::<Vec<u16>>();
+    let (text, title) = (wide(text), wide(title));
+    // SAFETY: two NUL-terminated UTF-16 strings that outlive the call; no
+    // owner window.
+    unsafe {
+        MessageBoxW(
+            std::ptr::null_mut(),
+            text.as_ptr(),
+            title.as_ptr(),
+            MB_OK | MB_ICONERROR | MB_SETFOREGROUND,
+        )
+    };
+}
+
 /// xcap's monitors are in the desktop's pixels already, for a process
 /// per-monitor DPI aware (`prepare`).
 pub(super) fn monitor_rects() -> Option<Vec<ScreenRect>> {

@@ -723,6 +723,10 @@ pub(super) fn name_the_process(id: u32) -> Result<(), String> {
     conn.flush().map_err(|e| text(&e))
 }
 
+/// A program on X11 says a failure on standard error (a terminal, the
+/// desktop's session log) and in its log file.
+pub(super) fn show_message(_title: &str, _text: &str) {}
+
 /// The monitors' rectangles in the desktop's pixels, one for each monitor
 /// xcap lists (each RandR monitor's outputs, in order): xcap gives them
 /// divided by the desktop's scale (`Xft.dpi` 144: two thirds), while the

@@ -686,3 +686,35 @@ fn with_an_azerty_layout_the_keys_labelled_1_to_4_and_q_do_what_the_buttons_say(
     // q as the layout types it quits.
     assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
 }
+
+#[test]
+fn an_error_before_the_apps_window_goes_to_its_log_and_the_report_takes_it() {
+    let desktop = Desktop::start();
+    // No display where the app looks: it fails before its window opens,
+    // where a player who double-clicked it sees no terminal.
+    let out = desktop
+        .on_this_display(env!("CARGO_BIN_EXE_dustbot"), &[] as &[&str])
+        .env("DISPLAY", ":999")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let said = stderr
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let log = std::fs::read_to_string(desktop.path("data/dustbot/dustbot.log")).unwrap();
+    assert!(log.contains(said), "{log}");
+    // The report takes the app's log.
+    let out = desktop.run_bot(&["report"]);
+    assert!(out.status.success(), "{out:?}");
+    let report = std::fs::read_dir(desktop.path("data/dustbot"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().contains("report-"))
+        .unwrap();
+    let page = std::fs::read_to_string(report).unwrap();
+    assert!(page.contains("the app&#39;s log"), "{page}");
+    assert!(page.contains("cannot open the window"), "{page}");
+}

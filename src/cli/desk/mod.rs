@@ -16,9 +16,12 @@
 //! record, the calibration and the report are the guided session's files. Once the game is found the window goes
 //! beside it, never over it. Every line the window says is also written
 //! on standard output (nowhere, for a GUI program on Windows), for the
-//! tests and for a player who starts it from a terminal.
+//! tests and for a player who starts it from a terminal. What no window
+//! shows, an error before the window or a panic, goes to the app's log
+//! and a message box ([`faults`]).
 
 mod correct;
+pub mod faults;
 mod instance;
 pub mod layout;
 mod worker;
@@ -72,6 +75,7 @@ const BUTTON_EDGE: [u8; 3] = [150, 140, 120];
 /// Runs the desktop app until its window is closed or Quit; 0 then, 2
 /// when it could not start (no display, no settings folder).
 pub fn main() -> ExitCode {
+    faults::catch_panics();
     let prepared = desktop::prepare();
     let _bars = super::init_logging(0, 1);
     if let Err(cause) = prepared {
@@ -80,7 +84,8 @@ pub fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            // Before the window, or with it gone: no window says it.
+            faults::say(&format!("error: {error:#}"));
             ExitCode::from(2)
         }
     }
