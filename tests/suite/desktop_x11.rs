@@ -94,6 +94,21 @@ fn hinted_to_the_end(
     run
 }
 
+/// `bot report` written in the data folder, the one report there: its
+/// page.
+fn the_report(desktop: &Desktop) -> String {
+    let out = desktop.run_bot(&["report"]);
+    assert!(out.status.success(), "{out:?}");
+    let reports: Vec<PathBuf> = std::fs::read_dir(desktop.path("data/dustbot"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().contains("report-"))
+        .collect();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    std::fs::read_to_string(&reports[0]).unwrap()
+}
+
 /// A notification as a desktop's notifier draws it: a window of its own
 /// over the others that no window manager frames or lists
 /// (override-redirect), here over the whole board of the game at the
@@ -224,16 +239,7 @@ fn play_stopped_by_a_notification_keeps_no_picture_of_it_and_the_report_says_so(
         frames_kept(&desktop)
     );
     // The report takes no frame, and says which it takes.
-    let out = desktop.run_bot(&["report"]);
-    assert!(out.status.success(), "{out:?}");
-    let reports: Vec<PathBuf> = std::fs::read_dir(desktop.path("data/dustbot"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().contains("report-"))
-        .collect();
-    assert_eq!(reports.len(), 1, "{reports:?}");
-    let page = std::fs::read_to_string(&reports[0]).unwrap();
+    let page = the_report(&desktop);
     assert!(page.contains("the 0 newest frames the bot saved"), "{page}");
     assert!(
         !page.contains("data:image/png"),
@@ -706,15 +712,7 @@ fn an_error_before_the_apps_window_goes_to_its_log_and_the_report_takes_it() {
     let log = std::fs::read_to_string(desktop.path("data/dustbot/dustbot.log")).unwrap();
     assert!(log.contains(said), "{log}");
     // The report takes the app's log.
-    let out = desktop.run_bot(&["report"]);
-    assert!(out.status.success(), "{out:?}");
-    let report = std::fs::read_dir(desktop.path("data/dustbot"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.to_string_lossy().contains("report-"))
-        .unwrap();
-    let page = std::fs::read_to_string(report).unwrap();
+    let page = the_report(&desktop);
     assert!(page.contains("the app&#39;s log"), "{page}");
     assert!(page.contains("cannot open the window"), "{page}");
 }
