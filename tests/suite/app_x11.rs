@@ -227,6 +227,14 @@ fn hint(said: &str, n: usize) -> Option<(i64, i64)> {
 fn hints_by_button_lead_to_the_clear_stop_ends_them_and_q_quits() {
     let desktop = Desktop::start();
     let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let picture = std::env::var_os("DUSTBOT_APP_PICTURE");
+    if picture.is_some() {
+        // The calibration in the working folder, named there as a
+        // player's is: no path of this machine in the picture.
+        std::fs::create_dir(desktop.path("calibration")).unwrap();
+        let default = crate::vision_support::repo("calibration/nodiatis.toml");
+        std::fs::copy(default, desktop.path("calibration/nodiatis.toml")).unwrap();
+    }
     let mut app = App::start(&desktop);
     // The time to the first hint, in the player's steps (the window of a
     // game named Nodiatis needs no yes): measured, said, and bounded
@@ -244,6 +252,28 @@ fn hints_by_button_lead_to_the_clear_stop_ends_them_and_q_quits() {
         first_hint.as_secs_f64()
     );
     assert!(first_hint < Duration::from_secs(10), "{first_hint:?}");
+    // The README's picture, when asked for: the app beside the game, the
+    // next click marked on the game's own board.
+    if let Some(path) = picture {
+        app.wait_for("hints marked on the board", 1);
+        let (gx, gy, gw, gh) = desktop.window_rectangle(&practice.id);
+        let (ax, ay, aw, ah) = desktop.window_rectangle(&app.window(&desktop));
+        let (left, top) = (gx.min(ax) - 8, gy.min(ay) - 30);
+        let (right, bottom) = ((gx + gw).max(ax + aw) + 8, (gy + gh).max(ay + ah) + 8);
+        let shot = screenshot(&desktop.display);
+        let (width, height) = (right - left, bottom.min(shot.height() as i32) - top);
+        let both =
+            image::imageops::crop_imm(&shot, left as u32, top as u32, width as u32, height as u32);
+        let (w, h) = (width as u32 * 3 / 4, height as u32 * 3 / 4);
+        image::imageops::resize(
+            &both.to_image(),
+            w,
+            h,
+            image::imageops::FilterType::Triangle,
+        )
+        .save(path)
+        .unwrap();
+    }
     // The player follows every hint, as the app says it.
     for n in 1..=11 {
         let said = app.wait_for("hint: click", n);

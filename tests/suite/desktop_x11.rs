@@ -257,6 +257,14 @@ fn alike(a: &[u8], b: &[u8]) -> f64 {
     same as f64 / (a.len() / 4).max(1) as f64
 }
 
+/// The screen's pixels in the rectangle `(x, y, width, height)`, RGBA.
+fn screen_pixels(display: &str, (x, y, w, h): (i32, i32, i32, i32)) -> Vec<u8> {
+    let shot = screenshot(display);
+    image::imageops::crop_imm(&shot, x as u32, y as u32, w as u32, h as u32)
+        .to_image()
+        .into_raw()
+}
+
 #[test]
 fn the_apps_window_is_drawn_again_once_another_window_uncovers_it() {
     let desktop = Desktop::start();

@@ -12,7 +12,7 @@ use dustbot::vision::{self, Calibration, Reading};
 use image::RgbaImage;
 use serde_json::Value;
 use x11rb::connection::Connection as _;
-use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, ImageFormat, MapState};
+use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, MapState};
 
 use crate::x11_support::*;
 
@@ -27,25 +27,6 @@ const ANIM: u64 = 250;
 const RING: [u8; 3] = [255, 214, 0];
 /// The second click's.
 const LATER: [u8; 3] = [205, 160, 40];
-
-/// The whole screen as the bot captures it (the root window).
-fn screenshot(display: &str) -> RgbaImage {
-    let (conn, screen) = x11rb::connect(Some(display)).unwrap();
-    let root = &conn.setup().roots[screen];
-    let (w, h) = (root.width_in_pixels, root.height_in_pixels);
-    let reply = conn
-        .get_image(ImageFormat::Z_PIXMAP, root.root, 0, 0, w, h, u32::MAX)
-        .unwrap()
-        .reply()
-        .unwrap();
-    // Xvfb at depth 24: BGRx, least significant byte first.
-    let rgba = reply
-        .data
-        .chunks_exact(4)
-        .flat_map(|p| [p[2], p[1], p[0], 255])
-        .collect();
-    RgbaImage::from_raw(u32::from(w), u32::from(h), rgba).unwrap()
-}
 
 /// The marks windows mapped on the screen (by their class).
 fn mapped_marks(display: &str) -> usize {

@@ -647,27 +647,25 @@ pub fn left_button_down(display: &str) -> bool {
     reply.mask.contains(KeyButMask::BUTTON1)
 }
 
-/// The screen's pixels in the rectangle `(x, y, width, height)`, as the
-/// X server has them now: 4 bytes a pixel, row by row.
-pub fn screen_pixels(display: &str, (x, y, width, height): (i32, i32, i32, i32)) -> Vec<u8> {
+/// The whole screen as the bot captures it (the root window).
+pub fn screenshot(display: &str) -> image::RgbaImage {
     use x11rb::connection::Connection as _;
     use x11rb::protocol::xproto::{ConnectionExt as _, ImageFormat};
     let (conn, screen) = x11rb::connect(Some(display)).unwrap();
-    let root = conn.setup().roots[screen].root;
+    let root = &conn.setup().roots[screen];
+    let (w, h) = (root.width_in_pixels, root.height_in_pixels);
     let reply = conn
-        .get_image(
-            ImageFormat::Z_PIXMAP,
-            root,
-            x as i16,
-            y as i16,
-            width as u16,
-            height as u16,
-            !0,
-        )
+        .get_image(ImageFormat::Z_PIXMAP, root.root, 0, 0, w, h, u32::MAX)
         .unwrap()
         .reply()
         .unwrap();
-    reply.data
+    // Xvfb at depth 24: BGRx, least significant byte first.
+    let rgba = reply
+        .data
+        .chunks_exact(4)
+        .flat_map(|p| [p[2], p[1], p[0], 255])
+        .collect();
+    image::RgbaImage::from_raw(u32::from(w), u32::from(h), rgba).unwrap()
 }
 
 /// Polls `probe` until it gives a value, for at most [`PATIENCE`].
