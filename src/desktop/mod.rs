@@ -110,8 +110,8 @@ const _PLATFORM_CONTRACT: () = {
     type NextPress = Result<Option<(f32, f32)>, String>;
     let _: fn(&mut platform::Presses) -> NextPress = platform::Presses::next;
     // The key that stops a run from anywhere, held while the value lives.
-    let _: fn(stop::Pressed) -> Result<platform::StopKeyGrab, stop::GrabError> =
-        platform::StopKeyGrab::grab;
+    type Grab = Result<platform::StopKeyGrab, stop::GrabError>;
+    let _: fn(stop::GlobalKey, stop::Pressed) -> Grab = platform::StopKeyGrab::grab;
 };
 
 use image::RgbaImage;

@@ -158,9 +158,11 @@ pub enum Asker {
     Escape,
     /// The terminal the session reads its keys from went away.
     TerminalClosed,
-    /// The key that stops from anywhere ([`StopKey`]), pressed in any
-    /// window.
+    /// Pause, the key that stops from anywhere ([`StopKey`]), pressed in
+    /// any window.
     StopKey,
+    /// Ctrl+Alt+S, the stop from anywhere that every keyboard has.
+    StopChord,
     /// The Stop button of the bot's own window.
     StopButton,
     /// The bot's own window closed, or Quit, during a run.
@@ -176,7 +178,8 @@ impl Asker {
             Asker::StopKey => 4,
             Asker::StopButton => 5,
             Asker::Closing => 6,
-            Asker::Key(key) => u8::try_from(key).map_or(7, |k| k.max(7)),
+            Asker::StopChord => 7,
+            Asker::Key(key) => u8::try_from(key).map_or(8, |k| k.max(8)),
         }
     }
 
@@ -190,6 +193,7 @@ impl Asker {
             4 => Some(Asker::StopKey),
             5 => Some(Asker::StopButton),
             6 => Some(Asker::Closing),
+            7 => Some(Asker::StopChord),
             key => Some(Asker::Key(char::from(key))),
         }
     }
@@ -202,7 +206,8 @@ impl std::fmt::Display for Asker {
             Asker::Key(key) => write!(f, "{key}"),
             Asker::Escape => f.write_str("Escape"),
             Asker::TerminalClosed => f.write_str("the terminal closing"),
-            Asker::StopKey => write!(f, "the {STOP_KEY} key"),
+            Asker::StopKey => write!(f, "the {} key", PAUSE.name),
+            Asker::StopChord => f.write_str(CHORD.name),
             Asker::StopButton => f.write_str("Stop"),
             Asker::Closing => f.write_str("closing the app"),
         }
@@ -267,20 +272,52 @@ pub fn check() -> Result<(), InputError> {
     }
 }
 
-/// The key that stops a run from anywhere, by the name on its keycap.
-pub const STOP_KEY: &str = "Pause";
-/// X11's keysym of the Pause key (`XK_Pause`, keysymdef.h).
-#[cfg_attr(windows, allow(dead_code))]
-pub(super) const XK_PAUSE: u32 = 0xff13;
-/// Windows' hot key for it, as `RegisterHotKey` takes it: the modifiers
-/// (`MOD_NOREPEAT` alone: Pause bare, and a key held down says it once)
-/// and the virtual key (`VK_PAUSE`).
-#[cfg_attr(not(windows), allow(dead_code))]
-pub(super) const WINDOWS_HOT_KEY: (u32, u32) = (0x4000, 0x13);
-/// The hot key's id, the thread's own (`RegisterHotKey` with no window
-/// takes 0 to 0xBFFF).
-#[cfg_attr(not(windows), allow(dead_code))]
-pub(super) const WINDOWS_HOT_KEY_ID: i32 = 0x5053;
+/// A key that stops a run from anywhere: its name on the keycaps, as
+/// X11 grabs it (its keysym, and the modifiers held with it: `None` for
+/// any) and as Windows' `RegisterHotKey` takes it (the modifiers, with
+/// `MOD_NOREPEAT` so that a key held down says it once, the virtual key,
+/// and the hot key's id, the thread's own: 0 to 0xBFFF), and who it is
+/// as the stop's asker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GlobalKey {
+    pub name: &'static str,
+    #[cfg_attr(windows, allow(dead_code))]
+    pub(super) keysym: u32,
+    #[cfg_attr(windows, allow(dead_code))]
+    pub(super) modifiers: Option<u16>,
+    #[cfg_attr(not(windows), allow(dead_code))]
+    pub(super) hot_key: (u32, u32),
+    #[cfg_attr(not(windows), allow(dead_code))]
+    pub(super) id: i32,
+    asker: Asker,
+}
+
+/// Pause, bare (`XK_Pause`; `VK_PAUSE`): the stop a game never uses.
+pub const PAUSE: GlobalKey = GlobalKey {
+    name: "Pause",
+    keysym: 0xff13,
+    modifiers: None,
+    hot_key: (0x4000, 0x13),
+    id: 0x5053,
+    asker: Asker::StopKey,
+};
+
+/// Ctrl+Alt+S (`XK_s` with Control and Mod1; `MOD_CONTROL | MOD_ALT`,
+/// `S`): the stop of the keyboards without Pause (most laptops, compact
+/// ones). No system's or browser's shortcut, and the game types no such
+/// chord; Shift+Escape would be Chrome's task manager.
+pub const CHORD: GlobalKey = GlobalKey {
+    name: "Ctrl+Alt+S",
+    keysym: 0x73,
+    modifiers: Some(0x4 | 0x8),
+    hot_key: (0x4000 | 0x2 | 0x1, 0x53),
+    id: 0x5054,
+    asker: Asker::StopChord,
+};
+
+/// The keys that stop a run from anywhere, each grabbed for it.
+pub const GLOBAL_KEYS: [GlobalKey; 2] = [PAUSE, CHORD];
+
 /// `WM_HOTKEY`: the hot key pressed, posted to the queue of the thread
 /// that registered it (a hot key registered with no window has no window
 /// procedure to call).
@@ -324,11 +361,11 @@ pub(super) enum HotKeyMessage {
 }
 
 /// [`HotKeyMessage`] of a thread message (`message`, `wparam`): only the
-/// hot key of [`WINDOWS_HOT_KEY_ID`] is a press.
+/// hot key `id` (the thread's) is a press.
 #[cfg_attr(not(windows), allow(dead_code))]
-pub(super) fn hot_key_message(message: u32, wparam: usize) -> HotKeyMessage {
+pub(super) fn hot_key_message(message: u32, wparam: usize, id: i32) -> HotKeyMessage {
     match message {
-        WM_HOTKEY if wparam == WINDOWS_HOT_KEY_ID as usize => HotKeyMessage::Pressed,
+        WM_HOTKEY if wparam == id as usize => HotKeyMessage::Pressed,
         WM_APP => HotKeyMessage::End,
         _ => HotKeyMessage::Other,
     }
@@ -344,50 +381,75 @@ pub(super) fn hot_key_refused(error: u32) -> GrabError {
     }
 }
 
-/// The key that stops a run from anywhere ([`STOP_KEY`]), taken from the
-/// whole desktop for as long as this value lives: a press in any window,
-/// the game's included, asks the run to stop as [`Asker::StopKey`]. When
-/// another program holds the key the run goes on without it, and
-/// [`StopKey::said`] says so.
+/// The keys that stop a run from anywhere ([`GLOBAL_KEYS`]), taken from
+/// the whole desktop for as long as this value lives: a press in any
+/// window, the game's included, asks the run to stop as that key. A key
+/// another program holds is said not available, and the run goes on with
+/// the others ([`StopKey::said`]).
 #[derive(Debug)]
 pub struct StopKey {
-    grab: Result<super::platform::StopKeyGrab, GrabError>,
+    grabs: Vec<(GlobalKey, Result<super::platform::StopKeyGrab, GrabError>)>,
 }
 
 impl StopKey {
-    /// Takes the key for a run.
+    /// Takes the keys for a run.
     pub fn grab() -> StopKey {
-        StopKey::grab_with(Box::new(|| ask(Asker::StopKey)))
+        let grabs = GLOBAL_KEYS
+            .iter()
+            .map(|&key| {
+                let grab =
+                    super::platform::StopKeyGrab::grab(key, Box::new(move || ask(key.asker)));
+                if let Err(why) = &grab {
+                    log::debug!("{} is not the bot's: {why}", key.name);
+                }
+                (key, grab)
+            })
+            .collect();
+        StopKey { grabs }
     }
 
-    /// Takes the key, `pressed` called on the listening thread at each
-    /// press.
-    pub fn grab_with(pressed: Pressed) -> StopKey {
-        let grab = super::platform::StopKeyGrab::grab(pressed);
-        if let Err(why) = &grab {
-            log::debug!("the {STOP_KEY} key is not the bot's: {why}");
-        }
-        StopKey { grab }
-    }
-
-    /// Whether the key is the bot's.
+    /// Whether any of the keys is the bot's.
     pub fn held(&self) -> bool {
-        self.grab.is_ok()
+        self.grabs.iter().any(|(_, grab)| grab.is_ok())
     }
 
-    /// Why the key is not the bot's, when it is not.
-    pub fn refused(&self) -> Option<&GrabError> {
-        self.grab.as_ref().err()
+    /// The keys that stop from anywhere, in words: "Pause or Ctrl+Alt+S".
+    pub fn names(&self) -> String {
+        said_keys(&self.held_names())
     }
 
-    /// What the player is told: "Pause stops from anywhere", or that the
-    /// key is not available and why.
+    fn held_names(&self) -> Vec<&'static str> {
+        self.grabs
+            .iter()
+            .filter(|(_, grab)| grab.is_ok())
+            .map(|(key, _)| key.name)
+            .collect()
+    }
+
+    /// What the player is told: "Pause or Ctrl+Alt+S stops from
+    /// anywhere", and each key that is not available, and why.
     pub fn said(&self) -> String {
-        match &self.grab {
-            Ok(_) => format!("{STOP_KEY} stops from anywhere"),
-            Err(why) => format!("the {STOP_KEY} key is not available ({why})"),
+        let held = self.held_names();
+        let refused: Vec<String> = self
+            .grabs
+            .iter()
+            .filter_map(|(key, grab)| {
+                let why = grab.as_ref().err()?;
+                Some(format!("the {} key is not available ({why})", key.name))
+            })
+            .collect();
+        let mut said = Vec::new();
+        if !held.is_empty() {
+            said.push(format!("{} stops from anywhere", said_keys(&held)));
         }
+        said.extend(refused);
+        said.join("; ")
     }
+}
+
+/// Key names joined as a player reads them: "Pause or Ctrl+Alt+S".
+fn said_keys(names: &[&str]) -> String {
+    names.join(" or ")
 }
 
 #[cfg(test)]
@@ -405,43 +467,60 @@ mod tests {
             Asker::StopKey,
             Asker::StopButton,
             Asker::Closing,
+            Asker::StopChord,
         ] {
             assert_eq!(Asker::of(asker.code()), Some(asker));
         }
         assert_eq!(Asker::Key('q').to_string(), "q");
         assert_eq!(Asker::StopKey.to_string(), "the Pause key");
+        assert_eq!(Asker::StopChord.to_string(), "Ctrl+Alt+S");
     }
 
     #[test]
-    fn the_stop_key_is_pause_bare_on_windows_and_its_press_comes_to_the_thread() {
+    fn the_stop_keys_are_pause_bare_and_ctrl_alt_s_and_their_presses_come_to_the_thread() {
         // RegisterHotKey(NULL, id, MOD_NOREPEAT, VK_PAUSE): no modifier
-        // to hold, one WM_HOTKEY for a key held down.
-        assert_eq!(WINDOWS_HOT_KEY, (0x4000, 0x13));
-        assert!((0..=0xBFFF).contains(&WINDOWS_HOT_KEY_ID));
+        // to hold, one WM_HOTKEY for a key held down; and
+        // MOD_CONTROL | MOD_ALT | MOD_NOREPEAT with 'S'.
+        assert_eq!(PAUSE.hot_key, (0x4000, 0x13));
+        assert_eq!(CHORD.hot_key, (0x4003, 0x53));
+        // X11: Pause with any modifiers; s with Control (4) and Mod1 (8).
+        assert_eq!((PAUSE.keysym, PAUSE.modifiers), (0xff13, None));
+        assert_eq!((CHORD.keysym, CHORD.modifiers), (0x73, Some(12)));
+        for key in GLOBAL_KEYS {
+            assert!((0..=0xBFFF).contains(&key.id));
+        }
+        assert_ne!(PAUSE.id, CHORD.id);
         // The registering thread's queue: its hot key is a press, the
         // run's end ends the loop, the rest (another id, a timer) waits.
-        let id = WINDOWS_HOT_KEY_ID as usize;
-        assert_eq!(hot_key_message(0x0312, id), HotKeyMessage::Pressed);
-        assert_eq!(hot_key_message(0x0312, id + 1), HotKeyMessage::Other);
-        assert_eq!(hot_key_message(0x8000, 0), HotKeyMessage::End);
-        assert_eq!(hot_key_message(0x0113, id), HotKeyMessage::Other);
+        let id = PAUSE.id;
+        let wparam = id as usize;
+        assert_eq!(hot_key_message(0x0312, wparam, id), HotKeyMessage::Pressed);
+        assert_eq!(
+            hot_key_message(0x0312, wparam + 1, id),
+            HotKeyMessage::Other
+        );
+        assert_eq!(hot_key_message(0x8000, 0, id), HotKeyMessage::End);
+        assert_eq!(hot_key_message(0x0113, wparam, id), HotKeyMessage::Other);
         // Held by another program: the run goes on, said so.
         assert!(matches!(hot_key_refused(1409), GrabError::Taken));
         let other = hot_key_refused(5).to_string();
         assert!(other.contains("error 5"), "{other}");
-        assert_eq!(XK_PAUSE, 0xff13);
     }
 
     #[test]
     fn a_key_another_program_holds_is_said_not_available() {
         let taken = StopKey {
-            grab: Err(GrabError::Taken),
+            grabs: vec![
+                (PAUSE, Err(GrabError::Taken)),
+                (CHORD, Err(GrabError::Taken)),
+            ],
         };
         assert!(!taken.held());
         assert_eq!(
             taken.said(),
-            "the Pause key is not available (another program holds it)"
+            "the Pause key is not available (another program holds it); the Ctrl+Alt+S key is not available (another program holds it)"
         );
+        assert_eq!(said_keys(&["Pause", "Ctrl+Alt+S"]), "Pause or Ctrl+Alt+S");
     }
 
     #[test]

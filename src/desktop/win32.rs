@@ -1088,10 +1088,13 @@ impl std::fmt::Debug for StopKeyGrab {
 }
 
 impl StopKeyGrab {
-    /// Registers Pause ([`super::stop::WINDOWS_HOT_KEY`]) on a thread
-    /// that calls `pressed` at each `WM_HOTKEY`; `Taken` when another
-    /// program holds it (`ERROR_HOTKEY_ALREADY_REGISTERED`).
-    pub(super) fn grab(pressed: super::stop::Pressed) -> Result<StopKeyGrab, GrabError> {
+    /// Registers `key` as a hot key on a thread that calls `pressed` at
+    /// each `WM_HOTKEY`; `Taken` when another program holds it
+    /// (`ERROR_HOTKEY_ALREADY_REGISTERED`).
+    pub(super) fn grab(
+        key: super::stop::GlobalKey,
+        pressed: super::stop::Pressed,
+    ) -> Result<StopKeyGrab, GrabError> {
         let (told, registered) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
             let mut message = MSG::default();
@@ -1107,10 +1110,11 @@ impl StopKeyGrab {
                     PM_NOREMOVE,
                 )
             };
-            let (modifiers, key) = super::stop::WINDOWS_HOT_KEY;
-            let id = super::stop::WINDOWS_HOT_KEY_ID;
+            let (modifiers, virtual_key) = key.hot_key;
+            let id = key.id;
             // SAFETY: no window: the hot key is this thread's.
-            let done = unsafe { RegisterHotKey(std::ptr::null_mut(), id, modifiers, key) } != 0;
+            let done =
+                unsafe { RegisterHotKey(std::ptr::null_mut(), id, modifiers, virtual_key) } != 0;
             let error = last_error();
             // SAFETY: the calling thread's id.
             let thread_id = unsafe { GetCurrentThreadId() };
@@ -1129,7 +1133,7 @@ impl StopKeyGrab {
             // SAFETY: this thread's messages, into a local; 0 is WM_QUIT,
             // -1 an error: either ends the loop.
             while unsafe { GetMessageW(&mut message, std::ptr::null_mut(), 0, 0) } > 0 {
-                match super::stop::hot_key_message(message.message, message.wParam) {
+                match super::stop::hot_key_message(message.message, message.wParam, id) {
                     HotKeyMessage::Pressed => pressed(),
                     HotKeyMessage::End => break,
                     HotKeyMessage::Other => {}
@@ -1147,9 +1151,10 @@ impl StopKeyGrab {
                 thread.join().ok();
                 Err(refused)
             }
-            Err(_) => Err(GrabError::Failed(
-                "the thread of the Pause key ended".into(),
-            )),
+            Err(_) => Err(GrabError::Failed(format!(
+                "the thread of the {} key ended",
+                key.name
+            ))),
         }
     }
 }
@@ -1289,12 +1294,19 @@ mod tests {
     }
 
     #[test]
-    fn the_stop_key_is_windows_own_pause_and_hot_key_messages() {
+    fn the_stop_keys_are_windows_own_pause_and_ctrl_alt_s_and_hot_key_messages() {
         use windows_sys::Win32::Foundation::ERROR_HOTKEY_ALREADY_REGISTERED;
-        use windows_sys::Win32::UI::Input::KeyboardAndMouse::{MOD_NOREPEAT, VK_PAUSE};
+        use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
+            MOD_ALT, MOD_CONTROL, MOD_NOREPEAT, VK_PAUSE, VK_S,
+        };
         use windows_sys::Win32::UI::WindowsAndMessaging::WM_HOTKEY;
-        let stop = super::super::stop::WINDOWS_HOT_KEY;
-        assert_eq!(stop, (MOD_NOREPEAT, u32::from(VK_PAUSE)));
+        let pause = super::super::stop::PAUSE.hot_key;
+        assert_eq!(pause, (MOD_NOREPEAT, u32::from(VK_PAUSE)));
+        let chord = super::super::stop::CHORD.hot_key;
+        assert_eq!(
+            chord,
+            (MOD_CONTROL | MOD_ALT | MOD_NOREPEAT, u32::from(VK_S))
+        );
         assert_eq!(super::super::stop::WM_HOTKEY, WM_HOTKEY);
         assert_eq!(super::super::stop::WM_APP, WM_APP);
         assert_eq!(
@@ -1310,9 +1322,13 @@ mod tests {
             INPUT_KEYBOARD, KEYBDINPUT, KEYEVENTF_KEYUP, VK_PAUSE,
         };
         let (pressed, presses) = std::sync::mpsc::channel();
-        let grab = StopKeyGrab::grab(Box::new(move || {
-            pressed.send(()).ok();
-        }))
+        let pause = super::super::stop::PAUSE;
+        let grab = StopKeyGrab::grab(
+            pause,
+            Box::new(move || {
+                pressed.send(()).ok();
+            }),
+        )
         .expect("the Pause key");
         let key = |flags| INPUT {
             r#type: INPUT_KEYBOARD,
@@ -1337,11 +1353,11 @@ mod tests {
         let came = presses.recv_timeout(std::time::Duration::from_secs(5));
         assert!(came.is_ok(), "no WM_HOTKEY for the Pause key");
         // Registered by another thread: Windows says it is taken.
-        let second = StopKeyGrab::grab(Box::new(|| {}));
+        let second = StopKeyGrab::grab(pause, Box::new(|| {}));
         assert!(matches!(second, Err(GrabError::Taken)), "{second:?}");
         drop(grab);
         // Unregistered by its thread at the end: the key is free again.
-        let again = StopKeyGrab::grab(Box::new(|| {}));
+        let again = StopKeyGrab::grab(pause, Box::new(|| {}));
         assert!(again.is_ok(), "{again:?}");
     }
 

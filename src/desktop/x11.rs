@@ -1014,11 +1014,15 @@ impl std::fmt::Debug for StopKeyGrab {
 const STOP_KEY_POLL: Duration = Duration::from_millis(20);
 
 impl StopKeyGrab {
-    /// Grabs Pause with any modifiers (`AnyModifier`: NumLock, CapsLock
-    /// and the rest, on or off) on the root window, so that it comes to
-    /// the bot whichever window has the focus; `pressed` is called at
-    /// each press. `Taken` when another client holds it (`BadAccess`).
-    pub(super) fn grab(pressed: super::stop::Pressed) -> Result<StopKeyGrab, GrabError> {
+    /// Grabs `key` on the root window, so that it comes to the bot
+    /// whichever window has the focus: Pause with any modifiers
+    /// (`AnyModifier`), a chord with its modifiers whatever NumLock and
+    /// CapsLock are; `pressed` is called at each press. `Taken` when
+    /// another client holds it (`BadAccess`).
+    pub(super) fn grab(
+        key: super::stop::GlobalKey,
+        pressed: super::stop::Pressed,
+    ) -> Result<StopKeyGrab, GrabError> {
         use x11rb::protocol::xproto::{GrabMode, ModMask};
         let failed = |e: &dyn std::fmt::Display| GrabError::Failed(e.to_string());
         let (conn, screen) = x11rb::connect(None).map_err(|e| failed(&e))?;
@@ -1030,22 +1034,24 @@ impl StopKeyGrab {
             .reply()
             .map_err(|e| failed(&e))?;
         let codes = keycodes_of(
-            super::stop::XK_PAUSE,
+            key.keysym,
             min,
             mapping.keysyms_per_keycode,
             &mapping.keysyms,
         );
         if codes.is_empty() {
-            return Err(GrabError::Failed(
-                "no key of this keyboard types Pause".into(),
-            ));
+            return Err(GrabError::Failed(format!(
+                "no key of this keyboard types {}",
+                key.name
+            )));
         }
-        for &code in &codes {
+        let masks = grab_masks(key.modifiers);
+        for (&code, &mask) in codes.iter().flat_map(|c| masks.iter().map(move |m| (c, m))) {
             let checked = conn
                 .grab_key(
                     false,
                     root,
-                    ModMask::ANY,
+                    ModMask::from(mask),
                     code,
                     GrabMode::ASYNC,
                     GrabMode::ASYNC,
@@ -1080,7 +1086,9 @@ impl StopKeyGrab {
                 sleep(STOP_KEY_POLL);
             }
             for &code in &codes {
-                conn.ungrab_key(code, root, ModMask::ANY).ok();
+                for &mask in &masks {
+                    conn.ungrab_key(code, root, ModMask::from(mask)).ok();
+                }
             }
             conn.flush().ok();
         });
@@ -1097,6 +1105,19 @@ impl Drop for StopKeyGrab {
         if let Some(thread) = self.thread.take() {
             thread.join().ok();
         }
+    }
+}
+
+/// The modifier masks a key is grabbed with: `AnyModifier` (0x8000) for
+/// a bare key; a chord's `modifiers` with CapsLock (Lock, 0x2) and NumLock
+/// (Mod2, 0x10) each on or off, as X11 grabs the exact state.
+fn grab_masks(modifiers: Option<u16>) -> Vec<u16> {
+    match modifiers {
+        None => vec![0x8000],
+        Some(held) => [0, 0x2, 0x10, 0x12]
+            .iter()
+            .map(|locks| held | locks)
+            .collect(),
     }
 }
 
@@ -1141,10 +1162,16 @@ mod tests {
     fn the_pause_key_is_found_at_every_keycode_that_types_it() {
         // Two keysyms a keycode from 8: Pause at 10 alone, and as the
         // shifted keysym of 12 (Ctrl+Break's key on some layouts).
-        let pause = crate::desktop::stop::XK_PAUSE;
+        let pause = crate::desktop::stop::PAUSE.keysym;
         let keysyms = [0x61, 0x41, 0x62, 0x42, pause, 0, 0x63, 0x43, 0xff6b, pause];
         assert_eq!(keycodes_of(pause, 8, 2, &keysyms), [10, 12]);
         assert!(keycodes_of(pause, 8, 2, &keysyms[..4]).is_empty());
+    }
+
+    #[test]
+    fn a_chord_is_grabbed_whatever_capslock_and_numlock_are() {
+        assert_eq!(grab_masks(None), [0x8000]);
+        assert_eq!(grab_masks(Some(0xc)), [0xc, 0xe, 0x1c, 0x1e]);
     }
 
     #[test]

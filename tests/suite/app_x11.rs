@@ -377,7 +377,7 @@ fn pause_stops_hints_from_the_game_and_is_given_back_at_the_end() {
     app.yes_it_is_the_game(&desktop);
     app.key(&desktop, "1");
     app.wait_for("hint: click", 1);
-    let said = app.wait_for("Pause stops from anywhere", 1);
+    let said = app.wait_for("Pause or Ctrl+Alt+S stops from anywhere", 1);
     assert!(!said.contains("not available"), "{said}");
     // The keyboard is the game's: Pause pressed there ends the hints,
     // said as the stop it is, with no error.
@@ -388,12 +388,17 @@ fn pause_stops_hints_from_the_game_and_is_given_back_at_the_end() {
     assert!(said.contains("stopped by the Pause key"), "{said}");
     assert!(!said.contains("error"), "{said}");
     assert!(practice.clicks().is_empty(), "{said}");
-    // Given back at the end: the next run takes it again.
+    // Given back at the end: the next run takes it again, and the stop
+    // of the keyboards without Pause, Ctrl+Alt+S from the game, ends it.
     app.key(&desktop, "1");
-    let said = app.wait_for("Pause stops from anywhere", 2);
+    let said = app.wait_for("Pause or Ctrl+Alt+S stops from anywhere", 2);
     assert!(!said.contains("not available"), "{said}");
-    app.key(&desktop, "Escape");
-    app.wait_for("ended: 1 hints, 2 play", 2);
+    focus(&desktop, &practice.id);
+    let out = desktop.xdotool(&["key", "ctrl+alt+s"]);
+    assert!(out.status.success(), "{out:?}");
+    let said = app.wait_for("ended: 1 hints, 2 play", 2);
+    assert!(said.contains("stopped by Ctrl+Alt+S"), "{said}");
+    assert!(practice.clicks().is_empty(), "{said}");
 }
 
 #[test]
@@ -404,7 +409,8 @@ fn a_pause_key_another_program_holds_is_said_and_the_hints_go_on() {
     let bot = desktop.start_bot(GAME, &["--assist", "--games", "0"]);
     wait_for("the bot to hold the Pause key", || {
         let out = std::fs::read_to_string(desktop.path("bot.out")).unwrap_or_default();
-        out.contains("Pause stops from anywhere").then_some(())
+        out.contains("Pause or Ctrl+Alt+S stops from anywhere")
+            .then_some(())
     });
     let app = App::start(&desktop);
     app.yes_it_is_the_game(&desktop);
@@ -420,7 +426,9 @@ fn a_pause_key_another_program_holds_is_said_and_the_hints_go_on() {
     bot.interrupt();
     let finished = bot.finish();
     assert!(
-        finished.stdout.contains("Pause stops from anywhere"),
+        finished
+            .stdout
+            .contains("Pause or Ctrl+Alt+S stops from anywhere"),
         "{}",
         finished.dump()
     );

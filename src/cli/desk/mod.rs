@@ -902,9 +902,9 @@ impl App {
         // reaches the game, which may close on it).
         let stop_key = stop::StopKey::grab();
         let stops = if stop_key.held() {
-            "Stop here or Pause from anywhere"
+            format!("Stop here or {} from anywhere", stop_key.names())
         } else {
-            "Stop here"
+            "Stop here".to_owned()
         };
         set(
             &mut self.status.doing,
