@@ -165,7 +165,13 @@ pub(crate) const CORNER_PATCH: f32 = 0.06;
 /// The pixels of small patches at the inner cell corners, where no pile
 /// reaches (the outer corners may show the window around the board).
 pub(crate) fn corner_pixels(image: &RgbaImage, geometry: &Geometry) -> Vec<[u8; 3]> {
-    let corners: Vec<PixelPoint> = (1..geometry.width)
+    let corners = inner_corners(geometry);
+    patch_pixels(image, &corners, (geometry.pitch_x, geometry.pitch_y))
+}
+
+/// The inner cell corners of the board at `geometry`, column by column.
+pub(crate) fn inner_corners(geometry: &Geometry) -> Vec<PixelPoint> {
+    (1..geometry.width)
         .flat_map(|i| (1..geometry.height).map(move |j| (i, j)))
         .map(|(i, j)| {
             PixelPoint::new(
@@ -173,8 +179,7 @@ pub(crate) fn corner_pixels(image: &RgbaImage, geometry: &Geometry) -> Vec<[u8; 
                 geometry.y + f32::from(j) * geometry.pitch_y,
             )
         })
-        .collect();
-    patch_pixels(image, &corners, (geometry.pitch_x, geometry.pitch_y))
+        .collect()
 }
 
 /// The pixels of a small patch around each of `corners`.

@@ -35,7 +35,7 @@ impl Swamp {
     /// The swamp of `image`, the board at `geometry` in it.
     pub fn of(image: &RgbaImage, geometry: &Geometry) -> Swamp {
         Swamp {
-            corners: corners(geometry)
+            corners: classify::inner_corners(geometry)
                 .iter()
                 .map(|&corner| corner_colour(image, corner, geometry))
                 .collect(),
@@ -71,19 +71,6 @@ fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
         .map(|(x, y)| (x - y) * (x - y))
         .sum::<f32>()
         .sqrt()
-}
-
-/// The inner cell corners of the board at `geometry`.
-fn corners(geometry: &Geometry) -> Vec<PixelPoint> {
-    (1..geometry.width)
-        .flat_map(|i| (1..geometry.height).map(move |j| (i, j)))
-        .map(|(i, j)| {
-            PixelPoint::new(
-                geometry.x + f32::from(i) * geometry.pitch_x,
-                geometry.y + f32::from(j) * geometry.pitch_y,
-            )
-        })
-        .collect()
 }
 
 /// The median colour of the patch at `corner`, in Oklab; `None` where the

@@ -332,12 +332,7 @@ fn the_app_killed_from_outside_during_play_leaves_the_button_up_and_records_the_
     game.wait_for_clicks(2);
     // xkill ends the connection of the app's window: its other
     // connections (the mouse's among them) live on until the process ends.
-    let out = Command::new("xkill")
-        .args(["-id", &app.window(&desktop)])
-        .env("DISPLAY", &desktop.display)
-        .output()
-        .expect("xkill (scripts/install-deps installs x11-utils)");
-    assert!(out.status.success(), "{out:?}");
+    desktop.x_tool("xkill", &["-id", &app.window(&desktop)]);
     app.exit_code();
     assert!(!left_button_down(&desktop.display), "{}", app.said());
     let games = desktop.recorded();
@@ -631,12 +626,9 @@ fn at_a_desktop_scale_of_150_percent_the_app_is_one_and_a_half_times_as_big_and_
     let desktop = Desktop::start_on("2560x1600x24");
     // The desktop's scale as a desktop environment sets it (GNOME, KDE
     // and Xfce write Xft.dpi): 144 dots an inch is 150%.
-    let out = Command::new("sh")
-        .args(["-c", "echo 'Xft.dpi: 144' | xrdb -merge"])
-        .env("DISPLAY", &desktop.display)
-        .output()
-        .expect("xrdb (scripts/install-deps installs x11-xserver-utils)");
-    assert!(out.status.success(), "{out:?}");
+    let resources = desktop.path("Xresources");
+    std::fs::write(&resources, "Xft.dpi: 144\n").unwrap();
+    desktop.x_tool("xrdb", &["-merge", resources.to_str().unwrap()]);
     let game = desktop.practice(REAL_BOARD, 150, GAME);
     let mut app = App::start(&desktop);
     let said = app.wait_for("is this window the game?", 1);
@@ -667,12 +659,7 @@ fn with_an_azerty_layout_the_keys_labelled_1_to_4_and_q_do_what_the_buttons_say(
     let _game = desktop.practice(REAL_BOARD, 150, GAME);
     // A French player's keyboard: its top row types & é " ' unshifted,
     // and q is where QWERTY has a.
-    let out = Command::new("setxkbmap")
-        .arg("fr")
-        .env("DISPLAY", &desktop.display)
-        .output()
-        .expect("setxkbmap (x11-xkb-utils, which Xvfb needs)");
-    assert!(out.status.success(), "{out:?}");
+    desktop.x_tool("setxkbmap", &["fr"]);
     let mut app = App::start(&desktop);
     app.yes_it_is_the_game(&desktop);
     app.wait_for("optimum 11 clicks, proven", 1);

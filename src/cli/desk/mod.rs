@@ -271,7 +271,9 @@ fn run() -> Result<()> {
         }
     };
     stop::catch()?;
-    let layout = Layout::new(CELLS, start_scale());
+    // The first screen, asked once: the window's scale and corner.
+    let first_screen = desktop::screens().ok().and_then(|s| s.into_iter().next());
+    let layout = Layout::new(CELLS, start_scale(first_screen));
     let window = open_window(&layout)?;
     let mut app = App {
         window,
@@ -317,7 +319,7 @@ fn run() -> Result<()> {
     if let Some(line) = unread {
         app.notice(line);
     }
-    app.place_at_the_side();
+    app.place_at_the_side(first_screen);
     app.run();
     Ok(())
 }
@@ -325,8 +327,8 @@ fn run() -> Result<()> {
 /// The scale the window opens at: the first screen's (150% makes it one
 /// and a half times as big, as every window there), smaller only where
 /// the screen has no room for it with its frame.
-fn start_scale() -> f32 {
-    let Some((screen, scale)) = desktop::screens().ok().and_then(|s| s.into_iter().next()) else {
+fn start_scale(first_screen: Option<(ScreenRect, f32)>) -> f32 {
+    let Some((screen, scale)) = first_screen else {
         return 1.0;
     };
     let frame = Border::at_scale(scale);
@@ -536,13 +538,7 @@ impl App {
             // error may be its window gone).
             Button::TryAgain => {
                 self.declined.forget();
-                self.status.more.clear();
-                self.status.window.clear();
-                self.status.optimum.clear();
-                self.game = None;
-                self.shown = None;
-                self.phase = looking();
-                set(&mut self.status.doing, "looking for the game".to_owned());
+                self.look_again("looking for the game".to_owned());
             }
         }
         Flow::Go
@@ -654,9 +650,16 @@ impl App {
             return;
         }
         let line = format!("{window} closed: looking for the game");
+        // Its menu's line goes with it.
+        self.status.summary.clear();
+        self.look_again(line);
+    }
+
+    /// The game forgotten (its window, its board, what was said of it)
+    /// and looked for again, `line` said.
+    fn look_again(&mut self, line: String) {
         self.status.window.clear();
         self.status.optimum.clear();
-        self.status.summary.clear();
         self.status.more.clear();
         self.game = None;
         self.shown = None;
@@ -1077,9 +1080,8 @@ impl App {
     /// Before the game is found: in a corner of the first screen clear of
     /// the windows there (the game's board must not be covered while it is
     /// looked for), the top-right one when none is.
-    fn place_at_the_side(&mut self) {
-        let Some((screen, scale)) = desktop::screens().ok().and_then(|s| s.into_iter().next())
-        else {
+    fn place_at_the_side(&mut self, first_screen: Option<(ScreenRect, f32)>) {
+        let Some((screen, scale)) = first_screen else {
             return;
         };
         let windows = desktop::system().windows().unwrap_or_default();

@@ -491,13 +491,20 @@ impl Desktop {
     /// button 3 is then the primary, the one applications take as the
     /// left click, and the player clicks with it.
     pub fn swap_buttons(&self) {
-        let out = Command::new("xmodmap")
-            .args(["-e", "pointer = 3 2 1"])
+        self.x_tool("xmodmap", &["-e", "pointer = 3 2 1"]);
+        self.primary.set(3);
+    }
+
+    /// Runs the X11 tool `program` with `args` on this display, as the
+    /// player's desktop would (xmodmap, xrdb, setxkbmap, xkill: all
+    /// installed with Xvfb or by scripts/install-deps), and checks it did.
+    pub fn x_tool(&self, program: &str, args: &[&str]) {
+        let out = Command::new(program)
+            .args(args)
             .env("DISPLAY", &self.display)
             .output()
-            .expect("xmodmap (scripts/install-deps installs x11-xserver-utils)");
-        assert!(out.status.success(), "{out:?}");
-        self.primary.set(3);
+            .unwrap_or_else(|e| panic!("{program} (scripts/install-deps installs it): {e}"));
+        assert!(out.status.success(), "{program} {args:?}: {out:?}");
     }
 
     /// A click as a player makes it, at a screen point, with the primary
