@@ -1,7 +1,8 @@
 //! Vision speed on a 1280x800 window capture: the real screenshot in a
 //! game-like window (and each bundled sample, if any). Reports medians of
-//! finding + reading (no geometry known), and reading at the stored
-//! geometry (the live fast path).
+//! finding + reading (no geometry known), reading at the stored
+//! geometry (the live fast path), and the swamp check live play adds to
+//! each frame.
 //!
 //!     cargo bench --bench vision
 
@@ -44,12 +45,20 @@ fn bench(name: &str, capture: &RgbaImage, calibration: &Calibration) {
     let stored = time(|| {
         vision::read(capture, calibration, Some(&geometry)).unwrap();
     });
+    // What live play and assist mode add to each frame: the board's
+    // corners held against the swamp the game showed at its start.
+    let swamp = vision::Swamp::of(capture, &geometry);
+    assert_eq!(swamp.seen_in(capture, &geometry), 1.0, "{name}");
+    let corners = time(|| {
+        swamp.seen_in(capture, &geometry);
+    });
     println!(
-        "{name} ({}x{}): find + read median {:.2} ms, read at stored geometry median {:.2} ms ({RUNS} runs)",
+        "{name} ({}x{}): find + read median {:.2} ms, read at stored geometry median {:.2} ms, swamp check median {:.3} ms ({RUNS} runs)",
         capture.width(),
         capture.height(),
         find.as_secs_f64() * 1e3,
-        stored.as_secs_f64() * 1e3
+        stored.as_secs_f64() * 1e3,
+        corners.as_secs_f64() * 1e3
     );
 }
 
