@@ -642,6 +642,18 @@ fn at_a_desktop_scale_of_150_percent_the_app_is_one_and_a_half_times_as_big_and_
     // Whole on the screen, beside the game.
     assert!(x >= 0 && y >= 0 && x + w <= 2560 && y + h <= 1600, "{said}");
     assert!(!desktop.overlap(&id, &game.id), "{said}");
+    // Its board drawn at that scale too, filling its place: at 1x it
+    // filled two thirds of it, the rest the window's background.
+    let picture = Layout::new((8, 6), 1.5).picture;
+    let (left, top) = app.client_place(&desktop);
+    let at = (
+        left + picture.x + picture.width * 9 / 10,
+        top + picture.y + picture.height / 2,
+    );
+    let pixel = screenshot(&desktop.display)
+        .get_pixel(at.0 as u32, at.1 as u32)
+        .0;
+    assert_ne!(pixel[..3], [28, 26, 24], "the board's place at {at:?}");
     // A game in the screen's right third reads whole: the screen is
     // 2560 pixels wide at any scale (xcap's monitors are two thirds).
     assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());

@@ -278,7 +278,7 @@ fn run() -> Result<()> {
     let mut app = App {
         window,
         layout,
-        painter: painter(&calibration, 1.0),
+        painter: painter(&calibration, layout.scale),
         frame: Canvas::new(layout.size.0, layout.size.1, BACKGROUND),
         keys: Rc::default(),
         dirty: true,
