@@ -61,6 +61,8 @@ pub mod chart;
 pub mod cli;
 pub mod colour;
 #[cfg(feature = "desktop")]
+pub mod desk;
+#[cfg(feature = "desktop")]
 pub mod desktop;
 pub mod files;
 pub mod game;

@@ -9,19 +9,25 @@
 //! doors read it and the guided session and the app write it.
 
 pub mod calibrate;
+pub mod logging;
+pub mod report;
 pub mod settings;
+pub mod stats;
+pub mod words;
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 
 use crate::assist::{Assist, Hints};
 use crate::desktop::{Desktop as _, GameWindow, WindowInfo};
-use crate::live::LiveSettings;
 use crate::live::session::{Driver, Observe, RunError, Session};
+use crate::live::{LiveSettings, RulesChoice};
 use crate::play::Play;
 use crate::record::{GameLog, GameRecord};
 use crate::render::Look;
+use crate::solver::SolveOptions;
 use crate::vision::Calibration;
 
 /// What a run of games does with the game: the one place a run's kind is
@@ -78,6 +84,63 @@ pub struct Run {
     pub hints: Hints,
 }
 
+/// The knobs of a run of games, whichever face sets them: the command
+/// line's flags convert into them, the guided session takes them from the
+/// flags given with `bot` alone, the desktop app takes the defaults. The
+/// defaults are written here once; the flags' are pinned to them by a
+/// test of the command line.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The calibration file named, else the one the settings name, else
+    /// the default ([`calibration`]).
+    pub calibration: Option<PathBuf>,
+    /// The solver's budget (its rules are the start of `rules`).
+    pub solve: SolveOptions,
+    pub rules: RulesChoice,
+    /// How long a board may take to settle after a click, and the
+    /// animation's length when the player knows it.
+    pub settle_limit: Duration,
+    pub anim: Option<Duration>,
+    /// The folder frames are saved in, when one is named ([`Options::debug_dir`]).
+    pub debug_dir: Option<PathBuf>,
+    /// How many games (0: until stopped).
+    pub games: u32,
+    pub game_log: GameLogChoice,
+    pub max_replans: u32,
+    pub max_moves: Option<u32>,
+    /// Where the hints show, when named; else the settings' choice.
+    pub hints: Option<Hints>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        let rules = RulesChoice::Auto;
+        Options {
+            calibration: None,
+            solve: SolveOptions {
+                rules: rules.start(),
+                ..SolveOptions::default()
+            },
+            rules,
+            settle_limit: Duration::from_secs(3),
+            anim: None,
+            debug_dir: None,
+            games: 1,
+            game_log: GameLogChoice::Default,
+            max_replans: 3,
+            max_moves: None,
+            hints: None,
+        }
+    }
+}
+
+impl Options {
+    /// Where frames are saved: the folder named, else [`default_debug_dir`].
+    pub fn debug_dir(&self) -> PathBuf {
+        self.debug_dir.clone().unwrap_or_else(default_debug_dir)
+    }
+}
+
 /// What a run of games did: the games recorded, whether it had a summary
 /// to say, the window's title now (for a message), and how it ended.
 #[derive(Debug)]
@@ -89,20 +152,52 @@ pub struct Ran {
 }
 
 impl Run {
-    /// The live settings for `mode` in the window `target`, with one game,
-    /// the default log and play's defaults: what a door changes from.
-    pub fn new(mode: Mode, target: Target, live: LiveSettings, calibration_path: PathBuf) -> Run {
-        Run {
+    /// The run `options` ask for in `mode`, in the window `target` names:
+    /// the calibration loaded ([`calibration`]), the folder frames go to
+    /// checked before the game (as `--out` is before a dry run).
+    pub fn of(options: &Options, mode: Mode, target: Target) -> Result<Run> {
+        let loaded = calibration(options.calibration.as_deref())?;
+        Run::with(options, mode, target, loaded)
+    }
+
+    /// [`Run::of`] with the calibration loaded already, and where it came
+    /// from.
+    pub fn with(
+        options: &Options,
+        mode: Mode,
+        target: Target,
+        (calibration, calibration_path): (Calibration, PathBuf),
+    ) -> Result<Run> {
+        let debug_dir = options.debug_dir();
+        check_debug_dir(&debug_dir, options.debug_dir.is_some())?;
+        let query = match &target {
+            Target::Text(text) => text.clone(),
+            Target::Found(window) => window.title.clone(),
+        };
+        let live = LiveSettings {
+            calibration,
+            solve: options.solve.clone(),
+            rules: options.rules,
+            settle_limit: options.settle_limit,
+            anim: options.anim,
+            debug_dir,
+            query,
+        };
+        Ok(Run {
             mode,
             target,
             live,
             calibration_path,
-            games: 1,
-            game_log: GameLogChoice::Default,
-            max_replans: 3,
-            max_moves: None,
-            hints: Hints::default(),
-        }
+            games: options.games,
+            game_log: options.game_log.clone(),
+            max_replans: options.max_replans,
+            max_moves: options.max_moves,
+            // Named, else the settings' key, else both.
+            hints: match options.hints {
+                Some(hints) => hints,
+                None => settings::current()?.hints.unwrap_or_default(),
+            },
+        })
     }
 
     /// The driver that clicks.

@@ -121,6 +121,32 @@ impl Hint {
             reward,
         ]
     }
+
+    /// A hint on the example board, two clicks before it is cleared: for
+    /// the tests of what is said and logged of a hint.
+    #[cfg(test)]
+    pub fn example() -> Hint {
+        let board: Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
+        let plan = crate::game::replay(
+            &board,
+            &[crate::game::Cell::new(7, 0), crate::game::Cell::new(3, 1)],
+        )
+        .unwrap();
+        Hint {
+            elapsed: Duration::from_millis(1234),
+            board,
+            clicks: 0,
+            player_move: None,
+            plan,
+            rules: Rules::CentreRows,
+            proven_optimal: true,
+            optimum: 11,
+            optimum_proven: true,
+            clicks_unseen: false,
+            on_screen: Geometry::square(140.0, 90.0, 80.0, 8, 6),
+            next_at: Some(ScreenPoint::new(740, 530)),
+        }
+    }
 }
 
 /// What a player's click did to the plan.

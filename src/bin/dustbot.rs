@@ -3,5 +3,5 @@
 #![cfg_attr(windows, windows_subsystem = "windows")]
 
 fn main() -> std::process::ExitCode {
-    dustbot::cli::desk::main()
+    dustbot::desk::main()
 }

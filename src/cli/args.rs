@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::app::{GameLogChoice, Options};
 use crate::assist::Hints;
 use crate::game::Rules;
 use crate::live::RulesChoice;
@@ -135,14 +136,26 @@ pub struct PlayArgs {
     pub live: LiveArgs,
 }
 
-impl PlayArgs {
-    /// The flags' own defaults, as the parser gives them for no flag: the
-    /// desktop app's runs are those of `bot` given none. Here, beside the
-    /// flags, so that their defaults are written once (in the attributes).
-    pub fn defaults() -> PlayArgs {
-        Cli::try_parse_from(["bot"])
-            .expect("no flag is a valid command line (a unit test runs it)")
-            .play
+impl From<&PlayArgs> for Options {
+    /// The run's knobs as the flags set them.
+    fn from(args: &PlayArgs) -> Options {
+        Options {
+            calibration: args.calibration.clone(),
+            solve: args.solver.options(Strategy::Optimal, args.rules.start()),
+            rules: args.rules,
+            settle_limit: args.live.settle_limit,
+            anim: args.live.anim,
+            debug_dir: args.live.debug_dir.clone(),
+            games: args.live.games,
+            game_log: match (&args.live.game_log, args.live.no_game_log) {
+                (Some(path), _) => GameLogChoice::File(path.clone()),
+                (None, true) => GameLogChoice::Off,
+                (None, false) => GameLogChoice::Default,
+            },
+            max_replans: args.live.max_replans,
+            max_moves: args.live.max_moves,
+            hints: args.hints.map(Hints::from),
+        }
     }
 }
 
@@ -639,11 +652,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn no_flag_gives_the_flags_defaults() {
-        let defaults = PlayArgs::defaults();
-        assert_eq!(defaults.solver.time, Duration::from_secs(20));
-        assert_eq!(defaults.live.games, 1);
-        assert!(defaults.window.is_none() && defaults.calibration.is_none());
+    fn no_flag_gives_the_runs_defaults() {
+        // The app floor's defaults are the ones every face without flags
+        // runs with: the flags' own, written in their attributes, agree.
+        let cli = Cli::try_parse_from(["bot"]).unwrap();
+        let flags = Options::from(&cli.play);
+        assert_eq!(format!("{flags:?}"), format!("{:?}", Options::default()));
+        assert!(cli.play.window.is_none());
+        // And a flag given is the run's.
+        let cli = Cli::try_parse_from(["bot", "--window", "x", "--games", "0", "--time", "2"]);
+        let flags = Options::from(&cli.unwrap().play);
+        assert_eq!(
+            (flags.games, flags.solve.time_limit),
+            (0, Duration::from_secs(2))
+        );
     }
 
     #[test]

@@ -18,7 +18,8 @@ use log::info;
 
 use super::args::BenchArgs;
 use super::progress::Progress;
-use super::{check_plot_path, save_plot, say};
+use super::say;
+use crate::app::stats::{check_plot_path, save_plot};
 use crate::chart::{
     self,
     plot::{Plot, Point, Series},

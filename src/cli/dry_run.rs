@@ -20,9 +20,9 @@ use image::RgbaImage;
 use serde_json::json;
 
 use super::args::PlayArgs;
-use super::output::{describe, improvement_line, outcome_json};
 use super::{exit_code, report_failure, show};
 use crate::app::look_of;
+use crate::app::words::{describe, improvement_line, outcome_json};
 use crate::game::Cell;
 use crate::render;
 use crate::solver::{self, SolveOptions, Strategy};

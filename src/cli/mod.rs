@@ -6,32 +6,23 @@ mod args;
 mod assist;
 mod bench;
 mod calibrate;
-pub mod desk;
 mod dry_run;
 mod guided;
 mod live;
-mod output;
 mod practice;
 mod progress;
-mod report;
 mod solve;
 mod stats;
 mod stdout;
 mod windows;
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 
-use crate::app::{self, GameLogChoice, Mode, Run, Target};
-use crate::assist::Hints;
+use crate::app::{self, Mode, Options, Run, Target};
 use crate::desktop::console;
-use crate::files;
-use crate::live::LiveSettings;
-use crate::solver::Strategy;
-use crate::vision::Calibration;
 
 pub use args::Cli;
 use args::Command;
@@ -66,7 +57,7 @@ pub fn main() -> ExitCode {
     // are the session's own, the log's notes only asked for (-v), its
     // warnings still said.
     let quiet = cli.quiet.saturating_add(u8::from(guided::wanted(&cli)));
-    let bars = init_logging(cli.verbose, quiet);
+    let bars = app::logging::init(cli.verbose, quiet);
     if let Err(cause) = prepared {
         log::warn!("{cause}: on a scaled display the pixels read and the clicks may disagree");
     }
@@ -186,59 +177,6 @@ fn usage_error(error: &clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Sets up the log (standard error) and returns the progress bars that
-/// its lines keep clear of.
-fn init_logging(verbose: u8, quiet: u8) -> indicatif::MultiProgress {
-    let level = match i16::from(verbose) - i16::from(quiet) {
-        i16::MIN..=-2 => log::LevelFilter::Error,
-        -1 => log::LevelFilter::Warn,
-        0 => log::LevelFilter::Info,
-        1 => log::LevelFilter::Debug,
-        _ => log::LevelFilter::Trace,
-    };
-    // enigo warns of the keyboard's modifier map, which the bot never
-    // uses (it only moves and clicks the mouse): noise to a player, said
-    // at every game. Its errors still show, and all of it with -v.
-    let enigo = if level >= log::LevelFilter::Debug {
-        level
-    } else {
-        level.min(log::LevelFilter::Error)
-    };
-    // xcap logs an error line for each process whose program it cannot
-    // open (on Windows, every process of another user or elevated, the
-    // game run as administrator among them) while it lists the windows:
-    // nothing the player can act on, shown with -v only.
-    let xcap = if level >= log::LevelFilter::Debug {
-        level
-    } else {
-        log::LevelFilter::Off
-    };
-    progress::install_logger(
-        env_logger::Builder::new()
-            .filter_level(level)
-            .filter_module("enigo", enigo)
-            .filter_module("xcap", xcap)
-            .parse_env("DUSTBOT_LOG")
-            .format(log_line)
-            .build(),
-    )
-}
-
-/// A log line as `[2026-11-26T06:30:56Z INFO ] message`: the time in UTC
-/// to the second, by the game log's clock (`record::now_rfc3339`) rather
-/// than env_logger's, whose time zone crate would be compiled for this
-/// one line, and the level in its colour where the terminal has colour.
-fn log_line(out: &mut env_logger::fmt::Formatter, record: &log::Record<'_>) -> std::io::Result<()> {
-    let level = out.default_level_style(record.level());
-    writeln!(
-        out,
-        "[{} {level}{:<5}{level:#}] {}",
-        crate::record::now_rfc3339(),
-        record.level(),
-        record.args()
-    )
-}
-
 fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
     let guided = guided::wanted(&cli);
     match cli.command {
@@ -248,7 +186,7 @@ fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
         Some(Command::Practice(args)) => practice::run(&args),
         Some(Command::Stats(args)) => stats::run(&args),
         Some(Command::Windows) => windows::run(),
-        Some(Command::Report(args)) => report::run(&args.debug_dir),
+        Some(Command::Report(args)) => report(&args.debug_dir),
         None => {
             let play = &cli.play;
             match (&play.window, play.dry_run) {
@@ -262,11 +200,11 @@ fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
                         (false, true) => Mode::Watch,
                         (false, false) => Mode::Play,
                     };
-                    let run = run_of(play, mode, Target::Text(text.clone()))?;
+                    let run = Run::of(&Options::from(play), mode, Target::Text(text.clone()))?;
                     live::games(&run, play.hint_log.as_deref())
                 }
                 (None, true) => dry_run::run(play),
-                (None, false) if guided => guided::run(play),
+                (None, false) if guided => guided::run(Options::from(play)),
                 (None, false) => anyhow::bail!(
                     "nothing to do: give --window TEXT, --dry-run IMAGE..., or a command (see --help)"
                 ),
@@ -275,83 +213,14 @@ fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
     }
 }
 
-/// The run `args` ask for in `mode`, in the window `target` names, as
-/// the flags say it: the calibration (`--calibration`, else the one made
-/// on the player's board, else the default), the solver, the settling,
-/// the games and their log. `--debug-dir` is checked before the game (as
-/// `--out` is before a dry run).
-fn run_of(args: &args::PlayArgs, mode: Mode, target: Target) -> Result<Run> {
-    let loaded = app::calibration(args.calibration.as_deref())?;
-    run_with(args, mode, target, loaded)
-}
-
-/// [`run_of`] with the calibration loaded already, and where it came
-/// from.
-fn run_with(
-    args: &args::PlayArgs,
-    mode: Mode,
-    target: Target,
-    (calibration, calibration_path): (Calibration, PathBuf),
-) -> Result<Run> {
-    let debug_dir = args.live.debug_dir();
-    app::check_debug_dir(&debug_dir, args.live.debug_dir.is_some())?;
-    let query = match &target {
-        Target::Text(text) => text.clone(),
-        Target::Found(window) => window.title.clone(),
-    };
-    let live = LiveSettings {
-        calibration,
-        solve: args.solver.options(Strategy::Optimal, args.rules.start()),
-        rules: args.rules,
-        settle_limit: args.live.settle_limit,
-        anim: args.live.anim,
-        debug_dir,
-        query,
-    };
-    let mut run = Run::new(mode, target, live, calibration_path);
-    run.games = args.live.games;
-    run.game_log = match (&args.live.game_log, args.live.no_game_log) {
-        (Some(path), _) => GameLogChoice::File(path.clone()),
-        (None, true) => GameLogChoice::Off,
-        (None, false) => GameLogChoice::Default,
-    };
-    run.max_replans = args.live.max_replans;
-    run.max_moves = args.live.max_moves;
-    // The flag, else the settings' key, else both.
-    run.hints = match args.hints {
-        Some(hints) => Hints::from(hints),
-        None => app::settings::current()?.hints.unwrap_or_default(),
-    };
-    Ok(run)
-}
-
-/// Writes a `--plot` picture to `path` whole (an interrupted run leaves no
-/// half picture).
-fn save_plot(path: &Path, picture: &image::RgbImage) -> Result<()> {
-    files::save_png(path, picture, files::Existing::Replace)
-        .with_context(|| format!("--plot {}: cannot write it", path.display()))
-}
-
-/// Refuses a `--plot` path (`bot bench`, `bot stats`) that the end of the
-/// run could not write, before the run: a missing or unwritable folder, a
-/// folder for a file, a name that is no PNG's.
-fn check_plot_path(path: &Path) -> Result<()> {
-    let shown = path.display();
-    if !path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
-    {
-        bail!("--plot {shown}: the plot is a PNG: name the file FILE.png");
-    }
-    if path.is_dir() {
-        bail!("--plot {shown}: a folder, not a file");
-    }
-    let folder = files::folder_of(path);
-    if !folder.is_dir() {
-        bail!("--plot {shown}: no folder {}", folder.display());
-    }
-    files::probe_folder(&folder)
-        .with_context(|| format!("--plot {shown}: cannot write into {}", folder.display()))
+/// `bot report`: writes the report into the data folder and says where.
+fn report(debug_dir: &Path) -> Result<ExitCode> {
+    let path = app::report::save(None, debug_dir)?;
+    say!(
+        "wrote the report {}: attach it to your question",
+        path.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The one rule of `bot solve` and dry runs for an input that fails: it is
@@ -375,29 +244,5 @@ fn exit_code(failed: bool) -> ExitCode {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_plot_path_that_cannot_be_written_is_refused_by_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        check_plot_path(&d.join("x.png")).unwrap();
-        check_plot_path(&d.join("X.PNG")).unwrap();
-        let refused = |path: &Path| format!("{:#}", check_plot_path(path).unwrap_err());
-        let missing = d.join("no-such").join("x.png");
-        let e = refused(&missing);
-        assert!(e.contains(&missing.display().to_string()), "{e}");
-        assert!(e.contains("no folder"), "{e}");
-        assert!(refused(&d.join("x.jpg")).contains("PNG"));
-        std::fs::create_dir(d.join("dir.png")).unwrap();
-        assert!(refused(&d.join("dir.png")).contains("a folder"));
-        std::fs::write(d.join("file"), "").unwrap();
-        assert!(refused(&d.join("file").join("x.png")).contains("no folder"));
-        assert_eq!(std::fs::read_dir(d).unwrap().count(), 2, "no probe left");
     }
 }

@@ -1,73 +1,13 @@
 //! Progress of a long run: a bar at the bottom of the terminal when
 //! standard error is one, with the log lines scrolling above it (the
-//! logger lifts the bar for each line, so the two never garble each
-//! other), and the same count and estimate of the time left in words for
-//! the log lines, which are all a run whose standard error is a file or a
-//! pipe gets. The last lines the log showed are kept for a report.
+//! logger lifts the bars for each line, [`crate::app::logging`]), and the
+//! same count and estimate of the time left in words for the log lines,
+//! which are all a run whose standard error is a file or a pipe gets.
 
-use std::collections::VecDeque;
 use std::io::IsTerminal as _;
-use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-
-/// The logger: `env_logger`'s, writing each line with the bars lifted.
-struct Bridge {
-    logger: env_logger::Logger,
-    bars: MultiProgress,
-}
-
-impl log::Log for Bridge {
-    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
-        self.logger.enabled(metadata)
-    }
-
-    fn log(&self, record: &log::Record<'_>) {
-        if self.logger.matches(record) {
-            self.bars.suspend(|| self.logger.log(record));
-            let line = format!("{:<5} {}", record.level(), record.args());
-            let mut kept = SESSION_LOG.lock().unwrap_or_else(PoisonError::into_inner);
-            if kept.len() == KEPT_LOG_LINES {
-                kept.pop_front();
-            }
-            kept.push_back(line);
-        }
-    }
-
-    fn flush(&self) {
-        self.logger.flush();
-    }
-}
-
-/// Installs `logger` as the log's, and returns the bars it keeps apart
-/// from its lines: every progress bar is to be added to them.
-/// How many of the last lines the log showed are kept for a report.
-const KEPT_LOG_LINES: usize = 300;
-
-/// The last lines the log showed in this process.
-static SESSION_LOG: Mutex<VecDeque<String>> = Mutex::new(VecDeque::new());
-
-/// The last lines the log showed in this process, oldest first (at most
-/// [`KEPT_LOG_LINES`]): the session's log of a report.
-pub fn session_log() -> Vec<String> {
-    let kept = SESSION_LOG.lock().unwrap_or_else(PoisonError::into_inner);
-    kept.iter().cloned().collect()
-}
-
-pub fn install_logger(logger: env_logger::Logger) -> MultiProgress {
-    let bars = MultiProgress::new();
-    let level = logger.filter();
-    let bridge = Bridge {
-        logger,
-        bars: bars.clone(),
-    };
-    // Only a second call fails, and the first logger is as good.
-    if log::set_boxed_logger(Box::new(bridge)).is_ok() {
-        log::set_max_level(level);
-    }
-    bars
-}
 
 /// Counts the items of a run done, shows them on a bar on a terminal, and
 /// says how far it is in words for the log.

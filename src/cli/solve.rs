@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, anyhow};
 
 use super::args::SolveArgs;
-use super::output::{describe, improvement_line, outcome_json};
 use super::{exit_code, report_failure, show};
+use crate::app::words::{describe, improvement_line, outcome_json};
 use crate::game::Board;
 use crate::solver;
 use crate::text::excerpt;

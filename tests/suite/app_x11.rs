@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use dustbot::cli::desk::layout::{Button, CALIBRATING, Layout, MENU};
+use dustbot::desk::layout::{Button, CALIBRATING, Layout, MENU};
 use dustbot::game::{Board, Cell, Colour};
 
 use crate::x11_support::*;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use dustbot::cli::desk::layout::{Button, FAILED, Layout};
+use dustbot::desk::layout::{Button, FAILED, Layout};
 
 use crate::app_x11::App;
 use crate::guided_x11::Pane;

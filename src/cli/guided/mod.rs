@@ -16,15 +16,15 @@ use std::time::Duration;
 use anyhow::Result;
 use console::Key;
 
-use super::args::{Cli, PlayArgs, StatsArgs};
+use super::args::Cli;
 use super::say;
 use crate::app::calibrate::Calibrating;
 use crate::app::settings::{self, Choice, Settings};
-use crate::app::{Mode, Target};
+use crate::app::{Mode, Options, Run, Target};
 use crate::desktop::{Desktop, WindowInfo, folders};
 use crate::game::{Board, Colour};
 use crate::live::find::{self, Found};
-use crate::solver::{self, Strategy};
+use crate::solver;
 use crate::vision::Calibration;
 use terminal::Keys;
 
@@ -69,8 +69,8 @@ enum Looked {
 
 /// The session: the flags given (for the runs it starts), the settings,
 /// the keys, the game found.
-struct Session<'a> {
-    args: &'a PlayArgs,
+struct Session {
+    options: Options,
     path: PathBuf,
     settings: Settings,
     keys: Keys,
@@ -83,7 +83,7 @@ struct Session<'a> {
 }
 
 /// Runs the guided session until the player quits.
-pub fn run(args: &PlayArgs) -> Result<ExitCode> {
+pub fn run(options: Options) -> Result<ExitCode> {
     let path = settings::settings_path()?;
     let settings = Settings::load(&path)?;
     // Ctrl-C stops a run or answers a question, never the session at
@@ -93,7 +93,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     // the bot at its next line; the player's mode is back at the end.
     let _quick_edit = crate::desktop::console::quick_edit_off();
     let mut session = Session {
-        args,
+        options,
         path,
         settings,
         keys: Keys::start(),
@@ -118,7 +118,10 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                     match session.keys.choice() {
                         Ok('r') => break,
                         Ok('s') => {
-                            match super::report::save(Some(&message), &args.live.debug_dir()) {
+                            match crate::app::report::save(
+                                Some(&message),
+                                &session.options.debug_dir(),
+                            ) {
                                 Ok(path) => {
                                     say!(
                                         "wrote the report {}: attach it to your question",
@@ -147,7 +150,7 @@ enum Fallback {
     Quit,
 }
 
-impl Session<'_> {
+impl Session {
     /// Says what the settings remember, when they do.
     fn say_remembered(&self) {
         let s = &self.settings;
@@ -175,7 +178,7 @@ impl Session<'_> {
     /// the player's board (unless it could not be loaded and the player
     /// chose another), else the default.
     fn calibration_path(&self) -> PathBuf {
-        self.args
+        self.options
             .calibration
             .clone()
             .or_else(|| self.calibration_instead.clone())
@@ -228,7 +231,7 @@ impl Session<'_> {
     /// Whether a flag, the settings or the player's choice names the
     /// calibration in use (else it is the default).
     fn names_a_calibration(&self) -> bool {
-        self.args.calibration.is_some()
+        self.options.calibration.is_some()
             || self.calibration_instead.is_some()
             || self.settings.calibration.is_some()
     }
@@ -242,7 +245,7 @@ impl Session<'_> {
     /// Whether `path` is the calibration the settings name (no flag gave
     /// one, and no other was chosen in its place).
     fn is_the_saved_calibration(&self, path: &Path) -> bool {
-        self.args.calibration.is_none()
+        self.options.calibration.is_none()
             && self.calibration_instead.is_none()
             && self.settings.calibration.as_deref() == Some(path)
     }
@@ -509,11 +512,7 @@ impl Session<'_> {
         };
         say!("board read: {board}");
         crate::cli::stdout::show(&terminal::grid(board, self.colour));
-        let options = self
-            .args
-            .solver
-            .options(Strategy::Optimal, self.args.rules.start());
-        let outcome = solver::solve(board, &options, &mut |_| {});
+        let outcome = solver::solve(board, &self.options.solve, &mut |_| {});
         say!(
             "optimum: {} clicks{}",
             outcome.length(),
@@ -589,7 +588,7 @@ impl Session<'_> {
         };
         let target = Target::Found(window.clone());
         let loaded = (calibration.clone(), calibration_path.to_owned());
-        let mut run = super::run_with(self.args, mode, target, loaded)?;
+        let mut run = Run::with(&self.options, mode, target, loaded)?;
         run.live.query = text.to_owned();
         run.games = 0;
         let terminal = crate::desktop::system().own_terminal().ok().flatten();
@@ -657,11 +656,7 @@ impl Session<'_> {
             return Ok(());
         }
         let plot = folders::data_folder()?.join("record.png");
-        super::stats::record(&StatsArgs {
-            logs: vec![log],
-            plot: Some(plot.clone()),
-            json: false,
-        })?;
+        super::show(&crate::app::stats::record_text(&[log], Some(&plot), false)?);
         match folders::open_picture(&plot) {
             Ok(()) => say!("the plot {} opened in your picture viewer", plot.display()),
             Err(why) => say!(

@@ -9,7 +9,7 @@ use std::thread::{self, JoinHandle};
 
 use anyhow::Result;
 
-use super::super::{assist as said, live};
+use crate::app::words::{self, game_lines, optimum_caption};
 use crate::app::{self, Mode, Ran, Run};
 use crate::desktop::InputError;
 use crate::game::{Board, Cell};
@@ -90,7 +90,7 @@ fn hints(run: &Run, tx: &Sender<Note>) -> Result<Ran> {
     let rules = run.live.rules;
     app::games(run, assist, found(tx), &mut |event| {
         let game_over = matches!(event, Event::Ended(_));
-        let lines = live::game_lines(
+        let lines = game_lines(
             event,
             rules,
             |event| {
@@ -103,9 +103,9 @@ fn hints(run: &Run, tx: &Sender<Note>) -> Result<Ran> {
                     };
                     tx.send(Note::Picture(shown)).ok();
                 }
-                tx.send(Note::Doing(said::line(&event))).ok();
+                tx.send(Note::Doing(words::hints_line(&event))).ok();
             },
-            said::summary,
+            words::hints_summary,
         );
         tell(tx, game_over, lines);
     })
@@ -121,7 +121,7 @@ fn play(run: &Run, tx: &Sender<Note>) -> Result<Ran> {
             first = Some(**board);
         }
         let game_over = matches!(event, Event::Ended(_));
-        let lines = live::game_lines(
+        let lines = game_lines(
             event,
             rules,
             |event| {
@@ -140,19 +140,13 @@ fn play(run: &Run, tx: &Sender<Note>) -> Result<Ran> {
                     };
                     tx.send(Note::Picture(shown)).ok();
                 }
-                tx.send(Note::Doing(live::play_line(&event, &mut planned)))
+                tx.send(Note::Doing(words::play_line(&event, &mut planned)))
                     .ok();
             },
-            |report| live::summary(report, run.max_moves),
+            |report| words::play_summary(report, run.max_moves),
         );
         tell(tx, game_over, lines);
     })
-}
-
-/// "optimum 11 clicks, proven": the caption under a plan.
-pub fn optimum_caption(length: usize, proven: bool) -> String {
-    let proven = if proven { ", proven" } else { " (not proven)" };
-    format!("optimum {length} clicks{proven}")
 }
 
 /// The run's end: its summary, and its error as the command line says
@@ -167,7 +161,7 @@ fn ended(run: &Run, ran: Result<Ran>) -> Note {
             };
         }
     };
-    let summary = ran.has_summary.then(|| live::run_summary(&ran));
+    let summary = ran.has_summary.then(|| words::run_summary(&ran));
     let asked = crate::desktop::stop::asker().is_some();
     let error = match &ran.result {
         // The Stop asked for in the window, or the player's hand on the
@@ -181,7 +175,7 @@ fn ended(run: &Run, ran: Result<Ran>) -> Note {
         {
             None
         }
-        _ => live::ran_result(run, ran).err().map(|e| format!("{e:#}")),
+        _ => words::ran_result(run, ran).err().map(|e| format!("{e:#}")),
     };
     Note::Ended { summary, error }
 }

@@ -1,5 +1,5 @@
-//! The report a player attaches to a question: `bot report`, or "save a
-//! report" after an error in a guided session. One HTML file that any
+//! The report a player attaches to a question: `bot report`, "save a
+//! report" after an error in the guided session, the app's Save a report. One HTML file that any
 //! browser shows, so that the player sees what they would share: the
 //! version, the OS and its screens' display scales and HDR (on, the
 //! captures are washed out), the window list
@@ -9,11 +9,10 @@
 //! nothing else from the disk.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{progress, say};
+use super::logging;
 use crate::app::settings;
 use crate::desktop::{self, Desktop as _};
 use crate::files::{self, Existing};
@@ -28,16 +27,6 @@ const MAX_FRAME_BYTES: u64 = 4 << 20;
 /// The most bytes of all the frames together: a page a forum or a mail
 /// takes.
 const FRAMES_BUDGET: u64 = 6 << 20;
-
-/// `bot report`: writes the report into the data folder and says where.
-pub fn run(debug_dir: &Path) -> Result<ExitCode> {
-    let path = save(None, debug_dir)?;
-    say!(
-        "wrote the report {}: attach it to your question",
-        path.display()
-    );
-    Ok(ExitCode::SUCCESS)
-}
 
 /// Writes the report, with `error` (what stopped the session, if
 /// something did), into the data folder as `report-TIME.html`; its path.
@@ -126,9 +115,9 @@ fn gather(error: Option<&str>, debug_dir: &Path) -> Gathered {
     sections.push(("settings".into(), settings));
     sections.push((
         "the session's log".into(),
-        progress::session_log().join("\n"),
+        logging::session_log().join("\n"),
     ));
-    if let Some(faults) = super::desk::faults::tail() {
+    if let Some(faults) = logging::tail() {
         sections.push(("the app's log (its errors and faults)".into(), faults));
     }
     let frames = last_frames(debug_dir);

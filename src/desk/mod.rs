@@ -39,10 +39,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::args::{PlayArgs, StatsArgs};
 use crate::app::calibrate::Calibrating;
 use crate::app::settings::{self, Choice};
-use crate::app::{Mode, Target};
+use crate::app::{Mode, Options, Run, Target};
 use crate::assist::{Border, place_sized};
 use crate::desktop::stop::{self, Asker};
 use crate::desktop::{
@@ -52,7 +51,7 @@ use crate::files;
 use crate::game::{Board, NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use crate::live::find::{self, Found, Search, Seen};
 use crate::render::{Canvas, HintPainter, font};
-use crate::solver::{self, Strategy};
+use crate::solver;
 use crate::vision::Calibration;
 use layout::{Button, CALIBRATING, FAILED, Layout, MENU, QUESTION};
 use worker::{Note, Shown};
@@ -77,7 +76,7 @@ const BUTTON_EDGE: [u8; 3] = [150, 140, 120];
 pub fn main() -> ExitCode {
     faults::catch_panics();
     let prepared = desktop::prepare();
-    let _bars = super::init_logging(0, 1);
+    let _bars = crate::app::logging::init(0, 1);
     if let Err(cause) = prepared {
         log::warn!("{cause}: on a scaled display the pixels read and the clicks may disagree");
     }
@@ -199,7 +198,7 @@ struct App {
     shown: Option<Shown>,
     status: Status,
     phase: Phase,
-    args: PlayArgs,
+    options: Options,
     settings_path: PathBuf,
     calibration: Calibration,
     calibration_path: PathBuf,
@@ -285,7 +284,7 @@ fn run() -> Result<()> {
         shown: None,
         status: Status::default(),
         phase: looking(),
-        args: PlayArgs::defaults(),
+        options: Options::default(),
         settings_path,
         calibration,
         calibration_path,
@@ -766,12 +765,8 @@ impl App {
 
     /// `board` shown with its proven optimum.
     fn show_plan(&mut self, board: Board) {
-        let options = self
-            .args
-            .solver
-            .options(Strategy::Optimal, self.args.rules.start());
-        let outcome = solver::solve(&board, &options, &mut |_| {});
-        let caption = worker::optimum_caption(outcome.length(), outcome.proven_optimal);
+        let outcome = solver::solve(&board, &self.options.solve, &mut |_| {});
+        let caption = crate::app::words::optimum_caption(outcome.length(), outcome.proven_optimal);
         set(&mut self.status.optimum, caption.clone());
         self.shown = Some(Shown {
             board,
@@ -892,7 +887,7 @@ impl App {
             Choice::Play => Mode::Play,
         };
         let loaded = (self.calibration.clone(), self.calibration_path.clone());
-        let mut run = match super::run_with(&self.args, mode, Target::Found(window), loaded) {
+        let mut run = match Run::with(&self.options, mode, Target::Found(window), loaded) {
             Ok(run) => run,
             Err(error) => return self.fail(format!("{error:#}")),
         };
@@ -1034,11 +1029,7 @@ impl App {
                     }]);
                 }
                 let plot = folders::data_folder()?.join("record.png");
-                let text = super::stats::record_text(&StatsArgs {
-                    logs: vec![log],
-                    plot: Some(plot.clone()),
-                    json: false,
-                })?;
+                let text = crate::app::stats::record_text(&[log], Some(&plot), false)?;
                 let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
                 // In this window: a viewer the bot opened would lie over
                 // the game, whose board it must read.
@@ -1067,7 +1058,7 @@ impl App {
     /// The report, saved in the data folder, with the last error.
     fn report(&mut self) {
         let line =
-            match super::report::save(self.last_error.as_deref(), &self.args.live.debug_dir()) {
+            match crate::app::report::save(self.last_error.as_deref(), &self.options.debug_dir()) {
                 Ok(path) => format!(
                     "wrote the report {}: attach it to your question",
                     path.display()

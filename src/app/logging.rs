@@ -1,0 +1,160 @@
+//! The log of every face: its lines on standard error (the level as the
+//! face asks: -v, -q, `DUSTBOT_LOG`), kept apart from the command line's
+//! progress bars, the last lines kept for a report ([`super::report`]),
+//! and the desktop app's log file in the data folder (its failures that no
+//! window showed), whose end the report takes too.
+
+use std::collections::VecDeque;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
+
+use indicatif::MultiProgress;
+
+use crate::desktop::folders;
+
+/// Sets up the log (standard error) and returns the progress bars that
+/// its lines keep clear of.
+pub fn init(verbose: u8, quiet: u8) -> indicatif::MultiProgress {
+    let level = match i16::from(verbose) - i16::from(quiet) {
+        i16::MIN..=-2 => log::LevelFilter::Error,
+        -1 => log::LevelFilter::Warn,
+        0 => log::LevelFilter::Info,
+        1 => log::LevelFilter::Debug,
+        _ => log::LevelFilter::Trace,
+    };
+    // enigo warns of the keyboard's modifier map, which the bot never
+    // uses (it only moves and clicks the mouse): noise to a player, said
+    // at every game. Its errors still show, and all of it with -v.
+    let enigo = if level >= log::LevelFilter::Debug {
+        level
+    } else {
+        level.min(log::LevelFilter::Error)
+    };
+    // xcap logs an error line for each process whose program it cannot
+    // open (on Windows, every process of another user or elevated, the
+    // game run as administrator among them) while it lists the windows:
+    // nothing the player can act on, shown with -v only.
+    let xcap = if level >= log::LevelFilter::Debug {
+        level
+    } else {
+        log::LevelFilter::Off
+    };
+    install(
+        env_logger::Builder::new()
+            .filter_level(level)
+            .filter_module("enigo", enigo)
+            .filter_module("xcap", xcap)
+            .parse_env("DUSTBOT_LOG")
+            .format(log_line)
+            .build(),
+    )
+}
+
+/// A log line as `[2026-11-26T06:30:56Z INFO ] message`: the time in UTC
+/// to the second, by the game log's clock (`record::now_rfc3339`) rather
+/// than env_logger's, whose time zone crate would be compiled for this
+/// one line, and the level in its colour where the terminal has colour.
+fn log_line(out: &mut env_logger::fmt::Formatter, record: &log::Record<'_>) -> std::io::Result<()> {
+    let level = out.default_level_style(record.level());
+    writeln!(
+        out,
+        "[{} {level}{:<5}{level:#}] {}",
+        crate::record::now_rfc3339(),
+        record.level(),
+        record.args()
+    )
+}
+
+/// The logger: `env_logger`'s, writing each line with the bars lifted.
+struct Bridge {
+    logger: env_logger::Logger,
+    bars: MultiProgress,
+}
+
+impl log::Log for Bridge {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        self.logger.enabled(metadata)
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if self.logger.matches(record) {
+            self.bars.suspend(|| self.logger.log(record));
+            let line = format!("{:<5} {}", record.level(), record.args());
+            let mut kept = SESSION_LOG.lock().unwrap_or_else(PoisonError::into_inner);
+            if kept.len() == KEPT_LOG_LINES {
+                kept.pop_front();
+            }
+            kept.push_back(line);
+        }
+    }
+
+    fn flush(&self) {
+        self.logger.flush();
+    }
+}
+
+/// How many of the last lines the log showed are kept for a report.
+const KEPT_LOG_LINES: usize = 300;
+
+/// The last lines the log showed in this process.
+static SESSION_LOG: Mutex<VecDeque<String>> = Mutex::new(VecDeque::new());
+
+/// The last lines the log showed in this process, oldest first (at most
+/// [`KEPT_LOG_LINES`]): the session's log of a report.
+pub fn session_log() -> Vec<String> {
+    let kept = SESSION_LOG.lock().unwrap_or_else(PoisonError::into_inner);
+    kept.iter().cloned().collect()
+}
+
+/// Installs `logger` as the log's, and returns the bars it keeps apart
+/// from its lines: every progress bar is to be added to them.
+fn install(logger: env_logger::Logger) -> MultiProgress {
+    let bars = MultiProgress::new();
+    let level = logger.filter();
+    let bridge = Bridge {
+        logger,
+        bars: bars.clone(),
+    };
+    // Only a second call fails, and the first logger is as good.
+    if log::set_boxed_logger(Box::new(bridge)).is_ok() {
+        log::set_max_level(level);
+    }
+    bars
+}
+
+/// The log file's name in the data folder.
+const LOG: &str = "dustbot.log";
+
+/// The most of the log a report takes, from its end.
+pub const REPORTED_BYTES: usize = 16 * 1024;
+
+/// Where the desktop app's failures are written: the data folder's
+/// `dustbot.log`.
+pub fn app_log() -> Option<PathBuf> {
+    folders::data_folder().ok().map(|data| data.join(LOG))
+}
+
+/// Appends `text` to the log, with the time; a log that cannot be written
+/// is no further failure.
+pub fn append(text: &str) {
+    let Some(path) = app_log() else { return };
+    let written = std::fs::create_dir_all(crate::files::folder_of(&path)).and_then(|()| {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)?;
+        writeln!(file, "{} {text}", crate::record::now_rfc3339())
+    });
+    if let Err(error) = written {
+        log::warn!("{}: cannot write the app's log: {error}", path.display());
+    }
+}
+
+/// The end of the log, at most [`REPORTED_BYTES`], for the report; `None`
+/// without one.
+pub fn tail() -> Option<String> {
+    let bytes = std::fs::read(app_log()?).ok()?;
+    let from = bytes.len().saturating_sub(REPORTED_BYTES);
+    Some(String::from_utf8_lossy(&bytes[from..]).into_owned())
+}

@@ -1,0 +1,627 @@
+//! The words of a run, for every face (the command line, the guided
+//! session, the desktop app): the solver's improving solutions, the
+//! verdict and the move list, the solved board's JSON object (`bot solve
+//! --json`, and inside the dry run's), the lines of live play and of hints
+//! (each event, each game's last line, the run's summary and why it
+//! ended), and the error a run ends with. Faces print or paint them; none
+//! words them again.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+use serde_json::json;
+
+use crate::app::{Ran, Run};
+use crate::assist::{self, Hint, Probe, Verdict};
+use crate::desktop::{InputError, stop};
+use crate::game::{Board, Rules, Step};
+use crate::live::session::{Event, GameReport, RunError, Stopped};
+use crate::live::{Learned, LiveError, RulesChoice};
+use crate::play;
+use crate::record::stats::Stats;
+use crate::record::{End, GameRecord};
+use crate::solver::{Improvement, Outcome};
+
+/// One line of the anytime log: `  0.412 ms  solution in 13 moves`.
+pub fn improvement_line(found: &Improvement) -> String {
+    format!(
+        "{:>10.3} ms  solution in {} moves",
+        found.elapsed.as_secs_f64() * 1e3,
+        found.length
+    )
+}
+
+/// The verdict and the move list as `bot solve` prints them: step, cell to
+/// click, colour, cluster size, and with `show_boards` the board after each
+/// move.
+pub fn describe(outcome: &Outcome, show_boards: bool) -> String {
+    let mut text = String::new();
+    let ms = outcome.elapsed.as_secs_f64() * 1e3;
+    if outcome.proven_optimal {
+        writeln!(
+            text,
+            "{} moves, proven optimal in {ms:.1} ms ({} nodes)",
+            outcome.length(),
+            outcome.nodes
+        )
+    } else {
+        writeln!(
+            text,
+            "{} moves, the best found in {ms:.1} ms ({} nodes); not proven: no solution shorter than {} exists",
+            outcome.length(),
+            outcome.nodes,
+            outcome.lower_bound
+        )
+    }
+    .expect("writing to a String");
+    for (i, step) in outcome.moves.iter().enumerate() {
+        writeln!(
+            text,
+            "{:>3}. click {} {} x{}",
+            i + 1,
+            step.cell,
+            step.colour.letter(),
+            step.size
+        )
+        .expect("writing to a String");
+        if show_boards {
+            writeln!(text, "{}", step.board_after.grid()).expect("writing to a String");
+        }
+    }
+    text
+}
+
+/// The `--json` object of one solved board: a contract for scripts.
+pub fn outcome_json(board: &Board, outcome: &Outcome) -> serde_json::Value {
+    let ms = |d: std::time::Duration| (d.as_secs_f64() * 1e6).round() / 1e3;
+    json!({
+        "board": board.to_string(),
+        "width": board.width(),
+        "height": board.height(),
+        "length": outcome.length(),
+        "proven_optimal": outcome.proven_optimal,
+        "lower_bound": outcome.lower_bound,
+        "elapsed_ms": ms(outcome.elapsed),
+        "nodes": outcome.nodes,
+        "rules": outcome.rules.name(),
+        "moves": outcome.moves.iter().map(|s| json!({
+            "x": s.cell.x,
+            "y": s.cell.y,
+            "color": s.colour.letter().to_string(),
+            "size": s.size,
+        })).collect::<Vec<_>>(),
+        "improvements": outcome.improvements.iter().map(|i| json!({
+            "length": i.length,
+            "ms": ms(i.elapsed),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The board read at the start of live play or assistance, with the lowest
+/// cell confidence, then as a grid.
+pub fn board_read(board: &Board, confidence: f32) -> String {
+    format!(
+        "board read (lowest confidence {confidence:.2}): {board}\n{}",
+        board.grid()
+    )
+}
+
+/// The line of live play and assist mode when the board after click
+/// `number` showed other rules: `rules` from now on, the first of the
+/// `candidates` left.
+pub fn rules_switched(number: u32, rules: Rules, candidates: &[Rules]) -> String {
+    if candidates.len() == 1 {
+        return format!(
+            "click {number}: {} ({rules}): re-planning",
+            rules.describe()
+        );
+    }
+    format!(
+        "click {number}: the board fits {} alike, not the rules played by: trying {rules} ({}): re-planning",
+        either(candidates),
+        rules.describe()
+    )
+}
+
+/// The line before the summary when `auto` learned other rules than the
+/// default (none otherwise): what the clicks showed, and what to pass next
+/// time.
+pub fn rules_learned(choice: RulesChoice, learned: &Learned) -> Option<String> {
+    let at = learned
+        .switched_at()
+        .filter(|_| choice == RulesChoice::Auto)?;
+    let rules = learned.rules();
+    Some(match learned.candidates() {
+        [_] => format!("rules: {rules}, learned at click {at}: pass --rules {rules} next time"),
+        candidates => format!(
+            "rules: played as {rules} from click {at}; {} explain every click alike: pass the game's with --rules next time",
+            either(candidates)
+        ),
+    })
+}
+
+/// "a, b or c".
+fn either(rules: &[Rules]) -> String {
+    let names: Vec<&str> = rules.iter().map(|r| r.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
+/// The frames saved for a surprise, or that none could be.
+pub fn frame_list(frames: &[std::path::PathBuf]) -> String {
+    if frames.is_empty() {
+        return "(none saved)".to_owned();
+    }
+    let names: Vec<String> = frames.iter().map(|p| p.display().to_string()).collect();
+    names.join(", ")
+}
+
+/// How `ran` ended, as the error it is said with: every stop is a
+/// one-line error naming the window and the calibration.
+pub fn ran_result(run: &Run, ran: Ran) -> Result<()> {
+    let error = match ran.result {
+        Ok(()) => return Ok(()),
+        Err(error) => error,
+    };
+    let context = context(&ran.title_now, &run.calibration_path, &error);
+    match error {
+        RunError::Stopped(stopped, unlogged) => {
+            if let Some(error) = unlogged {
+                eprintln!("error: {error}");
+            }
+            Err(stop_error(&run.live.debug_dir, &stopped)).context(context)
+        }
+        error => Err(error).context(context),
+    }
+}
+
+/// What a run's error is said with: the window by its title of now and
+/// the calibration, the window left out where the error names it already.
+fn context(title: &str, calibration: &Path, error: &RunError) -> String {
+    let live = match error {
+        RunError::Stopped(stopped, _) => Some(&stopped.error),
+        RunError::Waiting(error) => Some(error),
+        RunError::Log(_) => None,
+    };
+    let calibration = format!("calibration {}", calibration.display());
+    match live {
+        Some(LiveError::Capture(_)) => calibration,
+        _ => format!("window {}, {calibration}", crate::text::title(title)),
+    }
+}
+
+/// What every driver's run says, in lines (the boards read, the changes
+/// of rules, the waits between games, the rules learned at a game's
+/// end): a driver's own events go to `driver`, a game's last line is
+/// `summary`'s.
+pub fn game_lines<E>(
+    event: Event<'_, E>,
+    choice: RulesChoice,
+    driver: impl FnOnce(E),
+    summary: impl FnOnce(&GameReport) -> String,
+) -> Vec<String> {
+    match event {
+        Event::Board { board, confidence } => vec![board_read(board, confidence)],
+        Event::RulesSwitched {
+            number,
+            rules,
+            candidates,
+        } => vec![rules_switched(number, rules, candidates)],
+        Event::Driver(event) => {
+            driver(event);
+            Vec::new()
+        }
+        Event::Ended(report) => rules_learned(choice, &report.learned)
+            .into_iter()
+            .chain([summary(report)])
+            .collect(),
+        Event::WaitingNext => vec!["waiting for the next game".to_owned()],
+        Event::NoGame(why) => vec![format!("no game on ({why}): waiting for one")],
+        Event::WindowClosed => vec!["the game window closed: no more games".to_owned()],
+    }
+}
+
+/// The error a stop ends the run with: what the library says, and the
+/// flag to change when one would help.
+fn stop_error(debug_dir: &Path, stopped: &Stopped) -> anyhow::Error {
+    let hint = match stopped.error {
+        LiveError::TooManyReplans { .. } => "; --max-replans allows more".to_owned(),
+        LiveError::Unsettled { .. } => "; --settle-ms waits longer".to_owned(),
+        LiveError::Unreadable { .. } => format!(
+            "; to teach the calibration this board: bot calibrate FULL.png --board FULL_BOARD {} --board THIS_BOARD",
+            debug_dir.join("unreadable-frame.png").display()
+        ),
+        _ => String::new(),
+    };
+    anyhow::anyhow!("{stopped}{hint}")
+}
+
+/// "3 games: 3 cleared, the reward in 3 (100%), 0.33 clicks over the
+/// optimum on average, median game 4.80 s; stopped by the Pause key": the
+/// games `ran` played, and why it ended.
+pub fn run_summary(ran: &Ran) -> String {
+    format!("{}; {}", games_summary(&ran.played), why_ended(ran))
+}
+
+/// Why a run ended, in words: as the games asked for ended, the stop
+/// asked for and by whom, the mouse moved, the game window closed, an
+/// error (said after it).
+fn why_ended(ran: &Ran) -> String {
+    let error = match &ran.result {
+        Ok(()) => None,
+        Err(RunError::Stopped(stopped, _)) => Some(&stopped.error),
+        Err(RunError::Waiting(error)) => Some(error),
+        Err(RunError::Log(_)) => return "stopped: the game log cannot be written".to_owned(),
+    };
+    let end = error.map_or_else(
+        || ran.played.last().map(|game| game.end),
+        |error| Some(crate::live::session::end_of(error)),
+    );
+    match (error, end) {
+        (Some(LiveError::Input(InputError::UserMoved { .. } | InputError::Moved { .. })), _) => {
+            "stopped: the mouse moved".to_owned()
+        }
+        (_, Some(End::Interrupted)) => format!("stopped by {}", stop::stopped_by()),
+        (_, Some(End::WindowClosed)) => "ended: the game window closed".to_owned(),
+        (Some(_), _) => "stopped by an error".to_owned(),
+        // Stopped between games, where no game records it.
+        (None, _) if stop::requested().load(std::sync::atomic::Ordering::SeqCst) => {
+            format!("stopped by {}", stop::stopped_by())
+        }
+        (None, _) => "ended: the games asked for were played".to_owned(),
+    }
+}
+
+/// "3 games: 3 cleared, the reward in 3 (100%), 0.33 clicks over the
+/// optimum on average, median game 4.80 s".
+fn games_summary(played: &[GameRecord]) -> String {
+    let all = Stats::of(played).overall;
+    let mut text = format!("{} game(s): {} cleared", all.games, all.cleared);
+    if let Some(rate) = all.reward_rate {
+        text += &format!(", the reward in {} ({:.0}%)", all.rewards, 100.0 * rate);
+    }
+    if let Some(over) = all.mean_clicks_over_optimum {
+        text += &format!(", {over:.2} clicks over the optimum on average");
+    }
+    if let Some(ms) = all.median_cleared_ms {
+        text += &format!(", median game {:.2} s", ms / 1000.0);
+    }
+    text
+}
+
+/// One event of live play in words (see [`show`]).
+pub fn play_line(event: &play::Event, planned: &mut usize) -> String {
+    match event {
+        play::Event::Plan { outcome, replans } => {
+            *planned = outcome.length();
+            let again = match replans {
+                0 => String::new(),
+                n => format!("re-plan {n}: "),
+            };
+            format!("{again}plan: {}", describe(outcome, false).trim_end())
+        }
+        play::Event::Click { number, step, at } => format!(
+            "click {number}: {} {} x{} at {at} (plan {planned})",
+            step.cell,
+            step.colour.letter(),
+            step.size
+        ),
+        play::Event::Lost { number, wait } => format!(
+            "click {number}: the board did not change (the game did not take the click?): clicking again in {} ms",
+            wait.as_millis()
+        ),
+        play::Event::Mismatch {
+            number,
+            expected,
+            found,
+            frames,
+        } => format!(
+            "click {number}: the board read differs from the plan\n  expected {expected}\n  read     {found}\n  frames   {}",
+            frame_list(frames)
+        ),
+    }
+}
+
+/// The last line: clicks used against the first board's plan, and the
+/// time.
+pub fn play_summary(report: &GameReport, max_moves: Option<u32>) -> String {
+    let plan = match report.optimum() {
+        Some((length, proven)) => {
+            format!(
+                "plan {length}{}",
+                if proven { " proven optimal" } else { "" }
+            )
+        }
+        None => "no plan".to_owned(),
+    };
+    let plan = format!("{plan}, {} re-plan(s)", report.replans());
+    let secs = report.elapsed().as_secs_f64();
+    let clicks = report.clicks();
+    match report.end() {
+        Some(End::Cleared) => format!("cleared in {clicks} clicks ({plan}) in {secs:.2} s"),
+        Some(End::MaxMoves) => format!(
+            "stopped at --max-moves {}: {clicks} clicks ({plan}) in {secs:.2} s",
+            max_moves.unwrap_or(clicks)
+        ),
+        None => format!("dry run, no click ({plan}) in {secs:.2} s"),
+        Some(End::NewBoard) => {
+            format!("a new game's board after {clicks} click(s) ({plan}) in {secs:.2} s")
+        }
+        Some(End::Interrupted) => format!(
+            "stopped by {} after {clicks} click(s) ({plan}) in {secs:.2} s",
+            stop::stopped_by()
+        ),
+        // Stops, which end with an error of their own.
+        Some(_) => format!("ended after {clicks} click(s) ({plan}) in {secs:.2} s"),
+    }
+}
+
+/// One event in words: the terminal's line, the desktop app's status.
+pub fn hints_line(event: &assist::Event) -> String {
+    match event {
+        assist::Event::HintWindow(Ok((title, placement))) => {
+            format!("hint window {title:?} {placement} (Escape or q there ends the hints)")
+        }
+        assist::Event::BoardMarks(Ok(Probe::Seen(pixels))) => format!(
+            "hints marked on the board (the bot's captures show the marks, {pixels} pixels, and read the board the same)"
+        ),
+        assist::Event::BoardMarks(Ok(Probe::Unseen)) => {
+            "hints marked on the board (the bot's captures leave the marks out)".to_owned()
+        }
+        assist::Event::BoardMarks(Err(why)) => {
+            format!("no marks on the board ({why}): hints beside it")
+        }
+        assist::Event::HintWindow(Err(cause)) => {
+            format!("no hint window ({cause}): hints on the terminal only")
+        }
+        assist::Event::HintWindowClosed(why) => {
+            format!("hint window closed {why}: hints on the terminal only")
+        }
+        assist::Event::Move {
+            number,
+            steps,
+            verdict,
+        } => {
+            let names: Vec<String> = steps.iter().map(move_name).collect();
+            match names.as_slice() {
+                [one] => format!(
+                    "click {number}: you clicked {one}: {}",
+                    verdict_text(verdict)
+                ),
+                several => format!(
+                    "clicks {}-{number}: you clicked {} within one animation: {}",
+                    number + 1 - several.len() as u32,
+                    several.join(", then "),
+                    verdict_text(verdict)
+                ),
+            }
+        }
+        assist::Event::Unexplained {
+            before,
+            after,
+            frames,
+        } => format!(
+            "the board changed in a way no clicks explain: re-planning from the board read; the clicks counted are at least those made, no reward claimed\n  before {before}\n  after  {after}\n  frames {}",
+            frame_list(frames)
+        ),
+        assist::Event::Waiting(text) => (*text).to_owned(),
+        assist::Event::Readable => "the board reads again: the hints go on".to_owned(),
+        assist::Event::Hint(hint) => hint_line(hint),
+    }
+}
+
+/// "(3,1) B x3": a move as the player sees it.
+fn move_name(step: &Step) -> String {
+    format!("{} {} x{}", step.cell, step.colour.letter(), step.size)
+}
+
+/// What a player's click did to the plan.
+fn verdict_text(verdict: &Verdict) -> String {
+    match *verdict {
+        Verdict::AsHinted => "as hinted".to_owned(),
+        Verdict::Cost {
+            cost,
+            from_here,
+            total,
+        } => {
+            let cost = match cost {
+                0 => "as good as the hint".to_owned(),
+                c if c > 0 => format!("that click cost {c}"),
+                c => format!("that click saved {}", -c),
+            };
+            format!("{cost}: optimum from here {from_here}, {total} in all")
+        }
+        Verdict::NewRules { from_here, total } => {
+            format!(
+                "re-planned under the game's rules: optimum from here {from_here}, {total} in all"
+            )
+        }
+    }
+}
+
+/// One hint on one line: the next click, then the caption.
+fn hint_line(hint: &Hint) -> String {
+    let caption = hint.caption().join(" — ");
+    match (hint.plan.first(), hint.next_at) {
+        (Some(step), Some(at)) => format!("hint: click {} at {at} — {caption}", move_name(step)),
+        (Some(step), None) => format!("hint: click {} — {caption}", move_name(step)),
+        (None, _) => caption,
+    }
+}
+
+/// The last line: how the game ended, the clicks against the optimum.
+pub fn hints_summary(report: &GameReport) -> String {
+    let optimum = match report.optimum() {
+        Some((length, proven)) => format!(
+            "optimum {length}{} at the start",
+            if proven { " proven" } else { "" }
+        ),
+        None => "no board read".to_owned(),
+    };
+    let secs = report.elapsed().as_secs_f64();
+    let clicks = report.clicks();
+    match report.end() {
+        Some(End::Cleared) => format!("cleared in {clicks} clicks ({optimum}) in {secs:.1} s"),
+        Some(End::NewBoard) => format!("a new game's board after {clicks} click(s) ({optimum})"),
+        Some(End::WindowClosed) => {
+            format!("the game window closed after {clicks} click(s) ({optimum}): assistant ended")
+        }
+        Some(End::Interrupted) => format!(
+            "stopped by {} after {clicks} click(s) ({optimum})",
+            crate::desktop::stop::stopped_by()
+        ),
+        // Stops, which end with an error of their own.
+        _ => format!("ended after {clicks} click(s) ({optimum})"),
+    }
+}
+
+/// "optimum 11 clicks, proven": the caption under a plan.
+pub fn optimum_caption(length: usize, proven: bool) -> String {
+    let proven = if proven { ", proven" } else { " (not proven)" };
+    format!("optimum {length} clicks{proven}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rules_lines_name_the_variants() {
+        let columns = [Rules::CentreColumns, Rules::LeftColumns, Rules::Gravity];
+        assert_eq!(
+            rules_switched(2, Rules::CentreColumns, &[Rules::CentreColumns]),
+            "click 2: the game contracts whole columns toward the centre (centre-columns): re-planning"
+        );
+        assert_eq!(
+            rules_switched(1, Rules::CentreColumns, &columns),
+            "click 1: the board fits centre-columns, left-columns or gravity alike, not the rules played by: trying centre-columns (the game contracts whole columns toward the centre): re-planning"
+        );
+        let mut learned = Learned::new(RulesChoice::Auto);
+        assert_eq!(rules_learned(RulesChoice::Auto, &learned), None);
+        learned.see(3, |rules| rules == Rules::Gravity);
+        assert_eq!(
+            rules_learned(RulesChoice::Auto, &learned).unwrap(),
+            "rules: gravity, learned at click 3: pass --rules gravity next time"
+        );
+        assert_eq!(
+            rules_learned(RulesChoice::Given(Rules::Gravity), &learned),
+            None
+        );
+    }
+    use crate::game::Cell;
+
+    fn report(end: Option<End>, clicks: u32) -> GameReport {
+        let mut report = GameReport::start(Learned::new(RulesChoice::Auto));
+        report.set_optimum(11, true);
+        for number in 1..=clicks {
+            report.click(number, Cell::new(0, 0), None, None);
+        }
+        report.ended(end);
+        report
+    }
+
+    #[test]
+    fn the_summary_sets_clicks_against_the_plan() {
+        assert!(
+            play_summary(&report(Some(End::Cleared), 11), None)
+                .starts_with("cleared in 11 clicks (plan 11 proven optimal, 0 re-plan(s)) in 0.")
+        );
+        assert!(
+            play_summary(&report(Some(End::MaxMoves), 3), Some(3))
+                .starts_with("stopped at --max-moves 3: 3 clicks")
+        );
+        assert!(play_summary(&report(None, 0), None).starts_with("dry run, no click"));
+    }
+
+    #[test]
+    fn an_error_says_the_window_once_by_its_title_of_now() {
+        let calibration = Path::new("calibration/nodiatis.toml");
+        let gone = RunError::Waiting(LiveError::Capture(crate::desktop::CaptureError::Gone {
+            title: "Nodiatis".into(),
+        }));
+        let said = format!("{}: {gone}", context("Nodiatis", calibration, &gone));
+        assert_eq!(said.matches("Nodiatis\"").count(), 1, "{said}");
+        let other = RunError::Waiting(LiveError::NoDust);
+        assert_eq!(
+            context("Nodiatis - Aldric", calibration, &other),
+            "window \"Nodiatis - Aldric\", calibration calibration/nodiatis.toml"
+        );
+    }
+
+    #[test]
+    fn the_run_summary_counts_games_cleared_and_rewards() {
+        let board: crate::game::Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
+        let game = |clicks: u32, end: End| {
+            let mut report = GameReport::start(Learned::new(RulesChoice::Given(Rules::CentreRows)));
+            report.set_first(board);
+            report.set_optimum(11, true);
+            for number in 1..=clicks {
+                report.click(number, Cell::new(0, 0), None, None);
+            }
+            report.ended(Some(end));
+            report.record(crate::record::Mode::Play, None).unwrap()
+        };
+        let played = [
+            game(11, End::Cleared),
+            game(13, End::Cleared),
+            game(4, End::Interrupted),
+        ];
+        let ran = |result| Ran {
+            played: played.to_vec(),
+            has_summary: true,
+            title_now: String::new(),
+            result,
+        };
+        let text = run_summary(&ran(Ok(())));
+        assert!(
+            text.starts_with("3 game(s): 2 cleared, the reward in 1 (33%), 1.00 clicks over the optimum on average"),
+            "{text}"
+        );
+        // Why it ended: the last game's stop, by whom.
+        assert!(text.ends_with("; stopped by Ctrl-C"), "{text}");
+        let moved = LiveError::Input(InputError::UserMoved {
+            expected: crate::desktop::ScreenPoint::new(1, 1),
+            found: crate::desktop::ScreenPoint::new(9, 9),
+        });
+        let stopped = |error| {
+            let report = GameReport::start(Learned::new(RulesChoice::Auto));
+            Err(RunError::Stopped(Box::new(Stopped { error, report }), None))
+        };
+        assert!(run_summary(&ran(stopped(moved))).ends_with("; stopped: the mouse moved"));
+        assert!(run_summary(&ran(stopped(LiveError::NoDust))).ends_with("; stopped by an error"));
+        let closed = LiveError::Capture(crate::desktop::CaptureError::Gone {
+            title: "Nodiatis".into(),
+        });
+        assert!(run_summary(&ran(stopped(closed))).ends_with("; ended: the game window closed"));
+        let all = Ran {
+            played: vec![game(11, End::Cleared)],
+            ..ran(Ok(()))
+        };
+        assert!(run_summary(&all).ends_with("; ended: the games asked for were played"));
+    }
+
+    #[test]
+    fn a_hint_line_names_the_click_its_point_and_the_caption() {
+        assert_eq!(
+            hint_line(&Hint::example()),
+            "hint: click (7,0) G x5 at (740, 530) — click 1 of 2, optimum 11 (proven) — reward reachable"
+        );
+    }
+
+    #[test]
+    fn a_click_off_the_plan_says_what_it_cost() {
+        let cost = Verdict::Cost {
+            cost: 1,
+            from_here: 10,
+            total: 12,
+        };
+        assert_eq!(
+            verdict_text(&cost),
+            "that click cost 1: optimum from here 10, 12 in all"
+        );
+        assert_eq!(verdict_text(&Verdict::AsHinted), "as hinted");
+    }
+}
