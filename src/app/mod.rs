@@ -9,11 +9,13 @@
 //! doors read it and the guided session and the app write it.
 
 pub mod calibrate;
+pub mod door;
 pub mod logging;
 pub mod report;
 pub mod settings;
 pub mod stats;
 pub mod words;
+pub mod worker;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -21,8 +23,8 @@ use std::time::Duration;
 use anyhow::{Context as _, Result};
 
 use crate::assist::{Assist, Hints};
-use crate::desktop::{Desktop as _, GameWindow, WindowInfo};
-use crate::live::session::{Driver, Observe, RunError, Session};
+use crate::desktop::{Desktop, GameWindow, WindowInfo};
+use crate::live::session::{Driver, Event, Observe, RunError, Session};
 use crate::live::{LiveSettings, RulesChoice};
 use crate::play::Play;
 use crate::record::{GameLog, GameRecord};
@@ -142,12 +144,15 @@ impl Options {
 }
 
 /// What a run of games did: the games recorded, whether it had a summary
-/// to say, the window's title now (for a message), and how it ended.
+/// to say, the window's title now (for a message), whether the game's
+/// window closed between games (the end of a run that goes until
+/// stopped), and how it ended.
 #[derive(Debug)]
 pub struct Ran {
     pub played: Vec<GameRecord>,
     pub has_summary: bool,
     pub title_now: String,
+    pub window_closed: bool,
     pub result: Result<(), RunError>,
 }
 
@@ -220,12 +225,14 @@ impl Run {
     }
 }
 
-/// Runs `driver`'s games as `run` says: the game log opened (a file named
-/// that cannot be written refuses the run), the window opened, `found`
-/// told of it, then the games in a row, each told to `observe`.
+/// Runs `driver`'s games on `desktop` as `run` says: the game log opened
+/// (a file named that cannot be written refuses the run), the window
+/// opened, `found` told of it, then the games in a row, each told to
+/// `observe`.
 pub fn games<D: Driver>(
     run: &Run,
     mut driver: D,
+    desktop: &mut dyn Desktop,
     found: impl FnOnce(&WindowInfo),
     observe: &mut Observe<'_, D>,
 ) -> Result<Ran> {
@@ -235,10 +242,9 @@ pub fn games<D: Driver>(
         GameLogChoice::File(path) => Some(GameLog::open(path, &[calibration])?),
         _ => None,
     };
-    let mut desktop = crate::desktop::system();
     let mut window: Box<dyn GameWindow> = match &run.target {
         Target::Found(info) => desktop.open(info)?,
-        Target::Text(text) => crate::live::find::by_text(&mut desktop, text)?,
+        Target::Text(text) => crate::live::find::by_text(desktop, text)?,
     };
     // The default log once there is a game to record: none made for a
     // window not found, nor for a run that never clicks.
@@ -250,12 +256,17 @@ pub fn games<D: Driver>(
     };
     found(window.info());
     let running = crate::desktop::stop::Running::start();
-    let result = session.run(&mut driver, &mut desktop, &mut window, observe);
+    let mut window_closed = false;
+    let result = session.run(&mut driver, desktop, &mut window, &mut |event| {
+        window_closed |= matches!(event, Event::WindowClosed);
+        observe(event);
+    });
     drop(running);
     Ok(Ran {
         played: session.played().to_vec(),
         has_summary: session.has_summary(),
         title_now: window.title_now(),
+        window_closed,
         result,
     })
 }

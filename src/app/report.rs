@@ -29,10 +29,10 @@ const MAX_FRAME_BYTES: u64 = 4 << 20;
 const FRAMES_BUDGET: u64 = 6 << 20;
 
 /// Writes the report, with `error` (what stopped the session, if
-/// something did), into the data folder as `report-TIME.html`; its path.
-pub fn save(error: Option<&str>, debug_dir: &Path) -> Result<PathBuf> {
-    let folder = desktop::folders::data_folder()?;
-    std::fs::create_dir_all(&folder)
+/// something did), into `folder` (the data folder) as
+/// `report-TIME.html`; its path.
+pub fn save(folder: &Path, error: Option<&str>, debug_dir: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(folder)
         .with_context(|| format!("{}: cannot make the folder", folder.display()))?;
     let stamp = crate::record::now_rfc3339().replace(':', "-");
     let text = html(&gather(error, debug_dir));

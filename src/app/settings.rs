@@ -18,7 +18,7 @@ use crate::files;
 const SETTINGS_FILE: &str = "settings.toml";
 
 /// The game log's name in the data folder.
-const GAME_LOG_FILE: &str = "games.jsonl";
+pub const GAME_LOG_FILE: &str = "games.jsonl";
 
 /// A settings file is a few lines: anything much bigger is not one.
 const MAX_SETTINGS_BYTES: u64 = 64 * 1024;

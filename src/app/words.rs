@@ -266,6 +266,8 @@ fn why_ended(ran: &Ran) -> String {
         }
         (_, Some(End::Interrupted)) => format!("stopped by {}", stop::stopped_by()),
         (_, Some(End::WindowClosed)) => "ended: the game window closed".to_owned(),
+        // Closed between games, where no game records it.
+        (None, _) if ran.window_closed => "ended: the game window closed".to_owned(),
         (Some(_), _) => "stopped by an error".to_owned(),
         // Stopped between games, where no game records it.
         (None, _) if stop::requested().load(std::sync::atomic::Ordering::SeqCst) => {
@@ -573,6 +575,7 @@ mod tests {
             played: played.to_vec(),
             has_summary: true,
             title_now: String::new(),
+            window_closed: false,
             result,
         };
         let text = run_summary(&ran(Ok(())));
@@ -601,6 +604,11 @@ mod tests {
             ..ran(Ok(()))
         };
         assert!(run_summary(&all).ends_with("; ended: the games asked for were played"));
+        let closed = Ran {
+            window_closed: true,
+            ..all
+        };
+        assert!(run_summary(&closed).ends_with("; ended: the game window closed"));
     }
 
     #[test]

@@ -83,6 +83,7 @@ pub(super) fn run_games<D: Driver>(
     let ran = app::games(
         run,
         driver,
+        &mut crate::desktop::system(),
         |window| {
             say!("window {window}");
             say!("{}", stop_key.said());

@@ -215,7 +215,8 @@ fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
 
 /// `bot report`: writes the report into the data folder and says where.
 fn report(debug_dir: &Path) -> Result<ExitCode> {
-    let path = app::report::save(None, debug_dir)?;
+    let data = crate::desktop::folders::data_folder()?;
+    let path = app::report::save(&data, None, debug_dir)?;
     say!(
         "wrote the report {}: attach it to your question",
         path.display()

@@ -5,6 +5,7 @@
 //! so that the clicks land where the buttons and cells are drawn, and the
 //! tests click them there.
 
+use crate::app::door::{Action, Offer};
 use crate::game::Cell;
 use crate::geometry::{Geometry, PixelPoint};
 use crate::render::{hint_geometry, hint_size};
@@ -21,62 +22,37 @@ const BUTTON_HEIGHT: f32 = 28.0;
 const COLUMNS: usize = 3;
 const GAP: f32 = 8.0;
 
-/// A button of the window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Button {
-    Hints,
-    Play,
-    Stop,
-    Calibrate,
-    Record,
-    Report,
-    Quit,
-    Yes,
-    No,
-    TryAgain,
-    SaveReport,
-    Save,
-    Cancel,
-}
-
-impl Button {
-    pub fn label(self) -> &'static str {
-        match self {
-            Button::Hints => "1 Hints",
-            Button::Play => "2 Play",
-            Button::Stop => "Stop",
-            Button::Calibrate => "3 Calibrate",
-            Button::Record => "4 Record",
-            Button::Report => "Report",
-            Button::Quit => "Quit",
-            Button::Yes => "Yes",
-            Button::No => "No",
-            Button::TryAgain => "Try again",
-            Button::SaveReport => "Save a report",
-            Button::Save => "Save",
-            Button::Cancel => "Cancel",
-        }
+/// What a button of the window is labelled for the door's `action`.
+pub fn label(action: Action) -> &'static str {
+    match action {
+        Action::Hints => "1 Hints",
+        Action::Play => "2 Play",
+        Action::Again => "Again",
+        Action::Stop(_) => "Stop",
+        Action::Calibrate => "3 Calibrate",
+        Action::Record => "4 Record",
+        Action::Report => "Report",
+        Action::Quit => "Quit",
+        Action::Yes => "Yes",
+        Action::No => "No",
+        Action::TryAgain => "Try again",
+        Action::Save => "Save",
+        Action::Cancel => "Cancel",
+        Action::UseDefault => "Use default",
     }
 }
 
-/// The buttons while no question is asked.
-pub const MENU: [Button; 7] = [
-    Button::Hints,
-    Button::Play,
-    Button::Stop,
-    Button::Calibrate,
-    Button::Record,
-    Button::Report,
-    Button::Quit,
+/// Every offer of the door, whose actions are the window's rows of
+/// buttons.
+pub const OFFERS: [Offer; 7] = [
+    Offer::Looking,
+    Offer::Question,
+    Offer::Menu,
+    Offer::Running,
+    Offer::Failed,
+    Offer::Calibrating,
+    Offer::Lost,
 ];
-/// The buttons of "is this window the game?".
-pub const QUESTION: [Button; 3] = [Button::Yes, Button::No, Button::Quit];
-/// The buttons under an error.
-pub const FAILED: [Button; 3] = [Button::TryAgain, Button::SaveReport, Button::Quit];
-/// The buttons under the board to calibrate on.
-pub const CALIBRATING: [Button; 3] = [Button::Save, Button::Cancel, Button::Quit];
-/// Every row of buttons the window shows.
-pub const ROWS: [&[Button]; 4] = [&MENU, &QUESTION, &FAILED, &CALIBRATING];
 
 /// A rectangle of the window's client area, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,7 +105,11 @@ impl Layout {
         let status_y = ph as i64 + gap;
         let buttons_y = status_y + line * STATUS_LINES as i64 + gap;
         let button_height = (BUTTON_HEIGHT * scale).round() as i64;
-        let most = ROWS.iter().map(|row| row.len()).max().unwrap_or(0);
+        let most = OFFERS
+            .iter()
+            .map(|offer| offer.actions().len())
+            .max()
+            .unwrap_or(0);
         let rows = most.div_ceil(COLUMNS) as i64;
         let height = buttons_y + rows * (button_height + gap);
         Layout {
@@ -158,7 +138,7 @@ impl Layout {
     }
 
     /// The buttons of `row`, [`COLUMNS`] to a row, of one width.
-    pub fn buttons(&self, row: &[Button]) -> Vec<(Button, Rect)> {
+    pub fn buttons(&self, row: &[Action]) -> Vec<(Action, Rect)> {
         let n = COLUMNS as i64;
         let width = (self.size.0 as i64 - self.gap * (n + 1)) / n;
         row.iter()
@@ -188,7 +168,7 @@ impl Layout {
     }
 
     /// The button of `row` at `point`, if any.
-    pub fn button_at(&self, row: &[Button], point: (i64, i64)) -> Option<Button> {
+    pub fn button_at(&self, row: &[Action], point: (i64, i64)) -> Option<Action> {
         self.buttons(row)
             .into_iter()
             .find_map(|(button, rect)| rect.contains(point).then_some(button))
@@ -203,7 +183,8 @@ mod tests {
     fn every_button_is_found_at_its_centre_and_none_between() {
         for scale in [1.0, 0.8, 0.5] {
             let layout = Layout::new((8, 6), scale);
-            for row in ROWS {
+            for offer in OFFERS {
+                let row = offer.actions();
                 let buttons = layout.buttons(row);
                 for (button, rect) in &buttons {
                     assert_eq!(layout.button_at(row, rect.centre()), Some(*button));
@@ -223,9 +204,9 @@ mod tests {
     #[test]
     fn the_labels_fit_their_buttons() {
         let layout = Layout::new((8, 6), 0.5);
-        for row in ROWS {
-            for (button, rect) in layout.buttons(row) {
-                let (w, _) = crate::render::font::text_size(button.label(), layout.text);
+        for offer in OFFERS {
+            for (button, rect) in layout.buttons(offer.actions()) {
+                let (w, _) = crate::render::font::text_size(label(button), layout.text);
                 assert!(i64::from(w) < rect.width, "{button:?} at 50%");
             }
         }
@@ -238,10 +219,11 @@ mod tests {
         assert_eq!(layout.size.0, w);
         assert!(layout.status.1 >= h as i64);
         // Rows of three for the menu, the last one at the bottom.
-        let buttons = layout.buttons(&MENU);
+        let menu = Offer::Menu.actions();
+        let buttons = layout.buttons(menu);
         assert_eq!(buttons[3].1.x, buttons[0].1.x);
         assert!(buttons[3].1.y > buttons[0].1.y);
-        let last = buttons[MENU.len() - 1].1;
+        let last = buttons[menu.len() - 1].1;
         assert!(last.y + last.height <= layout.size.1 as i64);
     }
 
@@ -273,7 +255,7 @@ mod tests {
             assert_eq!(layout.cell_at((x1, y1 - 1)), None);
             assert_eq!(layout.cell_at((x1 - 1, y1)), None);
             // No button is on the board, nor the board on a button.
-            for (_, rect) in layout.buttons(&CALIBRATING) {
+            for (_, rect) in layout.buttons(Offer::Calibrating.actions()) {
                 assert_eq!(layout.cell_at(rect.centre()), None);
             }
         }

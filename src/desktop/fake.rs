@@ -31,6 +31,12 @@ pub trait Content {
     /// A click (press and release at the same point) at `at`, in the
     /// scene's own pixels of the client area.
     fn click(&mut self, at: (f32, f32), now: Instant);
+
+    /// Whether the scene closed its window (a player who closes the game
+    /// once it is cleared): the window is gone from then on.
+    fn closed(&self) -> bool {
+        false
+    }
 }
 
 /// A monitor's display scaling: how many of its physical pixels make one
@@ -99,6 +105,12 @@ impl std::fmt::Debug for State {
 }
 
 impl State {
+    /// Whether the game window is there: not closed by the user, nor by
+    /// its scene.
+    fn shown(&self) -> bool {
+        self.open && !self.scene.closed()
+    }
+
     /// A press at `press` and a release at `release`: the game takes the
     /// click where the release is when both fall in its client area.
     fn deliver(&mut self, press: ScreenPoint, release: ScreenPoint) {
@@ -118,7 +130,9 @@ impl State {
             .iter()
             .find(|(w, cover)| *cover != Cover::ClickThrough && w.area().contains(point))
             .map(|(w, _)| w.id)
-            .or_else(|| (self.open && self.window.area().contains(point)).then_some(self.window.id))
+            .or_else(|| {
+                (self.shown() && self.window.area().contains(point)).then_some(self.window.id)
+            })
     }
 
     /// The windows in front that the window list shows.
@@ -255,7 +269,7 @@ impl Desktop for FakeDesktop {
     fn windows(&mut self) -> Result<Vec<WindowInfo>, CaptureError> {
         let state = self.state.borrow();
         let mut all: Vec<WindowInfo> = state.listed().cloned().collect();
-        if state.open {
+        if state.shown() {
             all.push(state.window.clone());
         }
         Ok(all)
@@ -287,7 +301,7 @@ impl GameWindow for FakeWindow {
 
     fn refresh(&mut self) -> Result<&WindowInfo, CaptureError> {
         let state = self.state.borrow();
-        if !state.open || state.window.id != self.info.id {
+        if !state.shown() || state.window.id != self.info.id {
             return Err(CaptureError::Gone {
                 title: self.info.title.clone(),
             });

@@ -11,7 +11,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use dustbot::desk::layout::{Button, CALIBRATING, Layout, MENU};
+use dustbot::app::door::{Action, Offer};
+use dustbot::desk::layout::Layout;
 use dustbot::game::{Board, Cell, Colour};
 
 use crate::x11_support::*;
@@ -123,10 +124,10 @@ impl App {
     }
 
     /// Clicks `button` of `row` where the window draws it.
-    pub(crate) fn click_in(&self, desktop: &Desktop, row: &[Button], button: Button) {
+    pub(crate) fn click_in(&self, desktop: &Desktop, offer: Offer, button: Action) {
         let (_, rect) = self
             .layout()
-            .buttons(row)
+            .buttons(offer.actions())
             .into_iter()
             .find(|(b, _)| *b == button)
             .unwrap();
@@ -134,8 +135,8 @@ impl App {
     }
 
     /// Clicks `button` of the menu where the window draws it.
-    pub(crate) fn click(&self, desktop: &Desktop, button: Button) {
-        self.click_in(desktop, &MENU, button);
+    pub(crate) fn click(&self, desktop: &Desktop, button: Action) {
+        self.click_in(desktop, Offer::Menu, button);
     }
 
     /// Clicks the point `(x, y)` of the window's client area.
@@ -198,7 +199,7 @@ fn key_2_clears_the_game_in_the_optimum_record_shows_it_and_closing_ends_with_0(
     assert_eq!(games.len(), 1, "{said}");
     assert_eq!(games[0]["mode"], "play");
     assert_eq!(games[0]["cleared"], true);
-    app.click(&desktop, Button::Record);
+    app.click(&desktop, Action::Record);
     // In the app's own window: no viewer over the game.
     let said = app.wait_for("the plot is drawn here", 1);
     assert!(!said.contains("picture viewer"), "{said}");
@@ -242,7 +243,7 @@ fn hints_by_button_lead_to_the_clear_stop_ends_them_and_q_quits() {
     app.wait_for("is this window the game?", 1);
     let found = app.started.elapsed();
     app.yes_it_is_the_game(&desktop);
-    app.click(&desktop, Button::Hints);
+    app.click(&desktop, Action::Hints);
     let clicked = Instant::now();
     app.wait_for("hint: click", 1);
     let first_hint = clicked.elapsed();
@@ -282,7 +283,10 @@ fn hints_by_button_lead_to_the_clear_stop_ends_them_and_q_quits() {
     }
     let said = app.wait_for("cleared in 11 clicks", 1);
     assert_eq!(practice.clicks().len(), 11, "{said}");
-    app.click(&desktop, Button::Stop);
+    app.click(
+        &desktop,
+        Action::Stop(dustbot::desktop::stop::Asker::StopButton),
+    );
     let said = app.wait_for("1 game(s): 1 cleared", 1);
     assert!(!said.contains("error"), "{said}");
     let games = desktop.recorded();
@@ -339,7 +343,7 @@ fn key_3_shows_the_board_a_click_changes_a_cell_escape_keeps_the_old_and_save_ca
     app.key(&desktop, "3");
     let said = app.wait_for("calibrate: is this the board in the game?", 2);
     assert_eq!(board_read(&said, 2), board);
-    app.click_in(&desktop, &CALIBRATING, Button::Save);
+    app.click_in(&desktop, Offer::Calibrating, Action::Save);
     let said = app.wait_for("saved the calibration as ", 1);
     calibration_saved(&desktop, &said);
     // Hints read the board with it: the first hint followed, the next one

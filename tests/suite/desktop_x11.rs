@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use dustbot::desk::layout::{Button, FAILED, Layout};
+use dustbot::app::door::{Action, Offer};
+use dustbot::desk::layout::Layout;
 
 use crate::app_x11::App;
 use crate::guided_x11::Pane;
@@ -370,7 +371,10 @@ fn a_run_names_the_stops_that_reach_the_bot_and_every_summary_says_why_it_ended(
     // Hints, stopped by the Stop button.
     app.key(&desktop, "1");
     app.wait_for("hint: click", 2);
-    app.click(&desktop, Button::Stop);
+    app.click(
+        &desktop,
+        Action::Stop(dustbot::desktop::stop::Asker::StopButton),
+    );
     let said = app.wait_for("ended: 1 hints", 2);
     assert!(said.contains("; stopped by Stop"), "{said}");
     // Play, stopped by the player's hand on the mouse.
@@ -389,7 +393,7 @@ fn a_run_names_the_stops_that_reach_the_bot_and_every_summary_says_why_it_ended(
         .unwrap_or_default()
         .starts_with("error: ")
     {
-        app.click_in(&desktop, &FAILED, Button::TryAgain);
+        app.click_in(&desktop, Offer::Failed, Action::TryAgain);
     }
     app.wait_for("1 hints, 2 play for me", 2);
     // Quit during a run: the run's end said, then the app's.
@@ -594,7 +598,7 @@ fn a_second_dustbot_brings_the_first_forward_and_ends_with_0() {
 }
 
 #[test]
-fn a_saved_calibration_gone_or_broken_settings_show_in_the_app_which_reads_with_the_default() {
+fn a_saved_calibration_gone_or_broken_settings_show_in_the_app_with_the_choice_of_the_default() {
     let desktop = Desktop::start();
     let _game = desktop.practice(REAL_BOARD, 150, GAME);
     let folder = desktop.path("config/dustbot");
@@ -607,18 +611,28 @@ fn a_saved_calibration_gone_or_broken_settings_show_in_the_app_which_reads_with_
     )
     .unwrap();
     let mut app = App::start(&desktop);
-    let said = app.wait_for("reading with the default calibration", 1);
+    let said = app.wait_for("the default calibration reads meanwhile, or calibrate", 1);
     assert!(said.contains(&gone.display().to_string()), "{said}");
-    assert!(said.contains("3 calibrates on the game's board"), "{said}");
-    // And the game is read with the default.
+    // The choice in the window: the default, by its button.
+    app.click_in(&desktop, Offer::Lost, Action::UseDefault);
+    // And the game is read with the default, which is remembered.
     app.yes_it_is_the_game(&desktop);
     app.wait_for("optimum 11 clicks, proven", 1);
     assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
-    // A settings file that is no TOML: the same, its line named.
+    let kept = std::fs::read_to_string(&settings).unwrap();
+    assert!(!kept.contains("calibration.toml"), "{kept}");
+    // A settings file that is no TOML: the same choice, its line named,
+    // the file never written over.
     std::fs::write(&settings, "calibration = [\n").unwrap();
     let app = App::start(&desktop);
-    let said = app.wait_for("reading with the default calibration", 1);
+    let said = app.wait_for("the default calibration reads meanwhile, or calibrate", 1);
     assert!(said.contains("line 1"), "{said}");
+    app.click_in(&desktop, Offer::Lost, Action::UseDefault);
+    app.wait_for("is this window the game?", 1);
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        "calibration = [\n"
+    );
 }
 
 #[test]

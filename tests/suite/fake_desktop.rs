@@ -1,18 +1,25 @@
 //! Live play and assist mode on the scripted desktop (`desktop::fake`):
-//! their real loops, no screen, on any platform. The game window is drawn
+//! their real loops, no screen, on any platform; and the front door that
+//! both faces drive (`app::door`), from the search to the record. The game window is drawn
 //! by the practice window's painter; clicks go to a game that plays them.
 //! Display scaling of 100% to 200% and a second monitor left of the first
 //! check that the pixels read and the points clicked are one space.
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use dustbot::app::door::{Action, Door, Flow, Offer, Outside, Places};
+use dustbot::app::worker::{self, Note};
+use dustbot::app::{GameLogChoice, Options, Run};
 use dustbot::assist::{self, Assist, Hints};
 use dustbot::desktop::fake::{Click, Content, Cover, FakeDesktop, Scale};
-use dustbot::desktop::{InputError, ScreenPoint, ScreenRect};
+use dustbot::desktop::{Desktop, InputError, ScreenPoint, ScreenRect};
 use dustbot::game::{Board, Rules};
 use dustbot::geometry::{Geometry, PixelPoint};
+use dustbot::live::find::{self, Search, Seen};
 use dustbot::live::session::{self, Event, Session};
 use dustbot::live::{LiveError, LiveSettings, RulesChoice};
 use dustbot::play::{self, Play};
@@ -647,4 +654,325 @@ fn a_board_that_keeps_changing_stops_play_and_its_last_two_frames_are_kept() {
             "{text}"
         );
     }
+}
+
+// The front door (`app::door`) on the scripted desktop: the steps both
+// faces drive, the terminal's and the window's, with no display.
+
+/// The door's world on the scripted desktop: a search and a run go on in
+/// place, where the system's go on threads.
+struct Scripted(FakeDesktop);
+
+impl Outside for Scripted {
+    fn desktop(&mut self) -> &mut dyn Desktop {
+        &mut self.0
+    }
+
+    fn search(
+        &mut self,
+        calibration: Calibration,
+        remembered: Option<String>,
+        mut seen: Seen,
+    ) -> mpsc::Receiver<(Search, Seen)> {
+        let (tx, rx) = mpsc::channel();
+        let search = find::search(
+            &mut self.0,
+            &calibration,
+            remembered.as_deref(),
+            find::SEARCH_BUDGET,
+            &mut seen,
+        )
+        .unwrap();
+        tx.send((search, seen)).unwrap();
+        rx
+    }
+
+    fn run(
+        &mut self,
+        run: Run,
+        hint_window: bool,
+    ) -> (mpsc::Receiver<Note>, Option<JoinHandle<()>>) {
+        let (tx, rx) = mpsc::channel();
+        worker::drive(&run, &mut self.0, hint_window, &tx);
+        (rx, None)
+    }
+}
+
+/// The example game, its window closed by the player a few frames after
+/// the board is cleared (the run then ends, as it does for a player who
+/// closes the game).
+struct ClosedWhenCleared {
+    game: Game,
+    cleared_frames: u32,
+}
+
+impl Content for ClosedWhenCleared {
+    fn frame(&mut self, now: Instant, size: (u32, u32)) -> RgbaImage {
+        if self.game.board.is_cleared() {
+            self.cleared_frames += 1;
+        }
+        self.game.frame(now, size)
+    }
+
+    fn click(&mut self, at: (f32, f32), now: Instant) {
+        self.game.click(at, now);
+    }
+
+    fn closed(&self) -> bool {
+        self.cleared_frames > 10
+    }
+}
+
+/// A door on a scripted desktop whose game window is titled `title`, its
+/// files in a folder of the test's (the settings file holding
+/// `settings`), with the options a face starts with, the game log and
+/// the frames in that folder too.
+fn door_on(title: &str, settings: &str) -> (Door, FakeDesktop, tempfile::TempDir) {
+    let (game, size, _) = Game::new(&[EXAMPLE], Scale(1.0));
+    let scene = ClosedWhenCleared {
+        game,
+        cleared_frames: 0,
+    };
+    let monitor = ScreenRect {
+        x: 0,
+        y: 0,
+        width: 2560,
+        height: 1600,
+    };
+    let desktop = FakeDesktop::new(
+        title,
+        (100, 100),
+        size,
+        Scale(1.0),
+        monitor,
+        Box::new(scene),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let places = Places {
+        settings: dir.path().join("settings.toml"),
+        config: dir.path().join("config"),
+        data: dir.path().join("data"),
+    };
+    std::fs::create_dir_all(&places.config).unwrap();
+    std::fs::create_dir_all(&places.data).unwrap();
+    std::fs::write(&places.settings, settings).unwrap();
+    let defaults = Options::default();
+    let options = Options {
+        game_log: GameLogChoice::File(places.game_log()),
+        debug_dir: Some(dir.path().join("debug")),
+        solve: SolveOptions {
+            time_limit: Duration::from_secs(10),
+            ..defaults.solve.clone()
+        },
+        ..defaults
+    };
+    let outside = Box::new(Scripted(desktop.clone()));
+    let door = Door::open(options, false, outside, places).unwrap();
+    (door, desktop, dir)
+}
+
+/// Moves `door` on until it offers `offer`, the lines it says kept in
+/// `said`; 30 s at most.
+fn until(door: &mut Door, offer: Offer, said: &mut Vec<String>) {
+    let started = Instant::now();
+    loop {
+        door.advance();
+        said.extend(door.take_said());
+        if door.offer() == offer {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no {offer:?} but {door:?}: {said:#?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Moves `door` on until it said a line holding `text`: that line.
+fn until_said(door: &mut Door, text: &str, said: &mut Vec<String>) -> String {
+    let started = Instant::now();
+    loop {
+        door.advance();
+        said.extend(door.take_said());
+        if let Some(line) = said.iter().find(|l| l.contains(text)) {
+            return line.clone();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no {text:?}: {said:#?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn the_door_asks_about_a_window_found_by_its_board_and_a_no_can_be_taken_back() {
+    let (mut door, _desktop, dir) = door_on("Dust Practice", "");
+    let mut said = Vec::new();
+    until(&mut door, Offer::Question, &mut said);
+    assert!(
+        said.iter().any(|l| l.contains("is this window the game?")),
+        "{said:#?}"
+    );
+    let asked = door.asked();
+    assert_eq!(door.act(Action::No), Flow::Go);
+    assert_eq!(door.offer(), Offer::Looking);
+    // Looked again: the window said not to be the game is not offered.
+    let line = until_said(&mut door, "no game found", &mut said);
+    assert!(line.contains("y takes it back"), "{line}");
+    assert_eq!(door.offer(), Offer::Looking);
+    door.act(Action::Yes);
+    assert_eq!(door.offer(), Offer::Menu);
+    assert!(door.asked() > asked);
+    said.extend(door.take_said());
+    for text in [
+        "found the game by its board",
+        "optimum 11 clicks, proven",
+        "window: \"Dust Practice\"",
+    ] {
+        assert!(said.iter().any(|l| l.contains(text)), "{text}: {said:#?}");
+    }
+    assert_eq!(door.shown().unwrap().clicks.len(), 11);
+    let settings = std::fs::read_to_string(dir.path().join("settings.toml")).unwrap();
+    assert!(
+        settings.contains("window = \"Dust Practice\""),
+        "{settings}"
+    );
+}
+
+#[test]
+fn the_door_plays_the_game_to_the_clear_and_the_record_counts_it() {
+    let (mut door, _desktop, dir) = door_on("Nodiatis", "");
+    let mut said = Vec::new();
+    until(&mut door, Offer::Menu, &mut said);
+    assert!(
+        said.iter()
+            .any(|l| l.contains("found the game by its name")),
+        "{said:#?}"
+    );
+    // Nothing recorded yet.
+    door.act(Action::Record);
+    let line = until_said(&mut door, "no games recorded yet", &mut said);
+    assert!(line.contains(&dir.path().display().to_string()), "{line}");
+    // The run goes on in place here: it ends as the player closes the
+    // game once it is cleared, the menu back.
+    door.act(Action::Play);
+    until(&mut door, Offer::Menu, &mut said);
+    for text in [
+        "playing: move the mouse to stop",
+        "cleared in 11 clicks",
+        "1 game(s): 1 cleared",
+        "ended: the game window closed",
+        "no board read now",
+    ] {
+        assert!(said.iter().any(|l| l.contains(text)), "{text}: {said:#?}");
+    }
+    assert!(!said.iter().any(|l| l.starts_with("error")), "{said:#?}");
+    let settings = std::fs::read_to_string(dir.path().join("settings.toml")).unwrap();
+    assert!(settings.contains("last_choice = \"play\""), "{settings}");
+    assert_eq!(
+        door.last_choice(),
+        Some(dustbot::app::settings::Choice::Play)
+    );
+    // The record: the game counted, its plot saved for a face to show.
+    door.act(Action::Record);
+    let line = until_said(&mut door, "1 game in ", &mut said);
+    assert!(line.contains("games.jsonl"), "{line}");
+    let plot = door.plot().unwrap().to_owned();
+    assert!(plot.starts_with(dir.path()) && plot.is_file(), "{plot:?}");
+    // The game's window gone: the menu is withdrawn, the game looked for.
+    until(&mut door, Offer::Looking, &mut said);
+    assert!(door.plot().is_none() || door.game().is_none());
+    assert_eq!(door.act(Action::Quit), Flow::Quit);
+}
+
+#[test]
+fn a_failure_is_said_with_try_again_which_looks_for_the_game_anew() {
+    let (mut door, desktop, _dir) = door_on("Nodiatis", "");
+    let mut said = Vec::new();
+    until(&mut door, Offer::Menu, &mut said);
+    // The game closes before the door notices: calibrating on it fails.
+    desktop.close();
+    door.act(Action::Calibrate);
+    assert_eq!(door.offer(), Offer::Failed);
+    said.extend(door.take_said());
+    assert!(said.iter().any(|l| l.starts_with("error: ")), "{said:#?}");
+    assert!(door.status_lines().iter().any(|l| l.starts_with("error: ")));
+    // Try again: a new window of the game is found.
+    door.act(Action::TryAgain);
+    assert_eq!(door.offer(), Offer::Looking);
+    let (game, _, _) = Game::new(&[EXAMPLE], Scale(1.0));
+    desktop.replace(Box::new(game));
+    until(&mut door, Offer::Menu, &mut said);
+    assert_eq!(door.game().unwrap().id, desktop.window().id);
+}
+
+#[test]
+fn calibrating_is_cancelled_then_saved_and_read_with_from_then_on() {
+    let (mut door, _desktop, dir) = door_on("Nodiatis", "");
+    let mut said = Vec::new();
+    until(&mut door, Offer::Menu, &mut said);
+    door.act(Action::Calibrate);
+    assert_eq!(door.offer(), Offer::Calibrating);
+    let proposed = *door.calibrating().unwrap();
+    assert_eq!(proposed.to_string(), EXAMPLE);
+    // A correction the face makes, said; then cancelled: nothing saved.
+    door.correct(|board| Ok((*board, "kept as it is".to_owned())));
+    door.act(Action::Cancel);
+    assert_eq!(door.offer(), Offer::Menu);
+    said.extend(door.take_said());
+    assert!(
+        said.iter().any(|l| l == "calibrate: kept as it is"),
+        "{said:#?}"
+    );
+    assert!(
+        said.iter().any(|l| l.contains("calibration unchanged")),
+        "{said:#?}"
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("config"))
+            .unwrap()
+            .count(),
+        0
+    );
+    // Confirmed and saved: in the settings folder, named in the settings,
+    // and read with.
+    door.act(Action::Calibrate);
+    door.act(Action::Save);
+    assert_eq!(door.offer(), Offer::Menu);
+    said.extend(door.take_said());
+    assert!(
+        said.iter().any(|l| l.contains("saved the calibration as")),
+        "{said:#?}"
+    );
+    let saved = door.calibration_path().to_owned();
+    assert!(
+        saved.starts_with(dir.path().join("config")) && saved.is_file(),
+        "{saved:?}"
+    );
+    let settings = std::fs::read_to_string(dir.path().join("settings.toml")).unwrap();
+    assert!(settings.contains("calibration = "), "{settings}");
+    assert_eq!(door.shown().unwrap().board.to_string(), EXAMPLE);
+}
+
+#[test]
+fn a_saved_calibration_that_is_gone_offers_the_default_which_is_remembered() {
+    let (mut door, _desktop, dir) = door_on("Nodiatis", "calibration = \"gone.toml\"\n");
+    assert_eq!(door.offer(), Offer::Lost);
+    let said = door.take_said();
+    let error = said.iter().find(|l| l.starts_with("error: ")).unwrap();
+    assert!(
+        error.contains("gone.toml") && error.contains("line 1"),
+        "{error}"
+    );
+    door.act(Action::UseDefault);
+    let mut said = Vec::new();
+    until(&mut door, Offer::Menu, &mut said);
+    assert!(
+        said.iter().any(|l| l.contains("optimum 11 clicks, proven")),
+        "{said:#?}"
+    );
+    let settings = std::fs::read_to_string(dir.path().join("settings.toml")).unwrap();
+    assert!(!settings.contains("gone.toml"), "{settings}");
 }

@@ -121,33 +121,6 @@ impl Keys {
         }
     }
 
-    /// The answer to the question asked ([`Keys::ask`]): the next letter
-    /// or digit typed, lower case, or Enter as `'\n'`; Ctrl-C is `q`, other
-    /// keys are ignored.
-    pub fn choice(&mut self) -> io::Result<char> {
-        loop {
-            if let Some(c) = self.next(None)?.and_then(chosen) {
-                return Ok(c);
-            }
-        }
-    }
-
-    /// [`Keys::choice`] within `wait`: `None` when no answer came by then.
-    pub fn choice_within(&mut self, wait: Duration) -> io::Result<Option<char>> {
-        let deadline = Instant::now() + wait;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.next(Some(left))? {
-                None => return Ok(None),
-                Some(key) => {
-                    if let Some(c) = chosen(key) {
-                        return Ok(Some(c));
-                    }
-                }
-            }
-        }
-    }
-
     /// The answer to the question asked ([`Keys::ask`]): a line typed,
     /// echoed as it is typed (Backspace takes a letter back), without its
     /// Enter; Ctrl-C is a line `q`.
@@ -174,28 +147,29 @@ impl Keys {
         }
     }
 
-    /// Runs `run` with `q`, Escape and Ctrl-C asking it to stop; a stop
-    /// asked before it (a Ctrl-C while the optimum was computed) is not
-    /// carried into it, and the one asked in it is cleared after it, for
-    /// the session to go on.
-    pub fn watching<T>(&mut self, run: impl FnOnce() -> T) -> T {
+    /// While a run goes on (`on`), `q`, Escape and Ctrl-C ask it to stop
+    /// and other keys are dropped; a stop asked before it (a Ctrl-C while
+    /// the optimum was computed) is not carried into it, and the one
+    /// asked in it is cleared after it, for the session to go on.
+    pub fn watch(&mut self, on: bool) {
         // Watching before the read is asked for: a key already waiting is
         // the run's, never an answer to a later question.
-        self.watching.store(true, Ordering::SeqCst);
+        self.watching.store(on, Ordering::SeqCst);
         stop::clear();
-        if !self.asked && self.want.send(()).is_ok() {
+        if on && !self.asked && self.want.send(()).is_ok() {
             self.asked = true;
         }
-        let result = run();
-        self.watching.store(false, Ordering::SeqCst);
-        stop::clear();
-        result
+    }
+
+    /// Whether a run is watched ([`Keys::watch`]).
+    pub fn is_watching(&self) -> bool {
+        self.watching.load(Ordering::SeqCst)
     }
 }
 
 /// The answer `key` gives to a question: a letter or digit, lower case,
 /// Enter as `'\n'`, Ctrl-C and Escape as `q`; `None` for other keys.
-fn chosen(key: Key) -> Option<char> {
+pub fn chosen(key: Key) -> Option<char> {
     match key {
         Key::CtrlC | Key::Escape => Some('q'),
         Key::Char(c) => crate::text::answer(c),

@@ -1,8 +1,8 @@
-//! A run of games on a thread of its own, for the desktop app: the
-//! window stays on the main thread and keeps answering (Stop, Escape,
-//! closing) while the games go on. The run is the flags' and the guided
-//! session's (`app::games` with the same drivers and the same lines); what
-//! it says comes back as [`Note`]s, owned, for the window to show.
+//! A run of games for the front door ([`super::door`]), on a thread of its
+//! own: the face stays on the main thread and keeps answering (Stop,
+//! Escape, q, closing) while the games go on. The run is the flags' (`app::games`
+//! with the same drivers and the same words); what it says comes back as
+//! [`Note`]s, owned, for the face to show.
 
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
@@ -11,7 +11,7 @@ use anyhow::Result;
 
 use crate::app::words::{self, game_lines, optimum_caption};
 use crate::app::{self, Mode, Ran, Run};
-use crate::desktop::InputError;
+use crate::desktop::{Desktop, InputError};
 use crate::game::{Board, Cell};
 use crate::live::LiveError;
 use crate::live::session::{Event, RunError, end_of};
@@ -42,24 +42,32 @@ pub enum Note {
     },
 }
 
-/// Starts `run` on a thread; its notes, the last one [`Note::Ended`].
-pub fn start(run: Run) -> (Receiver<Note>, JoinHandle<()>) {
+/// Starts `run` on a thread, on the system's desktop, hints in a window
+/// of their own when `hint_window`; its notes, the last one
+/// [`Note::Ended`].
+pub fn start(run: Run, hint_window: bool) -> (Receiver<Note>, JoinHandle<()>) {
     let (tx, rx) = mpsc::channel();
+    let handle = thread::spawn(move || {
+        drive(&run, &mut crate::desktop::system(), hint_window, &tx);
+    });
+    (rx, handle)
+}
+
+/// Runs `run` on `desktop` here and now, each note sent to `tx` as it
+/// comes, the last one [`Note::Ended`].
+pub fn drive(run: &Run, desktop: &mut dyn Desktop, hint_window: bool, tx: &Sender<Note>) {
     // Which calibration reads the boards: a new one is in use at once.
     tx.send(Note::Doing(format!(
         "reading with the calibration {}",
         crate::app::calibration_name(&run.calibration_path)
     )))
     .ok();
-    let handle = thread::spawn(move || {
-        let ran = match run.mode {
-            Mode::Assist => hints(&run, &tx),
-            Mode::Play | Mode::Watch => play(&run, &tx),
-        };
-        // The window may be gone already: nobody to tell.
-        tx.send(ended(&run, ran)).ok();
-    });
-    (rx, handle)
+    let ran = match run.mode {
+        Mode::Assist => hints(run, desktop, hint_window, tx),
+        Mode::Play | Mode::Watch => play(run, desktop, tx),
+    };
+    // The face may be gone already: nobody to tell.
+    tx.send(ended(run, ran)).ok();
 }
 
 /// Sends `lines` as a game's lines when `game_over`, else as what the bot
@@ -82,13 +90,21 @@ fn found(tx: &Sender<Note>) -> impl FnOnce(&crate::desktop::WindowInfo) + '_ {
     }
 }
 
-/// Hints, shown in the app's window: the driver opens no hint window of
-/// its own (the app's is beside the game already).
-fn hints(run: &Run, tx: &Sender<Note>) -> Result<Ran> {
+/// Hints, each shown with its board: in a window of their own beside the
+/// game when `hint_window`, else only in the face's (the app's window is
+/// beside the game already).
+fn hints(
+    run: &Run,
+    desktop: &mut dyn Desktop,
+    hint_window: bool,
+    tx: &Sender<Note>,
+) -> Result<Ran> {
     let mut assist = run.assist();
-    assist.look = None;
+    if !hint_window {
+        assist.look = None;
+    }
     let rules = run.live.rules;
-    app::games(run, assist, found(tx), &mut |event| {
+    app::games(run, assist, desktop, found(tx), &mut |event| {
         let game_over = matches!(event, Event::Ended(_));
         let lines = game_lines(
             event,
@@ -112,11 +128,11 @@ fn hints(run: &Run, tx: &Sender<Note>) -> Result<Ran> {
 }
 
 /// Play, each game's first plan shown on its board.
-fn play(run: &Run, tx: &Sender<Note>) -> Result<Ran> {
+fn play(run: &Run, desktop: &mut dyn Desktop, tx: &Sender<Note>) -> Result<Ran> {
     let rules = run.live.rules;
     let mut planned = 0;
     let mut first: Option<Board> = None;
-    app::games(run, run.play(), found(tx), &mut |event| {
+    app::games(run, run.play(), desktop, found(tx), &mut |event| {
         if let Event::Board { board, .. } = &event {
             first = Some(**board);
         }
