@@ -29,11 +29,14 @@
 //! - [`play`] (clicks, verifies, re-plans) and [`assist`] (watches,
 //!   explains, hints): the two drivers of a game; [`practice`]: a game
 //!   window of our own to play on.
-//! - [`app`]: the run floor: the one value a run of games is ([`app::Run`],
-//!   its [`app::Mode`] settled once), built by every door and handed to
-//!   the games; the player's settings file.
-//! - [`cli`]: the command line on top (the flags and the guided session
-//!   of `bot` alone), one of the doors that build a run.
+//! - [`app`]: the run and the door: the one value a run of games is
+//!   ([`app::Run`], its [`app::Mode`] settled once, built from
+//!   [`app::Options`]), the front door with no face ([`app::door`]: finding
+//!   the game, asking, the menu, the runs, calibrating, the record), the
+//!   words of a run, the report and the player's settings file.
+//! - [`cli`] and [`desk`], the faces on top: the terminal's (the `bot`
+//!   command line, and the door on a terminal, `bot` alone) and the
+//!   window's (the desktop app `dustbot`), each driving the door.
 //!
 //! The floors from [`desktop`] up come with the default `desktop` feature:
 //! without it (`--no-default-features`) the library is the game, the

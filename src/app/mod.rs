@@ -1,12 +1,16 @@
-//! The run floor, between the doors and the live floor. Three doors lead
-//! into the same games: the command line's flags, the guided session (`bot`
-//! alone) and the desktop app. Each builds one [`Run`], the value that says
-//! everything a run of games needs (what it does, the game's window found
-//! or the text that finds it, the calibration loaded, the solver's budget,
-//! how many games, the game log, ...), and hands it to [`games`], which
-//! opens the window, the game log and the drivers and runs the games in a
-//! row. The player's settings file ([`settings`]) is this floor's too: the
-//! doors read it and the guided session and the app write it.
+//! The run and the door, between the faces and the live floor. The
+//! command line's flags, the guided session (`bot` alone) and the desktop
+//! app lead into the same games: each sets the run's knobs ([`Options`])
+//! and builds one [`Run`], the value that says everything a run of games
+//! needs (what it does, the game's window found or the text that finds it,
+//! the calibration loaded, the solver's budget, how many games, the game
+//! log, ...), and hands it to [`games`], which opens the window, the game
+//! log and the drivers and runs the games in a row. The front door before
+//! and between the games ([`door`]) is this floor's, with no face: the
+//! guided session and the app drive it. So are what every face says and
+//! keeps: the words of a run ([`words`]), the record's text ([`stats`]),
+//! the report ([`report`]), the log ([`logging`]), and the player's
+//! settings file ([`settings`]).
 
 pub mod calibrate;
 pub mod door;

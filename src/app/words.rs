@@ -564,7 +564,7 @@ mod tests {
                 report.click(number, Cell::new(0, 0), None, None);
             }
             report.ended(Some(end));
-            report.record(crate::record::Mode::Play, None).unwrap()
+            report.record(crate::record::GameMode::Play, None).unwrap()
         };
         let played = [
             game(11, End::Cleared),

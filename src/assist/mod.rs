@@ -29,8 +29,8 @@ use crate::live::eye::{Eye, Frame};
 use crate::live::session::{self, Driver, Start};
 use crate::live::settling::{Pace, Settling};
 use crate::live::watch::Cadence;
-use crate::live::{self, LiveError, LiveSettings, Moment, Seen, Settled};
-use crate::record::{End, Mode};
+use crate::live::{self, Explanation, LiveError, LiveSettings, Moment, Settled};
+use crate::record::{End, GameMode};
 use crate::render::Look;
 use crate::solver::SolveOptions;
 pub use follow::clicks_on;
@@ -206,7 +206,7 @@ pub enum Event<'a> {
 
 impl Driver for Assist {
     type Event<'a> = Event<'a>;
-    const MODE: Mode = Mode::Assist;
+    const MODE: GameMode = GameMode::Assist;
 
     fn live(&self) -> &LiveSettings {
         &self.live
@@ -539,7 +539,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
         let seen = self.game.see(number, |rules| explain(rules).is_some());
         let rules = self.game.report.learned.rules();
         let player_moves = match seen {
-            Seen::Unexplained => None,
+            Explanation::Unexplained => None,
             _ => explain(rules),
         };
         match &player_moves {
@@ -554,7 +554,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                 let clicks = self.game.report.clicks();
                 let before = clicks as usize + self.plan.len();
                 let clicks = clicks + steps.len() as u32;
-                let verdict = if let Seen::Switched { .. } = seen {
+                let verdict = if let Explanation::Switched { .. } = seen {
                     (self.plan, self.proven) = plan(&read, &settings.solve, rules)?;
                     // The optimum the hints name is the game's, under its
                     // rules.

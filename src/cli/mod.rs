@@ -1,6 +1,8 @@
-//! The command line on top of the library: parses arguments, sets up
-//! logging, and hands each command its validated settings. The only module
-//! that sees `clap` types; `anyhow` context is added here.
+//! The terminal's faces on top of the library: the `bot` command line
+//! parses arguments, sets up logging and hands each command its validated
+//! settings (live play's as the run floor's [`crate::app::Options`]); `bot`
+//! alone on a terminal is the front door's terminal face ([`guided`]). The
+//! only module that sees `clap` types; `anyhow` context is added here.
 
 mod args;
 mod assist;

@@ -42,18 +42,6 @@ pub fn label(action: Action) -> &'static str {
     }
 }
 
-/// Every offer of the door, whose actions are the window's rows of
-/// buttons.
-pub const OFFERS: [Offer; 7] = [
-    Offer::Looking,
-    Offer::Question,
-    Offer::Menu,
-    Offer::Running,
-    Offer::Failed,
-    Offer::Calibrating,
-    Offer::Lost,
-];
-
 /// A rectangle of the window's client area, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rect {
@@ -105,7 +93,7 @@ impl Layout {
         let status_y = ph as i64 + gap;
         let buttons_y = status_y + line * STATUS_LINES as i64 + gap;
         let button_height = (BUTTON_HEIGHT * scale).round() as i64;
-        let most = OFFERS
+        let most = Offer::ALL
             .iter()
             .map(|offer| offer.actions().len())
             .max()
@@ -183,7 +171,7 @@ mod tests {
     fn every_button_is_found_at_its_centre_and_none_between() {
         for scale in [1.0, 0.8, 0.5] {
             let layout = Layout::new((8, 6), scale);
-            for offer in OFFERS {
+            for offer in Offer::ALL {
                 let row = offer.actions();
                 let buttons = layout.buttons(row);
                 for (button, rect) in &buttons {
@@ -204,7 +192,7 @@ mod tests {
     #[test]
     fn the_labels_fit_their_buttons() {
         let layout = Layout::new((8, 6), 0.5);
-        for offer in OFFERS {
+        for offer in Offer::ALL {
             for (button, rect) in layout.buttons(offer.actions()) {
                 let (w, _) = crate::render::font::text_size(label(button), layout.text);
                 assert!(i64::from(w) < rect.width, "{button:?} at 50%");

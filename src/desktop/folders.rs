@@ -77,26 +77,6 @@ pub fn data_folder() -> Result<PathBuf, FolderError> {
     Ok(base.join(APP_FOLDER))
 }
 
-/// Opens `path` with the system's picture viewer, without waiting for it;
-/// why not when it cannot be started.
-pub fn open_picture(path: &Path) -> Result<(), String> {
-    let viewer = if cfg!(windows) {
-        "explorer"
-    } else {
-        "xdg-open"
-    };
-    let mut child = std::process::Command::new(viewer)
-        .arg(path)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map_err(|e| format!("{viewer}: {e}"))?;
-    // Reaped when it ends; the caller goes on meanwhile.
-    std::thread::spawn(move || child.wait());
-    Ok(())
-}
-
 /// The base folder of `kind` by `rule`, `env` reading the environment.
 fn base(
     kind: Kind,

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use image::imageops;
 
 use super::POLL;
-use super::rules::{Learned, RulesChoice, Seen};
+use super::rules::{Explanation, Learned, RulesChoice};
 use super::screen::ScreenBoard;
 use super::settling::{Pace, Settling, Status};
 use crate::desktop::ScreenRect;
@@ -181,7 +181,7 @@ fn play(style: Style, truth: Rules, calibration: &Calibration) -> Result<u32, St
         let seen = learned.see(number, |rules| {
             current.play_under(cell, rules).map(|(after, _)| after) == Ok(read)
         });
-        if seen == Seen::Unexplained || !learned.candidates().contains(&truth) {
+        if seen == Explanation::Unexplained || !learned.candidates().contains(&truth) {
             return Err(format!(
                 "{game}, click {number}: the rules learned are {:?}",
                 learned.candidates()

@@ -32,7 +32,7 @@ use crate::solver::{self, Outcome, SolveOptions, StopFlag};
 use crate::vision::Calibration;
 pub use error::{LiveError, Moment, NoBoard};
 use eye::{Eye, Frame};
-pub use rules::{Learned, RulesChoice, Seen};
+pub use rules::{Explanation, Learned, RulesChoice};
 use settling::{Settling, Status};
 use watch::Cadence;
 

@@ -41,7 +41,7 @@ pub struct Learned {
 
 /// What one click's board says.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Seen {
+pub enum Explanation {
     /// The rules played by explain it.
     Explained,
     /// They do not, but other variants do (`candidates`, one or several):
@@ -86,7 +86,7 @@ impl Learned {
     /// whether a click under `rules` makes it. The candidates that do not
     /// explain it are dropped, unless none does: a board no variant
     /// explains (a misread, a second click) teaches nothing.
-    pub fn see(&mut self, number: u32, explains: impl Fn(Rules) -> bool) -> Seen {
+    pub fn see(&mut self, number: u32, explains: impl Fn(Rules) -> bool) -> Explanation {
         let fits: Vec<Rules> = self
             .candidates
             .iter()
@@ -94,16 +94,16 @@ impl Learned {
             .filter(|&rules| explains(rules))
             .collect();
         if fits.is_empty() {
-            return Seen::Unexplained;
+            return Explanation::Unexplained;
         }
         let explained = fits.contains(&self.current);
         self.candidates = fits;
         if explained {
-            return Seen::Explained;
+            return Explanation::Explained;
         }
         self.current = self.candidates[0];
         self.switched_at = Some(number);
-        Seen::Switched {
+        Explanation::Switched {
             rules: self.current,
             candidates: self.candidates.clone(),
         }
@@ -124,7 +124,12 @@ mod tests {
 
     /// Plays `clicks` from `start` under `truth`, as the game would, and
     /// lets `learned` see each board.
-    fn watch(learned: &mut Learned, start: &str, truth: Rules, clicks: &[(u8, u8)]) -> Vec<Seen> {
+    fn watch(
+        learned: &mut Learned,
+        start: &str,
+        truth: Rules,
+        clicks: &[(u8, u8)],
+    ) -> Vec<Explanation> {
         let mut current = board(start);
         clicks
             .iter()
@@ -154,15 +159,15 @@ mod tests {
         let columns = vec![Rules::CentreColumns, Rules::LeftColumns, Rules::Gravity];
         assert_eq!(
             seen[0],
-            Seen::Switched {
+            Explanation::Switched {
                 rules: Rules::CentreColumns,
                 candidates: columns
             }
         );
-        assert_eq!(seen[1], Seen::Explained);
+        assert_eq!(seen[1], Explanation::Explained);
         assert_eq!(
             seen[2],
-            Seen::Switched {
+            Explanation::Switched {
                 rules: Rules::LeftColumns,
                 candidates: vec![Rules::LeftColumns]
             }
@@ -175,7 +180,7 @@ mod tests {
     fn boards_the_rules_explain_keep_them_and_narrow_the_rest() {
         let mut learned = Learned::new(RulesChoice::Auto);
         let seen = watch(&mut learned, START, Rules::CentreRows, &[(3, 3), (1, 1)]);
-        assert_eq!(seen, [Seen::Explained, Seen::Explained]);
+        assert_eq!(seen, [Explanation::Explained, Explanation::Explained]);
         assert_eq!(learned.rules(), Rules::CentreRows);
         assert_eq!(learned.candidates(), [Rules::CentreRows]);
         assert_eq!(learned.switched_at(), None);
@@ -184,7 +189,7 @@ mod tests {
     #[test]
     fn a_board_no_variant_explains_is_a_mismatch_and_teaches_nothing() {
         let mut learned = Learned::new(RulesChoice::Auto);
-        assert_eq!(learned.see(1, |_| false), Seen::Unexplained);
+        assert_eq!(learned.see(1, |_| false), Explanation::Unexplained);
         assert_eq!(learned.candidates(), Rules::ALL);
         assert_eq!(learned.rules(), Rules::CentreRows);
     }
@@ -199,7 +204,14 @@ mod tests {
             Rules::LeftColumns,
             &[(3, 3), (1, 1), (2, 1)],
         );
-        assert_eq!(seen, [Seen::Explained, Seen::Explained, Seen::Unexplained]);
+        assert_eq!(
+            seen,
+            [
+                Explanation::Explained,
+                Explanation::Explained,
+                Explanation::Unexplained
+            ]
+        );
         assert_eq!(learned.rules(), Rules::CentreColumns);
         assert_eq!(learned.switched_at(), None);
     }

@@ -18,8 +18,8 @@ use super::settling::{Pace, Settling};
 use super::{LiveError, LiveSettings, Moment, Settled};
 use crate::desktop::{CaptureError, Desktop, GameWindow, InputError, stop};
 use crate::game::{Board, Cell, Rules, earns_reward};
-use crate::live::{Learned, Seen};
-use crate::record::{self, ClickRecord, End, GameLog, GameRecord, Mode, RecordError};
+use crate::live::{Explanation, Learned};
+use crate::record::{self, ClickRecord, End, GameLog, GameMode, GameRecord, RecordError};
 use crate::solver::SolveOptions;
 use crate::vision::Swamp;
 
@@ -30,7 +30,7 @@ pub trait Driver: 'static {
     type Event<'a>;
 
     /// How the game log names the driver's games.
-    const MODE: Mode;
+    const MODE: GameMode;
 
     /// The settings every driver shares.
     fn live(&self) -> &LiveSettings;
@@ -134,9 +134,9 @@ impl<D: Driver + ?Sized> Game<'_, D> {
     /// learned: whether the rules followed explain it, and when only others
     /// do, a change of rules, told, after which the optimum known is not
     /// the game's.
-    pub fn see(&mut self, number: u32, explains: impl Fn(Rules) -> bool) -> Seen {
+    pub fn see(&mut self, number: u32, explains: impl Fn(Rules) -> bool) -> Explanation {
         let seen = self.report.learned.see(number, explains);
-        if let Seen::Switched { rules, candidates } = &seen {
+        if let Explanation::Switched { rules, candidates } = &seen {
             self.report.optimum = None;
             (self.observe)(Event::RulesSwitched {
                 number,
@@ -284,7 +284,7 @@ impl GameReport {
     /// The game's record, when a board was read and the game was played
     /// (a click made: hints opened and closed are no game): in `mode`,
     /// after `error` when it stopped on one.
-    pub fn record(&self, mode: Mode, error: Option<String>) -> Option<GameRecord> {
+    pub fn record(&self, mode: GameMode, error: Option<String>) -> Option<GameRecord> {
         let (board, end) = (self.first?, self.end?);
         if self.clicks.is_empty() {
             return None;
@@ -631,7 +631,7 @@ mod tests {
         report.click(1, Cell::new(7, 0), None, None);
         report.click(2, Cell::new(3, 1), Some(false), Some(1));
         report.ended(Some(End::Stopped));
-        let record = report.record(Mode::Assist, Some("why".into())).unwrap();
+        let record = report.record(GameMode::Assist, Some("why".into())).unwrap();
         assert_eq!(record.clicks.len(), 2);
         assert_eq!(record.clicks[0].cell, [7, 0]);
         assert_eq!(record.clicks[1].followed, Some(false));
@@ -646,14 +646,14 @@ mod tests {
     fn no_board_read_or_a_game_planned_only_is_no_record() {
         let mut unread = GameReport::start(Learned::new(RulesChoice::Auto));
         unread.ended(Some(End::Interrupted));
-        assert!(unread.record(Mode::Play, None).is_none());
+        assert!(unread.record(GameMode::Play, None).is_none());
         let mut planned = report(Rules::CentreRows);
         planned.ended(None);
-        assert!(planned.record(Mode::Play, None).is_none());
+        assert!(planned.record(GameMode::Play, None).is_none());
         // Hints opened and closed, no click: no game to lower the rate.
         let mut unplayed = report(Rules::CentreRows);
         unplayed.ended(Some(End::Interrupted));
-        assert!(unplayed.record(Mode::Assist, None).is_none());
+        assert!(unplayed.record(GameMode::Assist, None).is_none());
     }
 
     #[test]
@@ -665,7 +665,7 @@ mod tests {
         }
         report.clicks_unseen();
         report.ended(Some(End::Cleared));
-        let record = report.record(Mode::Assist, None).unwrap();
+        let record = report.record(GameMode::Assist, None).unwrap();
         assert!(record.cleared && record.clicks_unseen && !record.reward);
     }
 
@@ -682,7 +682,7 @@ mod tests {
         report.click(1, Cell::new(0, 0), None, None);
         report.ended(Some(End::Cleared));
         assert_eq!(
-            report.record(Mode::Play, None).unwrap().rules,
+            report.record(GameMode::Play, None).unwrap().rules,
             Rules::Gravity
         );
     }

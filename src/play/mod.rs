@@ -21,8 +21,8 @@ use crate::game::{Board, Step};
 use crate::live::eye::{Eye, Frame};
 use crate::live::session::{self, Driver, Start};
 use crate::live::settling::{Pace, Settling};
-use crate::live::{self, LiveError, LiveSettings, Moment, Seen, Settled};
-use crate::record::{End, Mode};
+use crate::live::{self, Explanation, LiveError, LiveSettings, Moment, Settled};
+use crate::record::{End, GameMode};
 use crate::solver::Outcome;
 
 /// How many times aiming looks again when the window moves in between.
@@ -68,7 +68,7 @@ pub enum Event<'a> {
 
 impl Driver for Play {
     type Event<'a> = Event<'a>;
-    const MODE: Mode = Mode::Play;
+    const MODE: GameMode = GameMode::Play;
 
     fn live(&self) -> &LiveSettings {
         &self.live
@@ -209,16 +209,16 @@ impl Playing<'_, '_, '_> {
             let read = settled.board;
             let predicted = |rules| current.play_under(step.cell, rules).map(|(after, _)| after);
             let seen = self.game.see(number, |rules| predicted(rules) == Ok(read));
-            if let Seen::Switched { .. } = seen {
+            if let Explanation::Switched { .. } = seen {
                 return Ok(Followed::RulesSwitched(read));
             }
             // No click leaves a board full: a new game's board, whose
             // clicks never go against this one's optimum.
-            if seen == Seen::Unexplained && read.is_full() {
+            if seen == Explanation::Unexplained && read.is_full() {
                 log::info!("click {number}: a new game's board: {read}");
                 return Ok(Followed::NewBoard);
             }
-            if seen == Seen::Unexplained {
+            if seen == Explanation::Unexplained {
                 let frames = live::save_frames(
                     &self.settings.live.debug_dir,
                     &format!("click-{number:02}"),

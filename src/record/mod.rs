@@ -44,7 +44,7 @@ pub struct GameRecord {
     /// When the game started: UTC, RFC 3339 to the second
     /// ([`now_rfc3339`]).
     pub started: String,
-    pub mode: Mode,
+    pub mode: GameMode,
     /// The first board read, as its board string (RULES.md).
     #[serde(serialize_with = "as_text", deserialize_with = "board_from_text")]
     pub board: Board,
@@ -146,7 +146,7 @@ impl GameRecord {
 /// Who clicked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Mode {
+pub enum GameMode {
     /// The bot played (live play).
     Play,
     /// The player clicked, with hints (assist mode).
@@ -512,7 +512,7 @@ mod tests {
         GameRecord {
             version: "0.1.0".into(),
             started: "2026-11-25T18:00:00Z".into(),
-            mode: Mode::Assist,
+            mode: GameMode::Assist,
             board: EXAMPLE_BOARD.parse().unwrap(),
             rules: Rules::CentreColumns,
             optimum: 11,
@@ -530,7 +530,7 @@ mod tests {
     /// A game live play stopped on an error after two clicks.
     fn stopped() -> GameRecord {
         GameRecord {
-            mode: Mode::Play,
+            mode: GameMode::Play,
             rules: Rules::CentreRows,
             optimum_proven: false,
             clicks: vec![

@@ -113,7 +113,7 @@ mod tests {
     use super::*;
     use crate::game::earns_reward;
     use crate::game::{Cell, EXAMPLE_BOARD};
-    use crate::record::{ClickRecord, End, Mode};
+    use crate::record::{ClickRecord, End, GameMode};
 
     /// A game of `clicks` clicks on a board of optimum `optimum` under
     /// `rules`, cleared or not, taking `seconds`.
@@ -121,7 +121,7 @@ mod tests {
         GameRecord {
             version: "0.1.0".into(),
             started: "2026-11-25T18:00:00Z".into(),
-            mode: Mode::Assist,
+            mode: GameMode::Assist,
             board: EXAMPLE_BOARD.parse().unwrap(),
             rules,
             optimum,

@@ -11,10 +11,10 @@
 
 mod annotate;
 mod canvas;
+mod decoys;
 pub mod font;
 mod hint;
 mod noise;
-mod overlay;
 mod pile;
 mod swamp;
 mod window;
@@ -23,8 +23,8 @@ pub use annotate::{CellMark, annotate, storyboard};
 pub use canvas::Canvas;
 #[cfg(feature = "desktop")]
 pub(crate) use canvas::srgb;
+pub use decoys::{PointerShape, pointer, tooltip};
 pub use hint::{HintPainter, hint_geometry, hint_size};
-pub use overlay::{PointerShape, pointer, tooltip};
 pub use window::frame;
 
 use crate::colour::{linear_from_cielab, oklab_from_linear};

@@ -462,7 +462,9 @@ fn assist_follows_the_game_into_a_window_that_replaced_it() {
     .unwrap_or_else(|stop| panic!("{stop}"));
     assert_eq!(report.end(), Some(End::Cleared));
     assert!(report.unseen(), "the change no click explains is said");
-    let record = report.record(dustbot::record::Mode::Assist, None).unwrap();
+    let record = report
+        .record(dustbot::record::GameMode::Assist, None)
+        .unwrap();
     assert_eq!(record.board.to_string(), EXAMPLE);
     assert!(
         record.cleared && !record.reward,
@@ -550,7 +552,7 @@ fn a_game_that_takes_no_click_stops_play_after_one_more_try() {
     assert!(
         stopped
             .report
-            .record(dustbot::record::Mode::Play, None)
+            .record(dustbot::record::GameMode::Play, None)
             .is_none()
     );
 }
@@ -771,39 +773,41 @@ fn door_on(title: &str, settings: &str) -> (Door, FakeDesktop, tempfile::TempDir
     (door, desktop, dir)
 }
 
-/// Moves `door` on until it offers `offer`, the lines it says kept in
-/// `said`; 30 s at most.
-fn until(door: &mut Door, offer: Offer, said: &mut Vec<String>) {
+/// Moves `door` on until `done` says so of it and of the lines it said
+/// (kept in `said`); 30 s at most, then fails saying it waited for `what`.
+fn drive(
+    door: &mut Door,
+    said: &mut Vec<String>,
+    what: &str,
+    done: impl Fn(&Door, &[String]) -> bool,
+) {
     let started = Instant::now();
     loop {
         door.advance();
         said.extend(door.take_said());
-        if door.offer() == offer {
+        if done(door, said) {
             return;
         }
         assert!(
             started.elapsed() < Duration::from_secs(30),
-            "no {offer:?} but {door:?}: {said:#?}"
+            "no {what} but {door:?}: {said:#?}"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
 
+/// Moves `door` on until it offers `offer`.
+fn until(door: &mut Door, offer: Offer, said: &mut Vec<String>) {
+    drive(door, said, &format!("{offer:?}"), |door, _| {
+        door.offer() == offer
+    });
+}
+
 /// Moves `door` on until it said a line holding `text`: that line.
 fn until_said(door: &mut Door, text: &str, said: &mut Vec<String>) -> String {
-    let started = Instant::now();
-    loop {
-        door.advance();
-        said.extend(door.take_said());
-        if let Some(line) = said.iter().find(|l| l.contains(text)) {
-            return line.clone();
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "no {text:?}: {said:#?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let holds = |line: &&String| line.contains(text);
+    drive(door, said, text, |_, said| said.iter().any(|l| holds(&l)));
+    said.iter().find(holds).cloned().unwrap_or_default()
 }
 
 #[test]

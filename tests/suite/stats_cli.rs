@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use dustbot::game::earns_reward;
 use dustbot::game::{Cell, EXAMPLE_BOARD, Rules};
-use dustbot::record::{ClickRecord, End, GameLog, GameRecord, Mode, now_rfc3339};
+use dustbot::record::{ClickRecord, End, GameLog, GameMode, GameRecord, now_rfc3339};
 
 use crate::vision_support::{assert_one_line_error, bot};
 
@@ -20,7 +20,7 @@ fn game(rules: Rules, optimum: u32, clicks: usize, cleared: bool, seconds: u64) 
     GameRecord {
         version: env!("CARGO_PKG_VERSION").into(),
         started: now_rfc3339(),
-        mode: Mode::Assist,
+        mode: GameMode::Assist,
         board: EXAMPLE_BOARD.parse().unwrap(),
         rules,
         optimum,

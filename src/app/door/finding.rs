@@ -1,0 +1,213 @@
+//! The door's steps from looking for the game to the menu: a search's
+//! result said (the game found, a question, or the windows tried), the
+//! game remembered and its board shown with the proven optimum, the game's
+//! window looked for while the menu or a question waits, and read again
+//! after a run.
+
+use std::time::Instant;
+
+use super::{Door, Empty, LOOK_AGAIN, Phase, Slot, looking};
+use crate::app::words::optimum_caption;
+use crate::app::worker::Shown;
+use crate::desktop;
+use crate::game::Board;
+use crate::live::find::{self, Found, Search};
+use crate::solver;
+
+impl Door {
+    /// The window asked about, or the game's at the menu, closed: the
+    /// question withdrawn, the menu gone, the game looked for again.
+    pub(super) fn still_there(&mut self) {
+        let window = match (&self.phase, &self.game) {
+            (Phase::Asking(found), _) => &found.window,
+            (Phase::Ready, Some((window, _))) => window,
+            _ => return,
+        };
+        let Ok(all) = self.outside.desktop().windows() else {
+            return;
+        };
+        if all.iter().any(|w| w.id == window.id) {
+            return;
+        }
+        let line = format!("{window} closed: looking for the game");
+        self.status.summary.clear();
+        self.look_again(line);
+    }
+
+    /// The game forgotten (its window, its board, what was said of it)
+    /// and looked for again, `line` said.
+    pub(super) fn look_again(&mut self, line: String) {
+        self.status.window.clear();
+        self.status.optimum.clear();
+        self.status.more.clear();
+        self.game = None;
+        self.shown = None;
+        self.phase = looking();
+        self.say(Slot::Doing, line);
+    }
+
+    /// A search's result: the game found, a question, or the windows
+    /// tried said and another search in [`LOOK_AGAIN`].
+    pub(super) fn searched(&mut self, mut search: Search) {
+        self.declined.leave_out(&mut search);
+        // Of several, the ones found by name first (the search's order);
+        // each found by its board alone is asked about in turn.
+        match std::mem::take(&mut search.found).into_iter().next() {
+            Some(one) if !one.needs_a_yes() => {
+                let line = format!("found the game by {}: {}", one.by.words(), one.window);
+                self.say(Slot::Doing, line);
+                self.found(one);
+            }
+            Some(one) => {
+                self.status.more.clear();
+                let line = format!(
+                    "a full board shows in {}: is this window the game? (it may be a picture of a board)",
+                    one.window
+                );
+                self.say(Slot::Doing, line);
+                self.phase = Phase::Asking(one);
+                self.asked += 1;
+            }
+            None => self.found_none(&search),
+        }
+    }
+
+    /// A search that found no game: said once (how: no game, or the
+    /// bot's own terminal over the windows), the next one in
+    /// [`LOOK_AGAIN`].
+    pub(super) fn found_none(&mut self, search: &Search) {
+        let empty = if search.covering.is_some() {
+            Empty::Covered
+        } else {
+            Empty::None
+        };
+        let Phase::Looking {
+            search: pending,
+            next,
+            said,
+        } = &mut self.phase
+        else {
+            return;
+        };
+        *pending = None;
+        *next = Instant::now() + LOOK_AGAIN;
+        if *said == Some(empty) {
+            return;
+        }
+        *said = Some(empty);
+        let again = format!("looking again every {} s", LOOK_AGAIN.as_secs());
+        match &search.covering {
+            // Its own terminal hides what it would read: never
+            // "no game", which would blame the game.
+            Some(terminal) => {
+                let line = format!(
+                    "this terminal ({terminal}) covers the windows it would read: move it aside; {again}"
+                );
+                self.say(Slot::Doing, line);
+                self.say_more(Vec::new());
+            }
+            None => {
+                let declined = if self.declined.last().is_some() {
+                    " but the one you said is not the game (y takes it back)"
+                } else {
+                    ""
+                };
+                let line = format!(
+                    "no game found: no window is named {} and none shows a full board{declined}; start the dust game so that a full board shows: {again}",
+                    find::GAME_NAME,
+                );
+                self.say(Slot::Doing, line);
+                let tried = search
+                    .tried
+                    .iter()
+                    .map(|(window, why)| format!("  {window}: {why}"))
+                    .collect();
+                self.say_more(tried);
+            }
+        }
+    }
+
+    /// The game is `found`: remembered, its board shown with the proven
+    /// optimum, and the menu (or the calibration chosen before).
+    pub(super) fn found(&mut self, found: Found) {
+        self.status.more.clear();
+        let all = self.outside.desktop().windows().unwrap_or_default();
+        // The text that finds it again, remembered; a window no text tells
+        // from the others is played by its id, and not remembered.
+        let text = find::text_that_finds(&all, &found.window);
+        match &text {
+            Some(text) => {
+                let text = text.clone();
+                if self.settings().window.as_ref() != Some(&text) {
+                    self.remember("the game's window", |s| s.window = Some(text));
+                }
+            }
+            None => self.said.push(
+                "no title tells this window from the others: it is not remembered".to_owned(),
+            ),
+        }
+        self.say(Slot::Window, format!("window: {}", found.window));
+        // Once, as the game is found: a washed-out capture misreads.
+        if let Some(advice) = desktop::hdr::HdrState::warn_for_game(found.window.id) {
+            self.say_more(vec![advice.to_owned()]);
+        }
+        self.show_board(found.board);
+        let text = text.unwrap_or_else(|| found.window.title.clone());
+        self.game = Some((found.window, text));
+        self.ready();
+        if std::mem::take(&mut self.calibrate_when_found) {
+            self.calibrate();
+        }
+    }
+
+    /// The menu, asked.
+    pub(super) fn ready(&mut self) {
+        self.phase = Phase::Ready;
+        self.asked += 1;
+        self.say(
+            Slot::Summary,
+            "1 hints, 2 play for me (moving the mouse stops it), 3 calibrate, 4 the record"
+                .to_owned(),
+        );
+    }
+
+    /// `board` (the one read now, if any) shown with its proven optimum.
+    pub(super) fn show_board(&mut self, board: Option<Board>) {
+        let Some(board) = board else {
+            self.shown = None;
+            return self.say(
+                Slot::Optimum,
+                "no board read now (a game not started, or one part played)".to_owned(),
+            );
+        };
+        self.said.push(format!("board read: {board}"));
+        let outcome = solver::solve(&board, &self.options.solve, &mut |_| {});
+        let caption = optimum_caption(outcome.length(), outcome.proven_optimal);
+        self.say(Slot::Optimum, caption.clone());
+        self.shown = Some(Shown {
+            board,
+            clicks: crate::assist::clicks_on(&board, &outcome.moves, outcome.rules),
+            caption: vec![caption],
+        });
+    }
+
+    /// After a run: the game's window as it is now (its title may change
+    /// as it goes) and its board read again, with the menu.
+    pub(super) fn read_again(&mut self) {
+        let Some((window, _)) = &mut self.game else {
+            return;
+        };
+        let desktop = self.outside.desktop();
+        if let Some(now) = desktop
+            .windows()
+            .ok()
+            .and_then(|all| all.into_iter().find(|w| w.id == window.id))
+        {
+            *window = now;
+        }
+        let window = window.clone();
+        let board = find::read_board(desktop, &window, &self.calibration).ok();
+        self.status.window = format!("window: {window}");
+        self.show_board(board);
+    }
+}

@@ -1,0 +1,521 @@
+//! The front door, with no face: what `bot` alone on a terminal and the
+//! desktop app `dustbot` both do before and between the games, written
+//! once. The door looks for the game ([`find::search`], on a thread, again
+//! every [`LOOK_AGAIN`] while none is found), asks about a window found by
+//! its board alone, remembers the game's window, shows its board with the
+//! proven optimum, starts hints or play on a thread of their own
+//! ([`super::worker`]) and takes their notes, calibrates on the game's
+//! board, shows the record and writes the report; a failure is said with
+//! Try again, a saved calibration or settings file that cannot be used
+//! offers the default or a new calibration.
+//!
+//! A face drives it: its keys and buttons become [`Action`]s, and it
+//! shows what the door says: the lines said since it last looked
+//! ([`Door::take_said`], the terminal prints them, the window echoes them),
+//! the status as it stands ([`Door::status_lines`], the window paints it),
+//! the board with the plan ([`Door::shown`]), and what is offered now
+//! ([`Door::offer`]: the question, the menu, the buttons). The door calls
+//! [`Door::advance`] of no face: the face calls it in its loop.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, TryRecvError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+mod calibrating;
+mod finding;
+mod offer;
+mod outside;
+mod record;
+mod running;
+mod said;
+
+pub use offer::{Action, Flow, Offer};
+pub use outside::{Outside, Places, System};
+use said::{Slot, Status};
+
+use super::calibrate::Calibrating;
+use super::settings::{self, Choice, Settings};
+use super::worker::{Note, Shown};
+use super::{Options, calibration_name};
+use crate::desktop::WindowInfo;
+use crate::desktop::stop::StopKey;
+use crate::game::Board;
+use crate::live::find::{self, Found, Search, Seen};
+use crate::vision::Calibration;
+
+/// How often the windows are looked at again while no game is found, and
+/// the window asked about or the game's is looked for in the window list.
+pub const LOOK_AGAIN: Duration = Duration::from_secs(2);
+
+/// Where the door is.
+enum Phase {
+    /// Looking for the game: a search under way, or the time of the next;
+    /// whether the empty result was said (and how).
+    Looking {
+        search: Option<Receiver<(Search, Seen)>>,
+        next: Instant,
+        said: Option<Empty>,
+    },
+    /// A window found by its board alone: is it the game?
+    Asking(Found),
+    /// The game found: the menu.
+    Ready,
+    /// Hints or play, the stop keys the bot's while they go on.
+    Running {
+        notes: Receiver<Note>,
+        worker: Option<JoinHandle<()>>,
+        _stop_key: StopKey,
+    },
+    /// An error said, with Try again and Save a report.
+    Failed,
+    /// The board read from the game's window, shown for the player to
+    /// confirm or correct (`board`), then Save or Cancel.
+    Calibrating {
+        calibrating: Box<Calibrating>,
+        board: Board,
+    },
+    /// The calibration the settings name, or the settings themselves,
+    /// cannot be used.
+    Lost,
+}
+
+/// How a search that found nothing was said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Empty {
+    /// No game among the windows.
+    None,
+    /// The bot's own terminal covers the windows it would read.
+    Covered,
+}
+
+/// The door.
+pub struct Door {
+    options: Options,
+    outside: Box<dyn Outside>,
+    places: Places,
+    /// Whether hints show in a window of their own beside the game (the
+    /// terminal's face has no other), or in the face's window.
+    hint_window: bool,
+    phase: Phase,
+    status: Status,
+    /// The lines said since the face last took them.
+    said: Vec<String>,
+    /// Counts the questions put: a face shows its offer again when it
+    /// changes (a new question, the menu after an action).
+    asked: u32,
+    shown: Option<Shown>,
+    /// The record's plot, shown by a face that can until the next action.
+    plot: Option<PathBuf>,
+    /// Troubles said once, shown under the status while they hold.
+    notices: Vec<String>,
+    calibration: Calibration,
+    calibration_path: PathBuf,
+    /// A calibration in use in place of the one the settings name (the
+    /// default chosen, one just made), said in errors.
+    calibration_instead: Option<PathBuf>,
+    /// Calibrate once the game is found (chosen where the saved
+    /// calibration could not be used).
+    calibrate_when_found: bool,
+    /// Between searches: the windows read lately.
+    seen: Option<Seen>,
+    /// Whether a search's readings are kept for the next: not the first
+    /// search's, which may read a window the face's own window still
+    /// covers while the window manager places it.
+    keep_seen: bool,
+    /// Windows the player said are not the game.
+    declined: find::Declined,
+    /// The game's window and the text that finds it again.
+    game: Option<(WindowInfo, String)>,
+    /// When the window asked about, or the game's, was last looked for.
+    checked: Instant,
+    last_error: Option<String>,
+}
+
+impl std::fmt::Debug for Door {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Door")
+            .field("offer", &self.offer())
+            .field("status", &self.status)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Door {
+    /// Opens the door on the player's desktop and folders ([`System`],
+    /// [`Places::system`]); see [`Door::open`].
+    pub fn on_this_desktop(options: Options, hint_window: bool) -> Result<Door> {
+        Door::open(
+            options,
+            hint_window,
+            Box::new(System::default()),
+            Places::system()?,
+        )
+    }
+
+    /// Opens the door with the run's `options` on `outside`, the player's
+    /// files in `places`: the settings read, the calibration loaded (a
+    /// saved one, or settings, that cannot be used is said with a choice),
+    /// the game looked for at once. `hint_window`: hints show in a window
+    /// of their own. An error only for a calibration file named in the
+    /// options that cannot be loaded.
+    pub fn open(
+        options: Options,
+        hint_window: bool,
+        outside: Box<dyn Outside>,
+        places: Places,
+    ) -> Result<Door> {
+        let default = Calibration::default_path();
+        let mut door = Door {
+            options,
+            outside,
+            places,
+            hint_window,
+            phase: Phase::Ready,
+            status: Status::default(),
+            said: Vec::new(),
+            asked: 0,
+            shown: None,
+            plot: None,
+            notices: Vec::new(),
+            calibration: Calibration::load_default(&default)?,
+            calibration_path: default,
+            calibration_instead: None,
+            calibrate_when_found: false,
+            seen: Some(Seen::default()),
+            keep_seen: false,
+            declined: find::Declined::default(),
+            game: None,
+            checked: Instant::now(),
+            last_error: None,
+        };
+        let settings = Settings::load(&door.places.settings);
+        if let Ok(settings) = &settings {
+            door.say_remembered(settings);
+        }
+        door.check_folders();
+        let loaded = match settings {
+            Err(error) => Err(format!("{error}")),
+            Ok(settings) => door.load_calibration(settings)?,
+        };
+        door.say(Slot::Calibration, door.calibration_line());
+        match loaded {
+            Ok(()) => door.phase = looking(),
+            Err(error) => {
+                door.say(Slot::Doing, format!("error: {error}"));
+                door.say(
+                    Slot::Summary,
+                    "the default calibration reads meanwhile, or calibrate on the game's board"
+                        .to_owned(),
+                );
+                door.phase = Phase::Lost;
+                door.asked += 1;
+            }
+        }
+        Ok(door)
+    }
+
+    /// The calibration a flag or `settings` name, loaded in place of the
+    /// default; why a saved one cannot be used. A file named by a flag
+    /// that cannot be loaded is the player's to mend: refused, as any
+    /// flag is.
+    fn load_calibration(&mut self, settings: Settings) -> Result<Result<(), String>> {
+        let Some(path) = self.options.calibration.clone().or(settings.calibration) else {
+            return Ok(Ok(()));
+        };
+        match Calibration::load(&path) {
+            Ok(calibration) => {
+                self.calibration = calibration;
+                self.calibration_path = path;
+                Ok(Ok(()))
+            }
+            Err(error) if self.options.calibration.is_some() => {
+                Err(anyhow::Error::from(error).context(format!("--calibration {}", path.display())))
+            }
+            Err(error) => {
+                let line = settings::line_of(&self.places.settings, "calibration")
+                    .map(|line| format!(" line {line}"))
+                    .unwrap_or_default();
+                Ok(Err(format!(
+                    "{error} (the calibration saved in {}{line})",
+                    self.places.settings.display()
+                )))
+            }
+        }
+    }
+
+    /// What is offered now.
+    pub fn offer(&self) -> Offer {
+        match self.phase {
+            Phase::Looking { .. } => Offer::Looking,
+            Phase::Asking(_) => Offer::Question,
+            Phase::Ready => Offer::Menu,
+            Phase::Running { .. } => Offer::Running,
+            Phase::Failed => Offer::Failed,
+            Phase::Calibrating { .. } => Offer::Calibrating,
+            Phase::Lost => Offer::Lost,
+        }
+    }
+
+    /// Counts the questions put: the offer is to be shown again when it
+    /// changes.
+    pub fn asked(&self) -> u32 {
+        self.asked
+    }
+
+    /// The lines said since the last call, in order.
+    pub fn take_said(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.said)
+    }
+
+    /// The board to show with its plan, if there is one.
+    pub fn shown(&self) -> Option<&Shown> {
+        self.shown.as_ref()
+    }
+
+    /// The board being calibrated on, as the player corrected it so far.
+    pub fn calibrating(&self) -> Option<&Board> {
+        match &self.phase {
+            Phase::Calibrating { board, .. } => Some(board),
+            _ => None,
+        }
+    }
+
+    /// The record's plot, until the next action.
+    pub fn plot(&self) -> Option<&std::path::Path> {
+        self.plot.as_deref()
+    }
+
+    /// The calibration the boards are read with.
+    pub fn calibration(&self) -> &Calibration {
+        &self.calibration
+    }
+
+    /// Where that calibration came from.
+    pub fn calibration_path(&self) -> &std::path::Path {
+        &self.calibration_path
+    }
+
+    /// The game's window, once found.
+    pub fn game(&self) -> Option<&WindowInfo> {
+        self.game.as_ref().map(|(window, _)| window)
+    }
+
+    /// The choice Enter repeats at the menu, if one was made before.
+    pub fn last_choice(&self) -> Option<Choice> {
+        self.settings().last_choice
+    }
+
+    /// The settings as the file says now (another session may have
+    /// changed them); none where it cannot be read.
+    fn settings(&self) -> Settings {
+        Settings::load(&self.places.settings).unwrap_or_default()
+    }
+
+    /// Moves on: a search started or its result taken, the run's notes
+    /// taken, the game's window looked for.
+    pub fn advance(&mut self) {
+        match &mut self.phase {
+            Phase::Looking { search, next, .. } => match search {
+                None if Instant::now() >= *next => {
+                    let seen = self.seen.take().unwrap_or_default();
+                    let remembered = Settings::load(&self.places.settings)
+                        .ok()
+                        .and_then(|s| s.window);
+                    let calibration = self.calibration.clone();
+                    *search = Some(self.outside.search(calibration, remembered, seen));
+                }
+                None => {}
+                Some(rx) => match rx.try_recv() {
+                    Ok((result, seen)) => {
+                        self.seen = self.keep_seen.then_some(seen);
+                        self.keep_seen = true;
+                        self.searched(result);
+                    }
+                    Err(TryRecvError::Empty) => {}
+                    Err(TryRecvError::Disconnected) => {
+                        self.fail("the search for the game failed".to_owned());
+                    }
+                },
+            },
+            Phase::Running { notes, .. } => {
+                let mut taken = Vec::new();
+                let gone = loop {
+                    match notes.try_recv() {
+                        Ok(note) => taken.push(note),
+                        Err(TryRecvError::Empty) => break false,
+                        Err(TryRecvError::Disconnected) => break true,
+                    }
+                };
+                for note in taken {
+                    self.note(note);
+                }
+                // The run's thread ended without its end (a fault in the
+                // bot): said, with Try again, never a run shown as going on.
+                if gone && matches!(self.phase, Phase::Running { .. }) {
+                    self.worker_died();
+                }
+            }
+            Phase::Asking(_) | Phase::Ready if self.checked.elapsed() >= LOOK_AGAIN => {
+                self.checked = Instant::now();
+                self.still_there();
+            }
+            _ => {}
+        }
+    }
+
+    /// Does what the player asked, where it makes sense now.
+    pub fn act(&mut self, action: Action) -> Flow {
+        self.plot = None;
+        match action {
+            Action::Quit => return Flow::Quit,
+            Action::Stop(asker) => self.ask_stop(asker),
+            Action::Hints => self.start(Choice::Hints),
+            Action::Play => self.start(Choice::Play),
+            Action::Again => {
+                if let (Phase::Ready, Some(choice)) = (&self.phase, self.last_choice()) {
+                    self.start(choice);
+                }
+            }
+            Action::Record => {
+                if !matches!(self.phase, Phase::Running { .. }) {
+                    self.record();
+                }
+            }
+            Action::Report => self.report(),
+            Action::Calibrate => self.calibrate(),
+            Action::Save => self.save_calibration(),
+            Action::Cancel => {
+                if let Phase::Calibrating { .. } = self.phase {
+                    self.phase = Phase::Ready;
+                    self.asked += 1;
+                    self.status.more.clear();
+                    let line = format!("calibration unchanged: {}", self.calibration_name());
+                    self.say(Slot::Doing, line);
+                }
+            }
+            Action::Yes => {
+                let found = match &self.phase {
+                    Phase::Asking(found) => Some(found.clone()),
+                    Phase::Looking { .. } => self.declined.take_back(),
+                    _ => None,
+                };
+                if let Some(found) = found {
+                    let line = format!("found the game by its board: {}", found.window);
+                    self.say(Slot::Doing, line);
+                    self.found(found);
+                }
+            }
+            Action::No => {
+                if let Phase::Asking(found) = &self.phase {
+                    self.declined.decline(found);
+                    let line =
+                        format!("you said {} is not the game: y takes it back", found.window);
+                    self.say(Slot::Doing, line);
+                    self.phase = looking();
+                }
+            }
+            // The game looked for again (the error may be its window gone).
+            Action::TryAgain => {
+                if let Phase::Failed = self.phase {
+                    self.declined.forget();
+                    self.look_again("looking for the game".to_owned());
+                }
+            }
+            Action::UseDefault => {
+                if let Phase::Lost = self.phase {
+                    self.use_default();
+                    self.look_again("looking for the game".to_owned());
+                }
+            }
+        }
+        Flow::Go
+    }
+
+    fn calibration_name(&self) -> String {
+        calibration_name(&self.calibration_path)
+    }
+
+    fn calibration_line(&self) -> String {
+        format!("calibration: {}", self.calibration_name())
+    }
+
+    /// The settings and data folders, which the door writes: one that
+    /// cannot be written is said once, with what goes without it.
+    fn check_folders(&mut self) {
+        let folders = [
+            (
+                "settings",
+                self.places.config.clone(),
+                "the game's window and your calibration are not remembered for the next start",
+            ),
+            (
+                "data",
+                self.places.data.clone(),
+                "the games are not recorded and no report can be saved",
+            ),
+        ];
+        for (name, folder, without) in folders {
+            let checked = crate::files::check_folder(&folder)
+                .map_err(|e| format!("{}: {e}", folder.display()));
+            if let Err(why) = checked {
+                self.notice(format!(
+                    "the {name} folder cannot be written ({why}): {without}"
+                ));
+            }
+        }
+    }
+
+    /// Saves one change to the settings; one that cannot be saved is said
+    /// once, `what` not remembered.
+    fn remember(&mut self, what: &str, change: impl FnOnce(&mut Settings)) {
+        if let Err(error) = settings::update(&self.places.settings, change) {
+            self.notice(format!("{what} is not remembered: {error}"));
+        }
+    }
+
+    /// Says `error`, with Try again and Save a report.
+    fn fail(&mut self, error: String) {
+        self.say_more(vec![format!("error: {error}")]);
+        self.last_error = Some(error);
+        self.phase = Phase::Failed;
+        self.asked += 1;
+    }
+}
+
+/// Looking for the game, at once.
+fn looking() -> Phase {
+    Phase::Looking {
+        search: None,
+        next: Instant::now(),
+        said: None,
+    }
+}
+
+/// What a panic said, from its payload: the text of `panic!`'s message.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_that_panicked_is_said_with_its_message() {
+        let worker = std::thread::spawn(|| panic!("a fault {}", 7));
+        let said = panic_text(worker.join().unwrap_err().as_ref());
+        assert_eq!(said, "a fault 7");
+        let worker = std::thread::spawn(|| std::panic::panic_any(42u8));
+        assert_eq!(
+            panic_text(worker.join().unwrap_err().as_ref()),
+            "no message"
+        );
+    }
+}
