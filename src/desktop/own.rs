@@ -134,8 +134,6 @@ struct Inbox {
     closed: bool,
     destroyed: bool,
     scale: f64,
-    /// Whether the scale changed since the owner last asked.
-    rescaled: bool,
     /// The picture shown: 0RGB words, row by row, and its size.
     pixels: Vec<u32>,
     size: (usize, usize),
@@ -344,9 +342,7 @@ impl ApplicationHandler<Ask> for Windows {
                 // the new scale: the toolkit's own resize would stretch
                 // the client area around a picture of the old size.
                 let _ = inner_size_writer.request_inner_size(live.size);
-                let mut inbox = inbox(&live.shared);
-                inbox.scale = scale_factor;
-                inbox.rescaled = true;
+                inbox(&live.shared).scale = scale_factor;
             }
             WindowEvent::CloseRequested => {
                 inbox(&live.shared).closed = true;
@@ -442,6 +438,8 @@ pub struct OwnWindow {
     /// The time between two frames at most, and when the next is due.
     period: Option<Duration>,
     due: Instant,
+    /// The scale its owner draws for: see [`OwnWindow::rescaled`].
+    drawn_at: f64,
 }
 
 impl std::fmt::Debug for OwnWindow {
@@ -471,6 +469,7 @@ impl OwnWindow {
             .recv_timeout(ANSWER_WAIT)
             .map_err(|_| "the windows' thread did not make the window".to_owned())??;
         open_ids().push(id);
+        let drawn_at = inbox(&shared).scale;
         Ok(OwnWindow {
             window,
             shared,
@@ -479,6 +478,7 @@ impl OwnWindow {
             pressed: Vec::new(),
             period: None,
             due: Instant::now(),
+            drawn_at,
         })
     }
 
@@ -590,12 +590,19 @@ impl OwnWindow {
         inbox(&self.shared).scale
     }
 
-    /// The window's new scale when it changed since the last call (moved
-    /// to a monitor of another scale, the desktop's scale changed): its
-    /// owner draws for it and resizes the window.
-    pub fn rescaled(&mut self) -> Option<f64> {
-        let mut inbox = inbox(&self.shared);
-        std::mem::take(&mut inbox.rescaled).then_some(inbox.scale)
+    /// By how much the window's scale changed since the last call (1.5
+    /// from 100% to 150%), when it did: moved to a monitor of another
+    /// scale, or the desktop's scale changed. The window keeps its size
+    /// meanwhile: its owner draws at its own scale times this and resizes
+    /// the window ([`OwnWindow::resize`]), so that nothing is cut off.
+    pub fn rescaled(&mut self) -> Option<f32> {
+        let now = self.scale();
+        if now == self.drawn_at {
+            return None;
+        }
+        let by = now / self.drawn_at;
+        self.drawn_at = now;
+        Some(by as f32)
     }
 }
 
