@@ -257,8 +257,13 @@ impl Windows {
 fn id_of(window: &Window) -> Result<u32, String> {
     let handle = window.window_handle().map_err(|e| e.to_string())?;
     match handle.as_raw() {
+        // An X id fits 29 bits (a `c_ulong`, 64 bits on Linux); a window
+        // handle 32, as 64-bit Windows shares them with 32-bit programs.
+        #[cfg(not(windows))]
         RawWindowHandle::Xlib(x) => Ok(x.window as u32),
+        #[cfg(not(windows))]
         RawWindowHandle::Xcb(x) => Ok(x.window.get()),
+        #[cfg(windows)]
         RawWindowHandle::Win32(w) => Ok(w.hwnd.get() as u32),
         other => Err(format!("a window of neither X11 nor Win32: {other:?}")),
     }
