@@ -612,7 +612,8 @@ impl OwnWindow {
 }
 
 impl Drop for OwnWindow {
-    /// Destroys the window, waiting until it is gone.
+    /// Destroys the window: on X11 before this returns, on Windows a
+    /// moment after (winit posts the destruction to the window's thread).
     fn drop(&mut self) {
         open_ids().retain(|&id| id != self.id);
         let (closed, answer) = mpsc::channel();
@@ -678,29 +679,16 @@ mod tests {
 
     #[test]
     fn the_keys_that_type_nothing_are_told_by_their_names() {
-        let named = |name, location| {
-            Key::of(
-                &Logical::Named(name),
-                PhysicalKey::Code(KeyCode::Enter),
-                location,
-            )
-        };
-        assert_eq!(
-            named(NamedKey::Escape, KeyLocation::Standard),
-            Some(Key::Escape)
-        );
-        assert_eq!(
-            named(NamedKey::Space, KeyLocation::Standard),
-            Some(Key::Space)
-        );
-        assert_eq!(
-            named(NamedKey::Enter, KeyLocation::Standard),
-            Some(Key::Enter)
-        );
-        assert_eq!(
-            named(NamedKey::Enter, KeyLocation::Numpad),
-            Some(Key::NumPadEnter)
-        );
-        assert_eq!(named(NamedKey::Tab, KeyLocation::Standard), None);
+        use KeyLocation::{Numpad, Standard};
+        for (name, location, key) in [
+            (NamedKey::Escape, Standard, Some(Key::Escape)),
+            (NamedKey::Space, Standard, Some(Key::Space)),
+            (NamedKey::Enter, Standard, Some(Key::Enter)),
+            (NamedKey::Enter, Numpad, Some(Key::NumPadEnter)),
+            (NamedKey::Tab, Standard, None),
+        ] {
+            let physical = PhysicalKey::Code(KeyCode::Enter);
+            assert_eq!(Key::of(&Logical::Named(name), physical, location), key);
+        }
     }
 }

@@ -1109,8 +1109,14 @@ mod tests {
         assert_eq!(presses, [(30.0, 40.0), (90.0, 10.0)]);
         assert!(window.is_open());
         drop(window);
+        // winit destroys a window through a message posted to its thread:
+        // gone a moment after.
+        let dropped = std::time::Instant::now();
         // SAFETY: asks whether a handle names a window.
-        assert_eq!(unsafe { IsWindow(hwnd) }, 0);
+        while unsafe { IsWindow(hwnd) } != 0 {
+            assert!(dropped.elapsed() < std::time::Duration::from_secs(10));
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     }
 
     #[test]
