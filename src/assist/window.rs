@@ -106,6 +106,9 @@ pub const NO_ROOM: &str = "no room on the screen for it away from the board";
 /// The hint window.
 pub struct HintWindow {
     window: OwnWindow,
+    /// What the painter draws for, kept to draw at another scale.
+    cells: (u8, u8),
+    look: Look,
     painter: HintPainter,
     frame: Canvas,
     pub title: String,
@@ -151,6 +154,8 @@ impl HintWindow {
         window.place(placement.at);
         Ok(HintWindow {
             window,
+            cells,
+            look: look.clone(),
             painter,
             frame: Canvas::new(width, height, [0, 0, 0]),
             title,
@@ -164,9 +169,23 @@ impl HintWindow {
         if !self.window.is_open() {
             return false;
         }
+        if let Some(by) = self.window.rescaled() {
+            self.rescale(by);
+        }
         paint(&self.painter, hint, &mut self.frame);
         let size = (self.frame.width, self.frame.height);
         self.window.show(&self.frame.pixels, size).is_ok()
+    }
+
+    /// Draws at `by` times the scale, the window resized to fit: moved to
+    /// a monitor of another scale, it keeps its size to the eye.
+    fn rescale(&mut self, by: f32) {
+        self.placement.scale *= by;
+        let (cells, scale) = (self.cells, self.placement.scale);
+        self.painter = HintPainter::new(cells.0, cells.1, &self.look, scale);
+        let (width, height) = self.painter.size();
+        self.frame = Canvas::new(width, height, [0, 0, 0]);
+        self.window.resize((width, height));
     }
 
     /// Handles the window's events (moves, repaints, closing); false once

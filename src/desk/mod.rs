@@ -266,6 +266,10 @@ impl App {
             if flow == Flow::Quit {
                 break;
             }
+            // Moved to a monitor of another scale: drawn at that scale.
+            if let Some(by) = self.window.rescaled() {
+                self.rescale(self.layout.scale * by);
+            }
             if self.dirty {
                 self.paint();
                 let size = (self.frame.width, self.frame.height);
@@ -433,13 +437,11 @@ impl App {
             return;
         };
         if placement.scale != self.layout.scale {
-            match self.rescale(placement.scale) {
-                Ok(()) => echo(&format!(
-                    "dustbot: window {}x{} at scale {}",
-                    self.layout.size.0, self.layout.size.1, self.layout.scale
-                )),
-                Err(error) => log::warn!("{error:#}"),
-            }
+            self.rescale(placement.scale);
+            echo(&format!(
+                "dustbot: window {}x{} at scale {}",
+                self.layout.size.0, self.layout.size.1, self.layout.scale
+            ));
         }
         self.window.place(placement.at);
         echo(&format!(
@@ -455,18 +457,15 @@ impl App {
         }
     }
 
-    /// The window opened anew at `scale`.
-    fn rescale(&mut self, scale: f32) -> Result<()> {
+    /// The window drawn at `scale`, resized to fit: nothing cut off.
+    fn rescale(&mut self, scale: f32) {
         let layout = Layout::new(CELLS, scale);
-        self.window = open_window(&layout)?;
-        self.listen();
-        self.tell_window();
+        self.window.resize(layout.size);
         self.layout = layout;
         self.painter = painter(self.door.calibration(), scale);
         self.frame = Canvas::new(layout.size.0, layout.size.1, BACKGROUND);
         self.plot = None;
         self.dirty = true;
-        Ok(())
     }
 
     /// Draws the window: the board with the plan, the status, the buttons.

@@ -6,8 +6,8 @@
 //! the console the bot runs in ([`console`]: colour, QuickEdit, the wait
 //! for Enter before it closes), which windows are the bot's own (its
 //! terminal, its hint window), the bot's own windows themselves ([`own`]:
-//! the practice and hint windows, `minifb` kept on this floor; [`marks`]:
-//! the hints drawn on the game's own board), HDR on a monitor ([`hdr`]),
+//! the app's, practice and hint windows, `winit` and `softbuffer` kept on
+//! this floor; [`marks`]: the hints drawn on the game's own board), HDR on a monitor ([`hdr`]),
 //! and the platform's folders ([`folders`]: where settings and data go, and
 //! whether the bot was started from inside an archive). The rest of the
 //! bot is written against the three traits here, [`Desktop`],
@@ -100,15 +100,8 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(&mut Mouse, ScreenPoint) -> Result<(), InputError> = Mouse::move_to;
     let _: fn(&mut Mouse, Button, bool) -> Result<(), InputError> = Mouse::press;
     // The bot's own windows.
-    let _: fn(u32) -> Result<(), String> = platform::keep_above;
-    let _: fn(u32) -> Result<(), String> = platform::name_the_process;
     let _: fn(u32) -> Result<(), String> = platform::bring_to_front;
     let _: fn() -> Result<(), String> = platform::survive_window_errors;
-    let _: fn(u32) -> bool = platform::lost;
-    let _: fn(u32) -> Result<platform::Presses, String> = platform::Presses::watch;
-    // The next press on a window of the bot's own, in its client area.
-    type NextPress = Result<Option<(f32, f32)>, String>;
-    let _: fn(&mut platform::Presses) -> NextPress = platform::Presses::next;
     // The key that stops a run from anywhere, held while the value lives.
     type Grab = Result<platform::StopKeyGrab, stop::GrabError>;
     let _: fn(stop::GlobalKey, stop::Pressed) -> Grab = platform::StopKeyGrab::grab;

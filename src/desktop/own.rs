@@ -1,16 +1,35 @@
-//! The bot's own windows (the practice window, the hint window): one type
-//! over `minifb`, so that the window toolkit stays on this floor. A
-//! window shows a picture of 0RGB words, tells each press of the primary
-//! button and where it was (the platform hears them, `platform::Presses`:
-//! minifb keeps the button's state only, which misses a click released
-//! before the next frame), whether a few keys are down, and says whether
-//! it is still there: closed by the player, or destroyed by another
-//! program (which on X11 would otherwise end the process through Xlib's
-//! default error handler).
+//! The bot's own windows (the desktop app's, the practice window, the
+//! hint window): one type over `winit` (the window and its events) and
+//! `softbuffer` (its pixels), so that the window toolkit stays on this
+//! floor. A window shows a picture of 0RGB words, tells each press of
+//! the primary button and where it was, each press and release of a few
+//! keys as the player's layout types them, its scale and when that
+//! changed (moved to a monitor of another scale), and says whether it is
+//! still there: closed by the player, or destroyed by another program.
+//!
+//! winit allows one event loop per process, made once (a second is
+//! `EventLoopError::RecreationAttempt`, even after the first is gone), and
+//! a window lives on the loop's thread. So every window of the process
+//! lives on one thread of its own, made at the first window and running
+//! the loop for the process's life: any thread may open windows, several
+//! times, and a window answers its events (an expose, a click) at once,
+//! however long its owner takes between two looks. The owner's
+//! [`OwnWindow`] asks that thread ([`Ask`]) and reads what it heard
+//! ([`Inbox`]).
 
+use std::collections::{HashMap, VecDeque};
+use std::num::NonZeroU32;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
-use minifb::{InputCallback, MouseButton, MouseMode, ScaleMode, Window, WindowOptions};
+use winit::application::ApplicationHandler;
+use winit::dpi::{PhysicalPosition, PhysicalSize};
+use winit::event::{ElementState, KeyEvent, MouseButton, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop, EventLoopProxy, OwnedDisplayHandle};
+use winit::keyboard::{Key as Logical, KeyCode, KeyLocation, NamedKey, PhysicalKey};
+use winit::raw_window_handle::{HasWindowHandle, RawWindowHandle};
+use winit::window::{Window, WindowId, WindowLevel};
 
 use super::platform;
 
@@ -33,29 +52,37 @@ pub enum Key {
 }
 
 impl Key {
-    const ALL: [(Key, minifb::Key); 11] = [
-        (Key::Escape, minifb::Key::Escape),
-        (Key::N, minifb::Key::N),
-        (Key::Q, minifb::Key::Q),
-        (Key::Space, minifb::Key::Space),
-        (Key::Enter, minifb::Key::Enter),
-        (Key::NumPadEnter, minifb::Key::NumPadEnter),
-        (Key::One, minifb::Key::Key1),
-        (Key::Two, minifb::Key::Key2),
-        (Key::Three, minifb::Key::Key3),
-        (Key::Four, minifb::Key::Key4),
-        (Key::Y, minifb::Key::Y),
-    ];
-
-    fn of(key: minifb::Key) -> Option<Key> {
-        Key::ALL
-            .iter()
-            .find_map(|&(ours, theirs)| (theirs == key).then_some(ours))
+    /// The key of an event: the keypad's digits by their place (a keypad
+    /// has one layout, and without NumLock they type no digit), Escape,
+    /// Space and the two Enters by their names, the others by the
+    /// character they type in the player's layout ([`Key::typed`]): a
+    /// key's place would make AZERTY's `a` quit and its number row type
+    /// nothing the app knows.
+    fn of(logical: &Logical, physical: PhysicalKey, location: KeyLocation) -> Option<Key> {
+        if let Some(key) = Key::keypad(physical) {
+            return Some(key);
+        }
+        match logical {
+            Logical::Named(NamedKey::Escape) => Some(Key::Escape),
+            Logical::Named(NamedKey::Space) => Some(Key::Space),
+            Logical::Named(NamedKey::Enter) if location == KeyLocation::Numpad => {
+                Some(Key::NumPadEnter)
+            }
+            Logical::Named(NamedKey::Enter) => Some(Key::Enter),
+            Logical::Character(text) => {
+                let mut chars = text.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => Key::typed(c),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     /// The key that typed `c` in the player's layout, as the player knows
     /// it: the letters as typed, the digits of the top row (AZERTY's
-    /// `& é " '` too) and of the keypad (NumLock on).
+    /// `& é " '` too).
     fn typed(c: char) -> Option<Key> {
         Some(match crate::text::answer(c)? {
             'q' => Key::Q,
@@ -69,75 +96,356 @@ impl Key {
         })
     }
 
-    /// The keypad's digits 1 to 4, by their place (a keypad has one
-    /// layout): minifb on X11 tells them by their keys, not as characters
-    /// typed. (On Windows they also type their digit: the app's digit
-    /// keys do what they do once, whatever a second press finds.)
-    fn keypad(key: minifb::Key) -> Option<Key> {
-        match key {
-            minifb::Key::NumPad1 => Some(Key::One),
-            minifb::Key::NumPad2 => Some(Key::Two),
-            minifb::Key::NumPad3 => Some(Key::Three),
-            minifb::Key::NumPad4 => Some(Key::Four),
+    /// The keypad's digits 1 to 4, by their place.
+    fn keypad(physical: PhysicalKey) -> Option<Key> {
+        match physical {
+            PhysicalKey::Code(KeyCode::Numpad1) => Some(Key::One),
+            PhysicalKey::Code(KeyCode::Numpad2) => Some(Key::Two),
+            PhysicalKey::Code(KeyCode::Numpad3) => Some(Key::Three),
+            PhysicalKey::Code(KeyCode::Numpad4) => Some(Key::Four),
             _ => None,
         }
     }
-
-    /// Whether the key types a character, told by the character typed
-    /// ([`Key::typed`]) rather than by the key's place: minifb's places
-    /// are scan codes on Windows (AZERTY's `a` quit, `q` did nothing) and
-    /// keysyms on X11 (AZERTY's number row typed nothing the app knew).
-    fn types(self) -> bool {
-        !matches!(
-            self,
-            Key::Escape | Key::Space | Key::Enter | Key::NumPadEnter
-        )
-    }
-
-    fn toolkits(self) -> minifb::Key {
-        Key::ALL
-            .iter()
-            .find_map(|&(ours, theirs)| (ours == self).then_some(theirs))
-            .unwrap_or(minifb::Key::Unknown)
-    }
 }
 
-/// The ids of the windows this process has open. The window list leaves
-/// them out: on X11 a `minifb` window names no process (no
-/// `_NET_WM_PID`) until [`OwnWindow::open`] names it, after its mapping.
-static OPEN: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+/// The ids of the windows this process has open: the window list leaves
+/// them out, whatever it reads of their process.
+static OPEN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn open_ids() -> MutexGuard<'static, Vec<u32>> {
+    OPEN.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// Whether the window `id` is one this process has open.
 pub(super) fn is_ours(id: u32) -> bool {
-    OPEN.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .contains(&id)
+    open_ids().contains(&id)
 }
+
+/// What the windows' thread heard for one window, and the picture its
+/// owner shows in it, shared between the two.
+#[derive(Debug, Default)]
+struct Inbox {
+    /// The presses of the primary button not yet taken, where each was.
+    presses: VecDeque<(f32, f32)>,
+    /// The keys' presses and releases not yet told, in order.
+    keys: VecDeque<(Key, bool)>,
+    /// The keys held now.
+    held: Vec<Key>,
+    closed: bool,
+    destroyed: bool,
+    scale: f64,
+    /// The picture shown: 0RGB words, row by row, and its size.
+    pixels: Vec<u32>,
+    size: (usize, usize),
+}
+
+type Shared = Arc<Mutex<Inbox>>;
+
+fn inbox(shared: &Shared) -> MutexGuard<'_, Inbox> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What an owner asks the windows' thread.
+enum Ask {
+    Open {
+        title: String,
+        size: (usize, usize),
+        topmost: bool,
+        opened: mpsc::Sender<Result<(WindowId, u32, Shared), String>>,
+    },
+    /// Draw the picture in the window's inbox.
+    Show(WindowId),
+    Title(WindowId, String),
+    Place(WindowId, (i32, i32)),
+    Resize(WindowId, (usize, usize)),
+    /// Destroy the window, then say so.
+    Close(WindowId, mpsc::Sender<()>),
+}
+
+/// A window on the windows' thread.
+struct Live {
+    window: Rc<Window>,
+    surface: softbuffer::Surface<OwnedDisplayHandle, Rc<Window>>,
+    shared: Shared,
+    /// Its client area's size, as asked: kept through a change of scale
+    /// until the owner draws for the new one.
+    size: PhysicalSize<u32>,
+    /// Where the pointer was last seen in the client area: a press event
+    /// tells no place.
+    pointer: Option<(f32, f32)>,
+}
+
+impl Live {
+    /// Draws the picture shown (again, for an expose: no compositor keeps
+    /// a covered window's pixels).
+    fn draw(&mut self) -> Result<(), String> {
+        let inbox = inbox(&self.shared);
+        let (width, height) = inbox.size;
+        let (Some(w), Some(h)) = (
+            NonZeroU32::new(width as u32),
+            NonZeroU32::new(height as u32),
+        ) else {
+            return Ok(());
+        };
+        let text = |e: softbuffer::SoftBufferError| e.to_string();
+        self.surface.resize(w, h).map_err(text)?;
+        let mut buffer = self.surface.buffer_mut().map_err(text)?;
+        buffer.copy_from_slice(&inbox.pixels);
+        buffer.present().map_err(text)
+    }
+}
+
+/// The windows' thread's state: the windows open, and softbuffer's
+/// connection to the display, made with the first.
+#[derive(Default)]
+struct Windows {
+    live: HashMap<WindowId, Live>,
+    context: Option<softbuffer::Context<OwnedDisplayHandle>>,
+}
+
+impl Windows {
+    fn open(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        title: &str,
+        (width, height): (usize, usize),
+        topmost: bool,
+    ) -> Result<(WindowId, u32, Shared), String> {
+        let size = PhysicalSize::new(width as u32, height as u32);
+        let attributes = Window::default_attributes()
+            .with_title(title)
+            .with_inner_size(size)
+            // The pictures are drawn for the client area's size.
+            .with_resizable(false)
+            .with_window_level(if topmost {
+                WindowLevel::AlwaysOnTop
+            } else {
+                WindowLevel::Normal
+            });
+        let window = Rc::new(
+            event_loop
+                .create_window(attributes)
+                .map_err(|e| e.to_string())?,
+        );
+        let id = id_of(&window)?;
+        let context = match self.context.take() {
+            Some(context) => context,
+            None => softbuffer::Context::new(event_loop.owned_display_handle())
+                .map_err(|e| e.to_string())?,
+        };
+        let surface = softbuffer::Surface::new(&context, Rc::clone(&window));
+        self.context = Some(context);
+        let shared = Arc::new(Mutex::new(Inbox {
+            scale: window.scale_factor(),
+            ..Inbox::default()
+        }));
+        let live = Live {
+            surface: surface.map_err(|e| e.to_string())?,
+            window,
+            shared: Arc::clone(&shared),
+            size,
+            pointer: None,
+        };
+        let window_id = live.window.id();
+        self.live.insert(window_id, live);
+        Ok((window_id, id, shared))
+    }
+}
+
+/// The window's id as the window list gives it: the X window's id, the
+/// window handle's value on Windows.
+fn id_of(window: &Window) -> Result<u32, String> {
+    let handle = window.window_handle().map_err(|e| e.to_string())?;
+    match handle.as_raw() {
+        // An X id fits 29 bits (a `c_ulong`, 64 bits on Linux); a window
+        // handle 32, as 64-bit Windows shares them with 32-bit programs.
+        #[cfg(not(windows))]
+        RawWindowHandle::Xlib(x) => Ok(x.window as u32),
+        #[cfg(not(windows))]
+        RawWindowHandle::Xcb(x) => Ok(x.window.get()),
+        #[cfg(windows)]
+        RawWindowHandle::Win32(w) => Ok(w.hwnd.get() as u32),
+        other => Err(format!("a window of neither X11 nor Win32: {other:?}")),
+    }
+}
+
+impl ApplicationHandler<Ask> for Windows {
+    fn resumed(&mut self, _: &ActiveEventLoop) {}
+
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, ask: Ask) {
+        match ask {
+            Ask::Open {
+                title,
+                size,
+                topmost,
+                opened,
+            } => {
+                // The owner may have given up waiting: nobody to tell.
+                opened
+                    .send(self.open(event_loop, &title, size, topmost))
+                    .ok();
+            }
+            Ask::Close(id, closed) => {
+                self.live.remove(&id);
+                closed.send(()).ok();
+            }
+            Ask::Show(id) => {
+                if let Some(live) = self.live.get_mut(&id)
+                    && let Err(error) = live.draw()
+                {
+                    log::warn!("the window cannot be drawn: {error}");
+                }
+            }
+            Ask::Title(id, title) => {
+                if let Some(live) = self.live.get(&id) {
+                    live.window.set_title(&title);
+                }
+            }
+            Ask::Place(id, (x, y)) => {
+                if let Some(live) = self.live.get(&id) {
+                    live.window.set_outer_position(PhysicalPosition::new(x, y));
+                }
+            }
+            Ask::Resize(id, (width, height)) => {
+                if let Some(live) = self.live.get_mut(&id) {
+                    live.size = PhysicalSize::new(width as u32, height as u32);
+                    // The new size comes with the next configure event; the
+                    // answer, when there is one at once, changes nothing.
+                    let _ = live.window.request_inner_size(live.size);
+                }
+            }
+        }
+    }
+
+    fn window_event(&mut self, _: &ActiveEventLoop, id: WindowId, event: WindowEvent) {
+        let Some(live) = self.live.get_mut(&id) else {
+            return;
+        };
+        match event {
+            WindowEvent::RedrawRequested => {
+                if let Err(error) = live.draw() {
+                    log::debug!("the window's picture not drawn again: {error}");
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                live.pointer = Some((position.x as f32, position.y as f32));
+            }
+            WindowEvent::MouseInput {
+                state: ElementState::Pressed,
+                button: MouseButton::Left,
+                ..
+            } => match live.pointer {
+                Some(at) => inbox(&live.shared).presses.push_back(at),
+                None => log::debug!("a press on the window, the pointer's place unknown"),
+            },
+            WindowEvent::KeyboardInput { event, .. } => heard(&mut inbox(&live.shared), &event),
+            WindowEvent::ScaleFactorChanged {
+                scale_factor,
+                mut inner_size_writer,
+            } => {
+                // The picture keeps its size until its owner draws it for
+                // the new scale: the toolkit's own resize would stretch
+                // the client area around a picture of the old size.
+                let _ = inner_size_writer.request_inner_size(live.size);
+                inbox(&live.shared).scale = scale_factor;
+            }
+            WindowEvent::CloseRequested => {
+                inbox(&live.shared).closed = true;
+                // Gone from the screen at once, whatever its owner does
+                // before it drops it.
+                live.window.set_visible(false);
+            }
+            WindowEvent::Destroyed => {
+                inbox(&live.shared).destroyed = true;
+                self.live.remove(&id);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Keeps a key's press (a repeat of a held key too) or release.
+fn heard(inbox: &mut Inbox, event: &KeyEvent) {
+    let Some(key) = Key::of(&event.logical_key, event.physical_key, event.location) else {
+        return;
+    };
+    let down = event.state == ElementState::Pressed;
+    inbox.keys.push_back((key, down));
+    inbox.held.retain(|&k| k != key);
+    if down {
+        inbox.held.push(key);
+    }
+}
+
+/// The windows' thread, made at the first call: the way to ask it.
+fn windows_thread() -> Result<&'static Mutex<EventLoopProxy<Ask>>, String> {
+    static PROXY: OnceLock<Result<Mutex<EventLoopProxy<Ask>>, String>> = OnceLock::new();
+    PROXY
+        .get_or_init(|| {
+            let (made, proxy) = mpsc::channel();
+            std::thread::Builder::new()
+                .name("windows".into())
+                .spawn(move || match event_loop() {
+                    Ok(event_loop) => {
+                        made.send(Ok(event_loop.create_proxy())).ok();
+                        if let Err(error) = event_loop.run_app(&mut Windows::default()) {
+                            log::warn!("the windows' event loop ended: {error}");
+                        }
+                    }
+                    Err(error) => {
+                        made.send(Err(error)).ok();
+                    }
+                })
+                .map_err(|e| e.to_string())?;
+            let proxy = proxy
+                .recv()
+                .map_err(|_| "the windows' thread ended".to_owned())??;
+            Ok(Mutex::new(proxy))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The event loop, on a thread that is not the process's first: winit
+/// refuses that unless told it may (macOS would need the first thread).
+fn event_loop() -> Result<EventLoop<Ask>, String> {
+    let mut builder = EventLoop::with_user_event();
+    #[cfg(windows)]
+    winit::platform::windows::EventLoopBuilderExtWindows::with_any_thread(&mut builder, true);
+    #[cfg(not(windows))]
+    winit::platform::x11::EventLoopBuilderExtX11::with_any_thread(&mut builder, true);
+    builder.build().map_err(|e| e.to_string())
+}
+
+/// Asks the windows' thread.
+fn ask(what: Ask) -> Result<(), String> {
+    windows_thread()?
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .send_event(what)
+        .map_err(|_| "the windows' event loop has ended".to_owned())
+}
+
+/// How long an owner waits for its window to be made or destroyed.
+const ANSWER_WAIT: Duration = Duration::from_secs(10);
 
 /// A window of the bot's own.
 pub struct OwnWindow {
-    /// Every press of the primary button, however short; `None` where
-    /// the platform would not give them, the button's state serving then.
-    /// Dropped before the window, which it watches.
-    presses: Option<platform::Presses>,
-    window: Window,
+    window: WindowId,
+    shared: Shared,
     /// Its id, as the window list gives it.
     id: u32,
-    /// Whether the primary button was down at the last [`OwnWindow::press`].
-    was_down: bool,
-    /// The picture shown last, its size, and when it was sent: sent again
-    /// now and then by [`OwnWindow::pump`].
-    shown: Vec<u32>,
-    shown_size: (usize, usize),
-    sent: Instant,
+    /// Told of every key's press and release, in [`OwnWindow::pump`].
+    on_keys: Option<Box<dyn FnMut(Key, bool)>>,
+    /// The keys pressed since the pump before the last: a press released
+    /// before the next look is down for that look.
+    pressed: Vec<Key>,
+    /// The time between two frames at most, and when the next is due.
+    period: Option<Duration>,
+    due: Instant,
+    /// The scale its owner draws for: see [`OwnWindow::rescaled`].
+    drawn_at: f64,
 }
-
-/// How often a window at rest sends its picture again, so that what
-/// another window covered comes back: minifb draws on no expose event,
-/// and without a compositor (openbox, i3, xfce without compositing) an
-/// uncovered window stays black until its picture comes again. Seldom, as
-/// each sending takes time from the window's polls.
-const REPAINT: Duration = Duration::from_millis(250);
 
 impl std::fmt::Debug for OwnWindow {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -150,48 +458,33 @@ impl std::fmt::Debug for OwnWindow {
 impl OwnWindow {
     /// Opens a window titled `title` whose client area is `size` pixels,
     /// kept above the other windows when `topmost` (as the window manager
-    /// allows; said in the log when it does not).
+    /// allows).
     pub fn open(title: &str, size: (usize, usize), topmost: bool) -> Result<OwnWindow, String> {
         if let Err(error) = platform::survive_window_errors() {
             log::warn!("{title}: the window system's errors on it may end the bot: {error}");
         }
-        let options = WindowOptions {
+        let (opened, answer) = mpsc::channel();
+        ask(Ask::Open {
+            title: title.to_owned(),
+            size,
             topmost,
-            // The pictures shown are the client area's size, and the window
-            // cannot be resized: on X11 minifb then copies them row by row
-            // where stretching looked up every pixel.
-            scale_mode: ScaleMode::UpperLeft,
-            ..WindowOptions::default()
-        };
-        let window = Window::new(title, size.0, size.1, options).map_err(|e| e.to_string())?;
-        // The handle's value: an X window id on X11 and a window handle
-        // on Windows, both what the window list gives.
-        let id = window.get_window_handle() as usize as u32;
-        OPEN.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(id);
-        if let Err(error) = platform::name_the_process(id) {
-            log::warn!("{title}: another dustbot may take this window for the game: {error}");
-        }
-        let presses = platform::Presses::watch(id)
-            .inspect_err(|error| {
-                log::warn!("{title}: a click shorter than a frame may be missed: {error}");
-            })
-            .ok();
-        let own = OwnWindow {
-            presses,
+            opened,
+        })?;
+        let (window, id, shared) = answer
+            .recv_timeout(ANSWER_WAIT)
+            .map_err(|_| "the windows' thread did not make the window".to_owned())??;
+        open_ids().push(id);
+        let drawn_at = inbox(&shared).scale;
+        Ok(OwnWindow {
             window,
+            shared,
             id,
-            was_down: false,
-            shown: Vec::new(),
-            shown_size: (0, 0),
-            sent: Instant::now(),
-        };
-        // minifb keeps a window on top itself on Windows, not on X11.
-        if topmost && let Err(error) = platform::keep_above(id) {
-            log::warn!("{title}: cannot be kept above the other windows: {error}");
-        }
-        Ok(own)
+            on_keys: None,
+            pressed: Vec::new(),
+            period: None,
+            due: Instant::now(),
+            drawn_at,
+        })
     }
 
     /// The window's id, as the window list gives it.
@@ -202,144 +495,131 @@ impl OwnWindow {
     /// How often [`OwnWindow::show`] and [`OwnWindow::pump`] may run at
     /// most, waiting in them as needed; 0 never waits.
     pub fn set_rate(&mut self, per_second: usize) {
-        self.window.set_target_fps(per_second);
+        self.period = (per_second > 0).then(|| Duration::from_secs(1) / per_second as u32);
     }
 
     /// Puts the window's frame with its top-left at `at` (desktop pixels).
     pub fn place(&mut self, at: (i32, i32)) {
-        self.window.set_position(at.0 as isize, at.1 as isize);
+        self.tell(Ask::Place(self.window, at));
     }
 
     pub fn set_title(&mut self, title: &str) {
-        self.window.set_title(title);
+        self.tell(Ask::Title(self.window, title.to_owned()));
+    }
+
+    /// Makes the client area `size` pixels: the next pictures' size.
+    pub fn resize(&mut self, size: (usize, usize)) {
+        self.tell(Ask::Resize(self.window, size));
+    }
+
+    /// Asks the windows' thread something that has no answer; said in
+    /// the log when the thread is gone (the window then reads as closed).
+    fn tell(&self, what: Ask) {
+        if let Err(error) = ask(what) {
+            log::debug!("the window: {error}");
+        }
     }
 
     /// Shows `pixels` (0RGB words, `size` pixels, row by row) and takes
     /// in the window's events.
     pub fn show(&mut self, pixels: &[u32], size: (usize, usize)) -> Result<(), String> {
-        self.shown.clear();
-        self.shown.extend_from_slice(pixels);
-        self.shown_size = size;
-        self.send()
-    }
-
-    /// Takes in the window's events (moves, input, closing), and sends
-    /// the picture shown again every [`REPAINT`].
-    pub fn pump(&mut self) {
-        if !self.shown.is_empty() && self.sent.elapsed() >= REPAINT {
-            if let Err(error) = self.send() {
-                log::debug!("the window's picture not sent again: {error}");
-            }
-            return;
+        {
+            let mut inbox = inbox(&self.shared);
+            inbox.pixels.clear();
+            inbox.pixels.extend_from_slice(pixels);
+            inbox.size = size;
         }
-        self.window.update();
+        let shown = ask(Ask::Show(self.window));
+        self.pump();
+        shown
     }
 
-    /// Sends the picture shown, which takes in the events too.
-    fn send(&mut self) -> Result<(), String> {
-        self.sent = Instant::now();
-        let (width, height) = self.shown_size;
-        self.window
-            .update_with_buffer(&self.shown, width, height)
-            .map_err(|e| e.to_string())
+    /// Takes in the window's events: tells the keys heard to
+    /// [`OwnWindow::on_keys`]' listener, after waiting for the frame's
+    /// time (see [`OwnWindow::set_rate`]). The windows' thread draws the
+    /// picture again when the window is uncovered.
+    pub fn pump(&mut self) {
+        if let Some(period) = self.period {
+            let now = Instant::now();
+            if self.due > now {
+                std::thread::sleep(self.due - now);
+            }
+            self.due = (self.due + period).max(Instant::now());
+        }
+        let keys: Vec<(Key, bool)> = inbox(&self.shared).keys.drain(..).collect();
+        self.pressed.clear();
+        for (key, down) in keys {
+            if down {
+                self.pressed.push(key);
+            }
+            if let Some(heard) = &mut self.on_keys {
+                heard(key, down);
+            }
+        }
     }
 
     /// Whether the window is still there: not closed by the player, not
     /// destroyed by another program.
     pub fn is_open(&self) -> bool {
-        self.window.is_open() && !self.destroyed()
+        let inbox = inbox(&self.shared);
+        !inbox.closed && !inbox.destroyed
     }
 
     /// Whether another program destroyed the window.
     pub fn destroyed(&self) -> bool {
-        platform::lost(self.id)
+        inbox(&self.shared).destroyed
     }
 
     /// Where in the client area the primary (left) button was pressed
-    /// since the last call, if it was; one press a call, in order.
+    /// since the last call, if it was; one press a call, in order, however
+    /// short each was.
     pub fn press(&mut self) -> Option<(f32, f32)> {
-        if let Some(presses) = &mut self.presses {
-            match presses.next() {
-                Ok(press) => return press,
-                Err(error) => {
-                    log::warn!("the window's presses: {error}");
-                    self.presses = None;
-                }
-            }
-        }
-        let down = self.primary_down();
-        let pressed = down && !self.was_down;
-        self.was_down = down;
-        if !pressed {
-            return None;
-        }
-        // minifb asks where the pointer is before it takes the events in: a
-        // press that came with a move since the last poll would be placed
-        // where the pointer was before the move. Ask again, and take that
-        // answer while the button is still held. When the release came in
-        // too, the pointer may have moved on since (the bot moves away once
-        // the server has its release, and a busy machine can hold a window
-        // back that long): where it was before these events is then the
-        // press's place.
-        let before = self.pointer();
-        self.pump();
-        if self.primary_down() {
-            self.pointer()
-        } else {
-            before
-        }
+        inbox(&self.shared).presses.pop_front()
     }
 
-    /// Whether the primary (left) button is down over the window, as of
-    /// the last events taken in.
-    fn primary_down(&self) -> bool {
-        self.window.get_mouse_down(MouseButton::Left)
-    }
-
-    /// Where the pointer is in the client area, when it is over it.
-    fn pointer(&self) -> Option<(f32, f32)> {
-        self.window.get_mouse_pos(MouseMode::Discard)
-    }
-
-    /// Whether `key` is down, as of the last events taken in.
+    /// Whether `key` is down, or was pressed since the last events were
+    /// taken in.
     pub fn key_down(&self, key: Key) -> bool {
-        self.window.is_key_down(key.toolkits())
+        self.pressed.contains(&key) || inbox(&self.shared).held.contains(&key)
     }
 
     /// Tells `heard` of every press and release of the keys there are,
-    /// however short: the key state misses a press released before the
-    /// next events are taken in (as `xdotool key` sends them).
+    /// however short, as [`OwnWindow::pump`] takes them in.
     pub fn on_keys(&mut self, heard: impl FnMut(Key, bool) + 'static) {
-        self.window.set_input_callback(Box::new(Heard(heard)));
+        self.on_keys = Some(Box::new(heard));
+    }
+
+    /// The scale of the window's monitor (1.5 at 150%), as the toolkit
+    /// reads it.
+    pub fn scale(&self) -> f64 {
+        inbox(&self.shared).scale
+    }
+
+    /// By how much the window's scale changed since the last call (1.5
+    /// from 100% to 150%), when it did: moved to a monitor of another
+    /// scale, or the desktop's scale changed. The window keeps its size
+    /// meanwhile: its owner draws at its own scale times this and resizes
+    /// the window ([`OwnWindow::resize`]), so that nothing is cut off.
+    pub fn rescaled(&mut self) -> Option<f32> {
+        let now = self.scale();
+        if now == self.drawn_at {
+            return None;
+        }
+        let by = now / self.drawn_at;
+        self.drawn_at = now;
+        Some(by as f32)
     }
 }
 
 impl Drop for OwnWindow {
+    /// Destroys the window: on X11 before this returns, on Windows a
+    /// moment after (winit posts the destruction to the window's thread).
     fn drop(&mut self) {
-        OPEN.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .retain(|&id| id != self.id);
-    }
-}
-
-struct Heard<F>(F);
-
-impl<F: FnMut(Key, bool)> InputCallback for Heard<F> {
-    // A character typed is a press and its release (the release types
-    // nothing): a key held types again, as a press each.
-    fn add_char(&mut self, c: u32) {
-        if let Some(key) = char::from_u32(c).and_then(Key::typed) {
-            (self.0)(key, true);
-            (self.0)(key, false);
-        }
-    }
-
-    fn set_key_state(&mut self, key: minifb::Key, down: bool) {
-        if let Some(key) = Key::of(key)
-            .filter(|key| !key.types())
-            .or_else(|| Key::keypad(key))
+        open_ids().retain(|&id| id != self.id);
+        let (closed, answer) = mpsc::channel();
+        if ask(Ask::Close(self.window, closed)).is_ok() && answer.recv_timeout(ANSWER_WAIT).is_err()
         {
-            (self.0)(key, down);
+            log::debug!("the window was not destroyed in time");
         }
     }
 }
@@ -348,37 +628,67 @@ impl<F: FnMut(Key, bool)> InputCallback for Heard<F> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_keys_that_type_are_told_by_what_they_type_in_any_layout() {
-        // QWERTY and AZERTY's number row, unshifted and shifted, and the
-        // keypad with NumLock: the keys labelled 1 to 4.
-        for (typed, key) in [
-            ('1', Key::One),
-            ('&', Key::One),
-            ('é', Key::Two),
-            ('"', Key::Three),
-        ] {
-            assert_eq!(Key::typed(typed), Some(key), "{typed}");
-        }
-        assert_eq!(Key::typed('\''), Some(Key::Four));
-        // The letters as typed, wherever the layout puts them.
-        assert_eq!(Key::typed('q'), Some(Key::Q));
-        assert_eq!(Key::typed('Y'), Some(Key::Y));
-        assert_eq!(Key::typed('a'), None);
-        assert_eq!(Key::keypad(minifb::Key::NumPad4), Some(Key::Four));
-        assert_eq!(Key::keypad(minifb::Key::NumPad5), None);
-        assert_eq!(Key::typed('5'), None);
-        // Escape and Enter type nothing the app reads: their state.
-        assert!(!Key::Escape.types() && !Key::Enter.types());
-        assert!(Key::Q.types() && Key::One.types());
+    fn typed(text: &str) -> Option<Key> {
+        Key::of(
+            &Logical::Character(text.into()),
+            PhysicalKey::Code(KeyCode::KeyA),
+            KeyLocation::Standard,
+        )
     }
 
     #[test]
-    fn every_key_maps_to_the_toolkits_and_back() {
-        for (ours, theirs) in Key::ALL {
-            assert_eq!(ours.toolkits(), theirs);
-            assert_eq!(Key::of(theirs), Some(ours));
+    fn the_keys_that_type_are_told_by_what_they_type_in_any_layout() {
+        // QWERTY and AZERTY's number row, unshifted and shifted: the keys
+        // labelled 1 to 4, wherever they are.
+        for (text, key) in [
+            ("1", Key::One),
+            ("&", Key::One),
+            ("é", Key::Two),
+            ("\"", Key::Three),
+            ("'", Key::Four),
+        ] {
+            assert_eq!(typed(text), Some(key), "{text}");
         }
-        assert_eq!(Key::of(minifb::Key::M), None);
+        // The letters as typed, wherever the layout puts them (the key
+        // given is QWERTY's `a`, AZERTY's `q`).
+        assert_eq!(typed("q"), Some(Key::Q));
+        assert_eq!(typed("Y"), Some(Key::Y));
+        assert_eq!(typed("a"), None);
+        assert_eq!(typed("5"), None);
+        assert_eq!(typed("12"), None);
+    }
+
+    #[test]
+    fn the_keypads_digits_are_told_by_their_place_with_numlock_or_not() {
+        let keypad = |logical: Logical, code| {
+            Key::of(&logical, PhysicalKey::Code(code), KeyLocation::Numpad)
+        };
+        assert_eq!(
+            keypad(Logical::Character("4".into()), KeyCode::Numpad4),
+            Some(Key::Four)
+        );
+        assert_eq!(
+            keypad(Logical::Named(NamedKey::End), KeyCode::Numpad1),
+            Some(Key::One)
+        );
+        assert_eq!(
+            keypad(Logical::Character("5".into()), KeyCode::Numpad5),
+            None
+        );
+    }
+
+    #[test]
+    fn the_keys_that_type_nothing_are_told_by_their_names() {
+        use KeyLocation::{Numpad, Standard};
+        for (name, location, key) in [
+            (NamedKey::Escape, Standard, Some(Key::Escape)),
+            (NamedKey::Space, Standard, Some(Key::Space)),
+            (NamedKey::Enter, Standard, Some(Key::Enter)),
+            (NamedKey::Enter, Numpad, Some(Key::NumPadEnter)),
+            (NamedKey::Tab, Standard, None),
+        ] {
+            let physical = PhysicalKey::Code(KeyCode::Enter);
+            assert_eq!(Key::of(&Logical::Named(name), physical, location), key);
+        }
     }
 }

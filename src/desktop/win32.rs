@@ -1,4 +1,4 @@
-//! The desktop on Windows: the Win32 calls that `xcap` and `minifb` do
+//! The desktop on Windows: the Win32 calls that `xcap` and `winit` do
 //! not make for the bot. Per-monitor DPI awareness, so that capture,
 //! window geometry and the cursor share one pixel space at any display
 //! scaling; a window's client area (xcap gives the frame with its title
@@ -11,8 +11,7 @@
 //! bot exits (started from Explorer, a shortcut or a batch file); the
 //! console's close, log-off and shut-down events, which end the process
 //! once handled, with the button released first; the console's modes
-//! (colour, QuickEdit) and Explorer showing a file; the presses on the
-//! bot's own windows (their window procedure subclassed); the marks window of
+//! (colour, QuickEdit) and Explorer showing a file; the marks window of
 //! assist mode's hints on the board (a layered, click-through, topmost
 //! tool window kept out of screen captures).
 //! The only module with `unsafe`: each call is a plain Win32 function on
@@ -51,15 +50,14 @@ use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
     MOUSEINPUT, RegisterHotKey, SendInput, UnregisterHotKey, VK_LBUTTON, VK_MBUTTON, VK_RBUTTON,
 };
 use windows_sys::Win32::UI::WindowsAndMessaging::{
-    CallWindowProcW, CreateWindowExW, DefWindowProcW, DestroyWindow, DispatchMessageW, GA_ROOT,
-    GWLP_WNDPROC, GetAncestor, GetClientRect, GetCursorPos, GetMessageW, GetSystemMetrics,
-    GetWindowDisplayAffinity, GetWindowLongPtrW, HWND_TOPMOST, IDC_ARROW, LoadCursorW, MSG,
-    PM_NOREMOVE, PM_REMOVE, PeekMessageW, PostThreadMessageW, RegisterClassExW, SM_SWAPBUTTON,
-    SW_HIDE, SW_SHOWNOACTIVATE, SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SetCursorPos,
-    SetWindowDisplayAffinity, SetWindowLongPtrW, SetWindowPos, ShowWindow, ULW_ALPHA,
-    UpdateLayeredWindow, WDA_EXCLUDEFROMCAPTURE, WINDOW_EX_STYLE, WINDOW_STYLE, WM_APP,
-    WM_LBUTTONDOWN, WM_USER, WNDCLASSEXW, WNDPROC, WS_EX_LAYERED, WS_EX_NOACTIVATE,
-    WS_EX_TOOLWINDOW, WS_EX_TOPMOST, WS_EX_TRANSPARENT, WS_POPUP, WindowFromPoint,
+    CreateWindowExW, DefWindowProcW, DestroyWindow, DispatchMessageW, GA_ROOT, GetAncestor,
+    GetClientRect, GetCursorPos, GetMessageW, GetSystemMetrics, GetWindowDisplayAffinity,
+    HWND_TOPMOST, IDC_ARROW, LoadCursorW, MSG, PM_NOREMOVE, PM_REMOVE, PeekMessageW,
+    PostThreadMessageW, RegisterClassExW, SM_SWAPBUTTON, SW_HIDE, SW_SHOWNOACTIVATE,
+    SWP_NOACTIVATE, SWP_NOMOVE, SWP_NOSIZE, SetCursorPos, SetWindowDisplayAffinity, SetWindowPos,
+    ShowWindow, ULW_ALPHA, UpdateLayeredWindow, WDA_EXCLUDEFROMCAPTURE, WINDOW_EX_STYLE,
+    WINDOW_STYLE, WM_APP, WM_USER, WNDCLASSEXW, WS_EX_LAYERED, WS_EX_NOACTIVATE, WS_EX_TOOLWINDOW,
+    WS_EX_TOPMOST, WS_EX_TRANSPARENT, WS_POPUP, WindowFromPoint,
 };
 use windows_sys::core::BOOL;
 
@@ -571,11 +569,6 @@ pub(super) fn monitor_rects() -> Option<Vec<ScreenRect>> {
     None
 }
 
-/// Windows tells every window's process: nothing to add.
-pub(super) fn name_the_process(_id: u32) -> Result<(), String> {
-    Ok(())
-}
-
 /// Whether window `id`'s pixels are on the screen: visible (shown, with
 /// its owners) and not cloaked, as DWM cloaks the windows of another
 /// virtual desktop and suspended apps. A window whose cloak cannot be
@@ -606,147 +599,11 @@ fn is_shown(visible: bool, cloaked: Option<u32>) -> bool {
     visible && cloaked.unwrap_or(0) == 0
 }
 
-/// minifb keeps a window on top itself, asked in its options.
-pub(super) fn keep_above(_id: u32) -> Result<(), String> {
-    Ok(())
-}
-
-/// A window destroyed from outside is a closed window to minifb here,
-/// not an error that ends the process.
+/// A window of the bot's own is destroyed by its own thread only (no
+/// other program can call `DestroyWindow` on it): nothing to survive, and
+/// winit tells its end as an event.
 pub(super) fn survive_window_errors() -> Result<(), String> {
     Ok(())
-}
-
-/// See [`survive_window_errors`]: minifb tells it as closed.
-pub(super) fn lost(_id: u32) -> bool {
-    false
-}
-
-/// Every press of the primary button on a window of the bot's own,
-/// however short, heard in the window's procedure: minifb's, subclassed
-/// (its address swapped for [`watching_proc`], which passes every message
-/// on). minifb keeps the buttons' state only, and takes the messages in
-/// once a frame: a press released before the next frame, as a click on a
-/// busy machine is, never showed in it. `WM_LBUTTONDOWN` is the primary
-/// button's, whichever physical button that is (`SwapMouseButton`).
-#[derive(Debug)]
-pub(super) struct Presses {
-    window: HWND,
-}
-
-/// A window whose procedure [`Presses`] swapped: minifb's procedure, and
-/// the presses heard since the owner last took them.
-struct Watched {
-    window: usize,
-    toolkit: isize,
-    presses: std::collections::VecDeque<(f32, f32)>,
-}
-
-/// The windows [`watching_proc`] serves, all of this process's threads'
-/// (a window's messages come to the thread that made it).
-static WATCHED: std::sync::Mutex<Vec<Watched>> = std::sync::Mutex::new(Vec::new());
-
-fn watched() -> std::sync::MutexGuard<'static, Vec<Watched>> {
-    WATCHED
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// Keeps a press of the primary button, then gives the message to
-/// minifb's procedure. The lock is not held while minifb handles it, which
-/// may send the window more messages.
-unsafe extern "system" fn watching_proc(
-    window: HWND,
-    message: u32,
-    wparam: WPARAM,
-    lparam: LPARAM,
-) -> LRESULT {
-    let toolkit = watched()
-        .iter_mut()
-        .find(|w| w.window == window as usize)
-        .map(|w| {
-            if message == WM_LBUTTONDOWN {
-                w.presses.push_back(client_point(lparam));
-            }
-            w.toolkit
-        });
-    match toolkit {
-        // SAFETY: the procedure the window had, called as Windows would.
-        Some(toolkit) => unsafe {
-            CallWindowProcW(
-                std::mem::transmute::<isize, WNDPROC>(toolkit),
-                window,
-                message,
-                wparam,
-                lparam,
-            )
-        },
-        // SAFETY: the default handling of a message Windows passes.
-        None => unsafe { DefWindowProcW(window, message, wparam, lparam) },
-    }
-}
-
-/// The client-area point of a mouse message (`GET_X_LPARAM`,
-/// `GET_Y_LPARAM`: signed 16-bit halves, negative on a monitor left of
-/// or above the primary).
-fn client_point(lparam: LPARAM) -> (f32, f32) {
-    let half = |shift: u32| f32::from((lparam >> shift) as u16 as i16);
-    (half(0), half(16))
-}
-
-impl Presses {
-    /// Takes the presses of the window `id` from now on, until this value
-    /// is dropped (before the window is).
-    pub(super) fn watch(id: u32) -> Result<Presses, String> {
-        let window = handle(id);
-        // SAFETY: reads a window's attribute; 0 when the window is gone.
-        let toolkit = unsafe { GetWindowLongPtrW(window, GWLP_WNDPROC) };
-        if toolkit == 0 {
-            return Err(format!("no window procedure (error {})", last_error()));
-        }
-        // Kept before the swap: the first message may come with it.
-        watched().push(Watched {
-            window: window as usize,
-            toolkit,
-            presses: std::collections::VecDeque::new(),
-        });
-        // SAFETY: a procedure of the right signature that passes every
-        // message to the one it replaces.
-        let swapped =
-            unsafe { SetWindowLongPtrW(window, GWLP_WNDPROC, watching_proc as *const () as isize) };
-        if swapped != toolkit {
-            watched().retain(|w| w.window != window as usize);
-            return Err(format!(
-                "the window procedure was not swapped (error {})",
-                last_error()
-            ));
-        }
-        Ok(Presses { window })
-    }
-
-    /// The next press heard, if one was.
-    pub(super) fn next(&mut self) -> Result<Option<(f32, f32)>, String> {
-        Ok(watched()
-            .iter_mut()
-            .find(|w| w.window == self.window as usize)
-            .and_then(|w| w.presses.pop_front()))
-    }
-}
-
-impl Drop for Presses {
-    /// Gives minifb its procedure back, then forgets the window.
-    fn drop(&mut self) {
-        let toolkit = watched()
-            .iter()
-            .find(|w| w.window == self.window as usize)
-            .map(|w| w.toolkit);
-        if let Some(toolkit) = toolkit {
-            // SAFETY: the procedure the window had; fails harmlessly when
-            // the window is gone.
-            unsafe { SetWindowLongPtrW(self.window, GWLP_WNDPROC, toolkit) };
-        }
-        watched().retain(|w| w.window != self.window as usize);
-    }
 }
 
 /// No kept connection for pixels: `xcap` captures with GDI, which holds
@@ -1225,43 +1082,41 @@ mod tests {
         assert!(is_shown(true, None));
     }
 
-    #[test]
-    fn a_mouse_messages_point_is_two_signed_halves() {
-        let lparam = |x: i16, y: i16| ((y as u16 as isize) << 16) | x as u16 as isize;
-        assert_eq!(client_point(lparam(30, 40)), (30.0, 40.0));
-        assert_eq!(client_point(lparam(-5, 70)), (-5.0, 70.0));
-        assert_eq!(client_point(lparam(7, -1)), (7.0, -1.0));
-    }
-
-    /// A press and its release that come in before the window's next
-    /// frame (a busy machine's click) are one press, where it was; the
-    /// window keeps working after, and when its presses are given back.
+    /// A press and its release that come in at once (a busy machine's
+    /// click, shorter than a frame) are one press, where the pointer was;
+    /// the window keeps working after, and is gone once dropped.
     #[test]
     fn a_click_within_one_frame_is_one_press_where_it_was() {
-        use windows_sys::Win32::UI::WindowsAndMessaging::{IsWindow, PostMessageW, WM_LBUTTONUP};
+        use windows_sys::Win32::UI::WindowsAndMessaging::{
+            IsWindow, PostMessageW, WM_LBUTTONDOWN, WM_LBUTTONUP, WM_MOUSEMOVE,
+        };
         let lparam = |x: isize, y: isize| (y << 16) | x;
         let mut window =
             super::super::OwnWindow::open("dustbot presses", (120, 80), false).unwrap();
         let hwnd = handle(window.id());
-        for (message, at) in [
-            (WM_LBUTTONDOWN, lparam(30, 40)),
-            (WM_LBUTTONUP, lparam(30, 40)),
-            (WM_LBUTTONDOWN, lparam(90, 10)),
-            (WM_LBUTTONUP, lparam(90, 10)),
-        ] {
-            // SAFETY: a message to a window of this thread.
-            assert_ne!(unsafe { PostMessageW(hwnd, message, 0, at) }, 0);
+        for (x, y) in [(30, 40), (90, 10)] {
+            for message in [WM_MOUSEMOVE, WM_LBUTTONDOWN, WM_LBUTTONUP] {
+                // SAFETY: a message to a window of this process.
+                assert_ne!(unsafe { PostMessageW(hwnd, message, 0, lparam(x, y)) }, 0);
+            }
         }
-        window.pump();
-        assert_eq!(window.press(), Some((30.0, 40.0)));
-        assert_eq!(window.press(), Some((90.0, 10.0)));
-        assert_eq!(window.press(), None);
-        window.pump();
+        let mut presses = Vec::new();
+        let asked = std::time::Instant::now();
+        while presses.len() < 2 && asked.elapsed() < std::time::Duration::from_secs(10) {
+            window.pump();
+            presses.extend(window.press());
+        }
+        assert_eq!(presses, [(30.0, 40.0), (90.0, 10.0)]);
         assert!(window.is_open());
         drop(window);
+        // winit destroys a window through a message posted to its thread:
+        // gone a moment after.
+        let dropped = std::time::Instant::now();
         // SAFETY: asks whether a handle names a window.
-        assert_eq!(unsafe { IsWindow(hwnd) }, 0);
-        assert!(watched().iter().all(|w| w.window != hwnd as usize));
+        while unsafe { IsWindow(hwnd) } != 0 {
+            assert!(dropped.elapsed() < std::time::Duration::from_secs(10));
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     }
 
     #[test]

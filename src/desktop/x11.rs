@@ -1,17 +1,16 @@
 //! The desktop on Linux: an X11 display (through `xcap`, `enigo` and
 //! `x11rb`), with `/proc` for the processes the bot runs in, and Xlib's
-//! error handlers for the bot's own windows (minifb's), the one `unsafe`
-//! call here. Through x11rb it reads what xcap does not: the pointer's
-//! buttons and their mapping (which physical button is the primary), the
-//! top-level window at a point, a title set only as ICCCM `WM_NAME`, and
-//! the presses on the bot's own windows (an input-only child window);
-//! with the names the Windows half has, doing nothing where X11 has
+//! handler of a lost connection for the bot's own windows (winit's), the
+//! one `unsafe` call here. Through x11rb it reads what xcap does not: the
+//! pointer's buttons and their mapping (which physical button is the
+//! primary), the top-level window at a point, and a title set only as
+//! ICCCM `WM_NAME`; with the names the Windows half has, doing nothing where X11 has
 //! nothing to do (see `desktop::platform`).
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use enigo::{Coordinate, Direction, Enigo, Mouse as _, Settings};
 use image::RgbaImage;
@@ -525,71 +524,6 @@ impl Drop for Overlay {
     }
 }
 
-/// Every press of the primary button on a window of the bot's own,
-/// however short: an input-only child window over the whole client area,
-/// on a connection of its own, takes the presses (a window's presses go
-/// to one client, the one that asks for them on the deepest window under
-/// the pointer). minifb keeps the buttons' state only, updated once a
-/// frame: a press released before the next frame, as a click on a busy
-/// machine is, never showed in it. Keys still go to minifb's window.
-pub(super) struct Presses {
-    conn: RustConnection,
-}
-
-impl std::fmt::Debug for Presses {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Presses").finish_non_exhaustive()
-    }
-}
-
-impl Presses {
-    /// Takes the presses of the window `id` from now on (the child goes
-    /// with the connection when this value is dropped).
-    pub(super) fn watch(id: u32) -> Result<Presses, String> {
-        let (conn, _) = x11rb::connect(None).map_err(x_error)?;
-        let child = conn.generate_id().map_err(x_error)?;
-        let aux = CreateWindowAux::new().event_mask(EventMask::BUTTON_PRESS);
-        // As large as a window can be: the parent clips it to its own size,
-        // whatever that becomes.
-        let largest = i16::MAX as u16;
-        conn.create_window(
-            0,
-            child,
-            id,
-            0,
-            0,
-            largest,
-            largest,
-            0,
-            WindowClass::INPUT_ONLY,
-            x11rb::COPY_FROM_PARENT,
-            &aux,
-        )
-        .map_err(x_error)?
-        .check()
-        .map_err(x_error)?;
-        conn.map_window(child)
-            .map_err(x_error)?
-            .check()
-            .map_err(x_error)?;
-        Ok(Presses { conn })
-    }
-
-    /// The place in the client area of the next press of the primary
-    /// button (logical button 1: the mapping has made a left-handed
-    /// player's physical button 3 it), if one came in.
-    pub(super) fn next(&mut self) -> Result<Option<(f32, f32)>, String> {
-        while let Some(event) = self.conn.poll_for_event().map_err(x_error)? {
-            if let Event::ButtonPress(press) = event
-                && press.detail == 1
-            {
-                return Ok(Some((f32::from(press.event_x), f32::from(press.event_y))));
-            }
-        }
-        Ok(None)
-    }
-}
-
 /// `rects` of the desktop in the pixels of a window at `at`.
 fn within<'r>(at: ScreenRect, rects: impl IntoIterator<Item = &'r ScreenRect>) -> Vec<Rectangle> {
     let size = |v: u32| v.min(u32::from(u16::MAX)) as u16;
@@ -687,40 +621,6 @@ fn atom(conn: &RustConnection, name: &[u8]) -> Result<Atom, String> {
         .reply()
         .map_err(|e| e.to_string())?
         .atom)
-}
-
-/// Names this process as the owner of window `id` (one of the bot's
-/// own, which minifb leaves without): `_NET_WM_PID` with the host in
-/// `WM_CLIENT_MACHINE`, as EWMH pairs them, so that another dustbot's
-/// window list tells the window's process, and never takes it for the
-/// game.
-pub(super) fn name_the_process(id: u32) -> Result<(), String> {
-    let text = |e: &dyn std::fmt::Display| e.to_string();
-    let (conn, _) = display()?;
-    let pid = atom(conn, b"_NET_WM_PID")?;
-    conn.change_property32(
-        PropMode::REPLACE,
-        id,
-        pid,
-        AtomEnum::CARDINAL,
-        &[std::process::id()],
-    )
-    .map_err(|e| text(&e))?;
-    if let Some(host) = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|h| h.trim().to_owned())
-        .filter(|h| !h.is_empty())
-    {
-        conn.change_property8(
-            PropMode::REPLACE,
-            id,
-            AtomEnum::WM_CLIENT_MACHINE,
-            AtomEnum::STRING,
-            host.as_bytes(),
-        )
-        .map_err(|e| text(&e))?;
-    }
-    conn.flush().map_err(|e| text(&e))
 }
 
 /// A program on X11 says a failure on standard error (a terminal, the
@@ -849,58 +749,6 @@ fn client_of(
     Ok(None)
 }
 
-/// How long the window manager gets to take the window in and keep it
-/// above, asked again every [`ABOVE_POLL`].
-const ABOVE_WAIT: Duration = Duration::from_secs(1);
-const ABOVE_POLL: Duration = Duration::from_millis(50);
-
-/// Asks the window manager to keep window `id` above the others
-/// (`_NET_WM_STATE_ABOVE`, which minifb does not set on X11) until its
-/// state says so: a window manager ignores the request for a window it has
-/// not taken in yet.
-pub(super) fn keep_above(id: u32) -> Result<(), String> {
-    let text = |e: &dyn std::fmt::Display| e.to_string();
-    let (conn, screen) = x11rb::connect(None).map_err(|e| text(&e))?;
-    let root = conn.setup().roots[screen].root;
-    let atom = |name: &[u8]| -> Result<u32, String> {
-        Ok(conn
-            .intern_atom(false, name)
-            .map_err(|e| text(&e))?
-            .reply()
-            .map_err(|e| text(&e))?
-            .atom)
-    };
-    let (state, above) = (atom(b"_NET_WM_STATE")?, atom(b"_NET_WM_STATE_ABOVE")?);
-    let started = Instant::now();
-    loop {
-        // Action 1 adds the state; source 1 is an application.
-        let event = ClientMessageEvent::new(32, id, state, [1, above, 0, 1, 0]);
-        conn.send_event(
-            false,
-            root,
-            EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
-            event,
-        )
-        .map_err(|e| text(&e))?;
-        conn.flush().map_err(|e| text(&e))?;
-        sleep(ABOVE_POLL);
-        let now = conn
-            .get_property(false, id, state, AtomEnum::ATOM, 0, 32)
-            .map_err(|e| text(&e))?
-            .reply()
-            .map_err(|e| text(&e))?;
-        if now
-            .value32()
-            .is_some_and(|mut atoms| atoms.any(|a| a == above))
-        {
-            return Ok(());
-        }
-        if started.elapsed() >= ABOVE_WAIT {
-            return Err("the window manager did not keep it above".to_owned());
-        }
-    }
-}
-
 /// Asks the window manager to bring window `id` to the front and give it
 /// the focus (`_NET_ACTIVE_WINDOW`, as a pager asks: window managers
 /// honour that where they would refuse an application's own request).
@@ -920,46 +768,29 @@ pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
     conn.flush().map_err(|e| text(&e))
 }
 
-/// The X resource of the last Xlib error: a window of the bot's own
-/// destroyed by another program shows as errors on it.
-static LAST_ERROR_RESOURCE: AtomicU64 = AtomicU64::new(0);
-
-/// Makes an Xlib error (the hint window destroyed by another program,
-/// then drawn on) a fact the window's owner looks up ([`lost`]) instead
-/// of the end of the process, which Xlib's default handler makes of it;
-/// and the connection lost a stop that leaves no button down and records
-/// the game ([`on_connection_lost`]) before Xlib ends the process. Once
-/// per process; minifb's Xlib is the process's one.
+/// Makes the loss of the connection of the bot's own windows (`xkill` on
+/// one of them, the X server ending) a stop that leaves no button down
+/// and records the game ([`on_connection_lost`]) before Xlib ends the
+/// process. Once per process; winit's Xlib is the process's one. An Xlib
+/// error (a window destroyed by another program, then drawn on) is no
+/// end: winit's own error handler logs it and goes on, and the window's
+/// destruction comes as an event.
 pub(super) fn survive_window_errors() -> Result<(), String> {
     static XLIB: OnceLock<Result<x11_dl::xlib::Xlib, String>> = OnceLock::new();
     let xlib = XLIB
         .get_or_init(|| {
             let xlib = x11_dl::xlib::Xlib::open().map_err(|e| e.to_string())?;
             // SAFETY: sets a process-wide function pointer to a handler
-            // that only reads the event Xlib passes for the call; the
-            // library stays loaded in `XLIB` for the process's life.
+            // that reads nothing Xlib passes; the library stays loaded in
+            // `XLIB` for the process's life.
             #[allow(unsafe_code)]
             unsafe {
-                (xlib.XSetErrorHandler)(Some(on_error));
                 (xlib.XSetIOErrorHandler)(Some(on_connection_lost));
             }
             Ok(xlib)
         })
         .as_ref();
     xlib.map(|_| ()).map_err(Clone::clone)
-}
-
-/// Keeps the resource of an Xlib error; 0 tells Xlib to go on.
-#[allow(unsafe_code)]
-unsafe extern "C" fn on_error(
-    _display: *mut x11_dl::xlib::Display,
-    event: *mut x11_dl::xlib::XErrorEvent,
-) -> std::os::raw::c_int {
-    // SAFETY: Xlib passes the error it reports, valid for the call.
-    if let Some(event) = unsafe { event.as_ref() } {
-        LAST_ERROR_RESOURCE.store(u64::from(event.resourceid as u32), Ordering::SeqCst);
-    }
-    0
 }
 
 /// The connection of the bot's own windows is gone (`xkill` on one of
@@ -985,11 +816,6 @@ fn release_primary() {
     if let Err(error) = released {
         log::warn!("the button could not be released: {error}");
     }
-}
-
-/// Whether an Xlib error named the window `id`: it is gone.
-pub(super) fn lost(id: u32) -> bool {
-    LAST_ERROR_RESOURCE.load(Ordering::SeqCst) == u64::from(id)
 }
 
 /// The key that stops a run from anywhere, grabbed on the root window

@@ -1,5 +1,5 @@
-//! The pixels the renderer draws on: 0RGB words row by row (what `minifb`
-//! shows, so a practice frame needs no conversion), with the few drawing
+//! The pixels the renderer draws on: 0RGB words row by row (what
+//! `softbuffer` shows, so a practice frame needs no conversion), with the few drawing
 //! operations the renderer needs, and the colour conversions from the
 //! Oklab space its pictures are made in.
 

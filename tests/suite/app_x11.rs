@@ -75,18 +75,17 @@ impl App {
 
     /// Presses `key` (xdotool's name) in the app's window.
     pub(crate) fn key(&self, desktop: &Desktop, key: &str) {
-        let out = desktop.xdotool(&["key", "--window", &self.window(desktop), key]);
-        assert!(out.status.success(), "{out:?}");
+        desktop.key_in(&self.window(desktop), key);
     }
 
     /// Presses q in the app's window: the app ends on the key's press,
     /// so the release may find the window gone (X BadWindow), which is
     /// no failure; the exit code says whether it quit.
     pub(crate) fn quit_by_key(&mut self, desktop: &Desktop) -> Option<i32> {
-        let window = self.window(desktop);
-        let out = desktop.xdotool(&["keydown", "--window", &window, "q"]);
+        desktop.focus(&self.window(desktop));
+        let out = desktop.xdotool(&["keydown", "q"]);
         assert!(out.status.success(), "{out:?}");
-        desktop.xdotool(&["keyup", "--window", &window, "q"]);
+        desktop.xdotool(&["keyup", "q"]);
         self.exit_code()
     }
 
@@ -149,21 +148,7 @@ impl App {
     /// `xwininfo` gives it (xdotool's geometry of a window in a frame is
     /// off by the frame's title bar under openbox).
     pub(crate) fn client_place(&self, desktop: &Desktop) -> (i64, i64) {
-        let out = desktop
-            .on_this_display("xwininfo", &["-id", &self.window(desktop)])
-            .output()
-            .expect("xwininfo (scripts/install-deps installs x11-utils)");
-        let text = String::from_utf8_lossy(&out.stdout);
-        let field = |name: &str| -> i64 {
-            text.lines()
-                .find_map(|l| l.trim().strip_prefix(name))
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or_else(|| panic!("no {name} in {text}"))
-        };
-        (
-            field("Absolute upper-left X:"),
-            field("Absolute upper-left Y:"),
-        )
+        desktop.client_place(&self.window(desktop))
     }
 
     /// Waits for the process to end; its exit code.
@@ -362,17 +347,6 @@ fn key_3_shows_the_board_a_click_changes_a_cell_escape_keeps_the_old_and_save_ca
     assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
 }
 
-/// Gives the keyboard to window `id`, as the player's click on it does,
-/// and checks it has it.
-fn focus(desktop: &Desktop, id: &str) {
-    let out = desktop.xdotool(&["windowactivate", "--sync", id]);
-    assert!(out.status.success(), "{out:?}");
-    wait_for("the keyboard to go to the window", || {
-        let out = desktop.xdotool(&["getwindowfocus"]);
-        (String::from_utf8_lossy(&out.stdout).trim() == id).then_some(())
-    });
-}
-
 #[test]
 fn pause_stops_hints_from_the_game_and_is_given_back_at_the_end() {
     let desktop = Desktop::start();
@@ -385,7 +359,7 @@ fn pause_stops_hints_from_the_game_and_is_given_back_at_the_end() {
     assert!(!said.contains("not available"), "{said}");
     // The keyboard is the game's: Pause pressed there ends the hints,
     // said as the stop it is, with no error.
-    focus(&desktop, &practice.id);
+    desktop.focus(&practice.id);
     let out = desktop.xdotool(&["key", "Pause"]);
     assert!(out.status.success(), "{out:?}");
     let said = app.wait_for("ended: 1 hints, 2 play", 1);
@@ -397,7 +371,7 @@ fn pause_stops_hints_from_the_game_and_is_given_back_at_the_end() {
     app.key(&desktop, "1");
     let said = app.wait_for("Pause or Ctrl+Alt+S stops from anywhere", 2);
     assert!(!said.contains("not available"), "{said}");
-    focus(&desktop, &practice.id);
+    desktop.focus(&practice.id);
     let out = desktop.xdotool(&["key", "ctrl+alt+s"]);
     assert!(out.status.success(), "{out:?}");
     let said = app.wait_for("ended: 1 hints, 2 play", 2);

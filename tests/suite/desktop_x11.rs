@@ -737,3 +737,22 @@ fn an_error_before_the_apps_window_goes_to_its_log_and_the_report_takes_it() {
     assert!(page.contains("the app&#39;s log"), "{page}");
     assert!(page.contains("cannot open the window"), "{page}");
 }
+
+/// A click whose press and release both come while the window looks
+/// away (its process stopped meanwhile, as a busy machine holds it back
+/// for longer than a frame) is a click all the same, where it was: the
+/// toolkit tells each press, not the button's state at each frame.
+#[test]
+fn a_click_shorter_than_a_frame_is_a_click_in_the_practice_window() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let (left, top) = desktop.client_place(&practice.id);
+    let (x, y) = (250, 170);
+    practice.signal("STOP");
+    desktop.click((left + x, top + y));
+    practice.signal("CONT");
+    practice.wait_for_clicks(1);
+    let clicks = practice.clicks();
+    assert_eq!(clicks.len(), 1, "{clicks:?}");
+    assert_eq!(clicks[0]["px"], serde_json::json!([x, y]), "{clicks:?}");
+}

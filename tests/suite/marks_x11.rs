@@ -294,7 +294,7 @@ fn the_mark_goes_under_a_window_over_the_board_follows_the_game_and_escape_in_th
     });
     // Escape in the hint window ends the hints, as Ctrl-C does.
     let id = desktop.visible("Dust Hint").expect("the hint window");
-    desktop.xdotool(&["key", "--window", &id, "Escape"]);
+    desktop.key_in(&id, "Escape");
     let run = bot.finish();
     let stopped = run.stdout.contains("stopped by Ctrl-C after 0 click(s)");
     assert!(run.code == Some(0) && stopped, "{}", run.dump());

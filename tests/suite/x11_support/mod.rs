@@ -508,21 +508,12 @@ impl Desktop {
     }
 
     /// A click as a player makes it, at a screen point, with the primary
-    /// button: held for 100 ms, as a hand holds it.
+    /// button: pressed and released in one go, shorter than any frame of
+    /// the window it lands in (the bot's own windows hear every press).
     pub fn click(&self, (x, y): (i64, i64)) {
         let (x, y) = (x.to_string(), y.to_string());
         let button = self.primary.get().to_string();
-        let out = self.xdotool(&[
-            "mousemove",
-            &x,
-            &y,
-            "mousedown",
-            &button,
-            "sleep",
-            "0.1",
-            "mouseup",
-            &button,
-        ]);
+        let out = self.xdotool(&["mousemove", &x, &y, "click", &button]);
         assert!(out.status.success(), "{out:?}");
     }
 
@@ -560,6 +551,47 @@ impl Desktop {
         let (ax, ay, aw, ah) = self.window_rectangle(a);
         let (bx, by, bw, bh) = self.window_rectangle(b);
         ax < bx + bw && bx < ax + aw && ay < by + bh && by < ay + ah
+    }
+
+    /// The top-left of window `id`'s client area on the screen, as the
+    /// server has it (xdotool's geometry is off by the window manager's
+    /// frame).
+    pub fn client_place(&self, id: &str) -> (i64, i64) {
+        let out = self
+            .on_this_display("xwininfo", &["-id", id])
+            .output()
+            .expect("xwininfo (scripts/install-deps installs x11-utils)");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let field = |name: &str| -> i64 {
+            text.lines()
+                .find_map(|l| l.trim().strip_prefix(name))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no {name} in {text}"))
+        };
+        (
+            field("Absolute upper-left X:"),
+            field("Absolute upper-left Y:"),
+        )
+    }
+
+    /// Gives the keyboard to window `id`, as the player's click on it
+    /// does, and checks it has it: the bot's windows hear the keys of the
+    /// window that has the keyboard only (winit's), as a player types.
+    pub fn focus(&self, id: &str) {
+        let out = self.xdotool(&["windowactivate", "--sync", id]);
+        assert!(out.status.success(), "{out:?}");
+        wait_for("the keyboard to go to the window", || {
+            let out = self.xdotool(&["getwindowfocus"]);
+            (String::from_utf8_lossy(&out.stdout).trim() == id).then_some(())
+        });
+    }
+
+    /// Types `key` (as xdotool names it) in window `id`, as the player
+    /// does: the keyboard given to the window first.
+    pub fn key_in(&self, id: &str, key: &str) {
+        self.focus(id);
+        let out = self.xdotool(&["key", key]);
+        assert!(out.status.success(), "{out:?}");
     }
 
     pub fn xdotool(&self, args: &[&str]) -> Output {
