@@ -5,7 +5,12 @@
 #   2. live play clears the practice game in its proven optimum, and the
 #      practice window took exactly that many clicks;
 #   3. assist mode: a scripted player clicks every hint at its screen point
-#      until the game is cleared, in the optimum.
+#      until the game is cleared, in the optimum;
+#   4. dustbot.exe, the app beside bot.exe: it finds the practice window by
+#      its board and asks, y (typed in its window) says it is the game, 1
+#      starts the hints: the first hint comes with the marks' line (on the
+#      board, or why not: Windows may refuse to keep them out of
+#      captures), and q quits with 0.
 # Each check prints one line; the first failure throws (exit 1) with what
 # the bot said. Every wait is bounded.
 #   pwsh scripts/windows-desktop.ps1 -Bot PATH\bot.exe
@@ -24,6 +29,28 @@ using System.Threading;
 public static class Player {
     [DllImport("user32.dll", SetLastError = true)]
     static extern bool SetCursorPos(int x, int y);
+    [DllImport("user32.dll")]
+    static extern bool SetForegroundWindow(IntPtr window);
+    [DllImport("user32.dll")]
+    static extern bool ClientToScreen(IntPtr window, ref Point point);
+    [DllImport("user32.dll")]
+    static extern void keybd_event(byte key, byte scan, uint flags, UIntPtr extra);
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Point { public int X; public int Y; }
+    // A key typed in `window`: a click first near its client area's
+    // top-left (the board's picture, where a click outside calibrating
+    // does nothing) gives it the keyboard, as a player's click does;
+    // Windows lets a program that is not in front bring no window forward.
+    public static void Type(IntPtr window, byte key) {
+        Point corner = new Point { X = 12, Y = 12 };
+        if (!ClientToScreen(window, ref corner)) throw new System.ComponentModel.Win32Exception();
+        Click(corner.X, corner.Y);
+        SetForegroundWindow(window);
+        Thread.Sleep(200);
+        keybd_event(key, 0, 0, UIntPtr.Zero);
+        Thread.Sleep(30);
+        keybd_event(key, 0, 0x0002, UIntPtr.Zero);
+    }
     [DllImport("user32.dll")]
     static extern void mouse_event(uint flags, int dx, int dy, uint data, UIntPtr extra);
     public static void Click(int x, int y) {
@@ -120,5 +147,37 @@ $taken = Get-Taken (Join-Path $work 'assist.jsonl')
 if ($taken -ne $optimum) { throw "the player needed $taken clicks, not ${optimum}: $(& $said)" }
 if ((& $said) -notlike "*optimum $optimum*") { throw "assist mode's summary: $(& $said)" }
 Write-Output "assist mode: the player cleared in $taken clicks by the hints, optimum ${optimum}: $([int]((Get-Date) - $started).TotalSeconds) s"
+Stop-Practice $practice
+
+# The app, dustbot.exe, beside bot.exe as the archive has it.
+$app = Join-Path (Split-Path -Parent $Bot) 'dustbot.exe'
+$started = Get-Date
+$practice = Start-Practice (Join-Path $work 'app.jsonl')
+$desk = Start-Process -FilePath $app -PassThru `
+    -RedirectStandardOutput (Join-Path $work 'app.out') -RedirectStandardError (Join-Path $work 'app.err')
+$null = $desk.Handle
+$told = { "$(Get-Content -Raw (Join-Path $work 'app.out') -ErrorAction SilentlyContinue) $(Get-Content -Raw (Join-Path $work 'app.err') -ErrorAction SilentlyContinue)" }
+# Waits until the app said `$text`, 60 s at most.
+function Wait-Said([string] $text) {
+    $deadline = (Get-Date).AddSeconds(60)
+    while ((Get-Date) -lt $deadline) {
+        if ((& $told) -like "*$text*") { return }
+        if ($desk.HasExited) { throw "dustbot.exe exited $($desk.ExitCode) before '$text': $(& $told)" }
+        Start-Sleep -Milliseconds 200
+    }
+    throw "dustbot.exe did not say '$text': $(& $told)"
+}
+Wait-Said 'is this window the game?'
+$desk.Refresh()
+[Player]::Type($desk.MainWindowHandle, 0x59) # Y
+Wait-Said '1 hints, 2 play'
+[Player]::Type($desk.MainWindowHandle, 0x31) # 1
+Wait-Said 'hint: click'
+$marks = ((& $told) -split "`n" | Select-String 'marks on the board|marked on the board' | Select-Object -First 1)
+if (-not $marks) { throw "no line about the marks on the board: $(& $told)" }
+[Player]::Type($desk.MainWindowHandle, 0x51) # Q
+if (-not $desk.WaitForExit(30000)) { throw "dustbot.exe still runs 30 s after q: $(& $told)" }
+if ($desk.ExitCode -ne 0) { throw "dustbot.exe exited $($desk.ExitCode): $(& $told)" }
+Write-Output "dustbot.exe: found the practice window, the first hint, $($marks.Line.Trim()), q quit with 0: $([int]((Get-Date) - $started).TotalSeconds) s"
 Stop-Practice $practice
 Write-Output 'OK'
