@@ -24,6 +24,7 @@ pub mod hdr;
 pub mod input;
 pub mod marks;
 pub mod own;
+pub mod process;
 mod screen;
 pub mod stop;
 
@@ -102,6 +103,14 @@ const _PLATFORM_CONTRACT: () = {
     // The bot's own windows.
     let _: fn(u32) -> Result<(), String> = platform::bring_to_front;
     let _: fn() -> Result<(), String> = platform::survive_window_errors;
+    // The marks over the game's board: a window of the bot's own that
+    // takes no click, shown, hidden, kept above, its events taken in.
+    let _: fn() -> Result<platform::Overlay, String> = platform::Overlay::open;
+    let _: fn(&mut platform::Overlay, &[marks::Mark]) -> Result<(), String> =
+        platform::Overlay::show;
+    let _: fn(&mut platform::Overlay) -> Result<(), String> = platform::Overlay::hide;
+    let _: fn(&mut platform::Overlay) -> Result<bool, String> = platform::Overlay::pump;
+    let _: fn(&mut platform::Overlay) -> Result<(), String> = platform::Overlay::raise;
     // The key that stops a run from anywhere, held while the value lives.
     type Grab = Result<platform::StopKeyGrab, stop::GrabError>;
     let _: fn(stop::GlobalKey, stop::Pressed) -> Grab = platform::StopKeyGrab::grab;

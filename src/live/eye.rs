@@ -13,7 +13,8 @@ use image::RgbaImage;
 use super::screen::ScreenBoard;
 use super::watch::{self, Glance};
 use super::{LiveError, Moment, NoBoard};
-use crate::desktop::{GameWindow, Region, ScreenPoint, ScreenRect, WindowInfo, capture};
+use crate::desktop::process::is_own_terminal;
+use crate::desktop::{GameWindow, Region, ScreenPoint, ScreenRect, WindowInfo};
 use crate::game::{Board, Cell};
 use crate::geometry::Geometry;
 use crate::vision::{self, Calibration, Swamp, VisionError};
@@ -180,7 +181,7 @@ impl<'w> Eye<'w> {
                 over.y + (over.height / 2) as i32,
             );
             if !self.takes_click_at(centre)? {
-                if capture::is_own_terminal(by, &front) {
+                if is_own_terminal(by, &front) {
                     return Err(LiveError::TerminalOver { when });
                 }
                 return Err(LiveError::Covered {

@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::desktop::process::CommandLine;
 use crate::desktop::{CaptureError, Desktop, GameWindow, WindowInfo, capture, names};
 use crate::game::Board;
 use crate::vision::{self, Calibration};
@@ -80,7 +81,7 @@ impl By {
 pub fn by_text(desktop: &mut dyn Desktop, text: &str) -> Result<Box<dyn GameWindow>, CaptureError> {
     let mut all = desktop.windows()?;
     all.retain(|w| !w.is_another_bots());
-    let info = capture::pick(&all, text, &capture::CommandLine::own())?;
+    let info = capture::pick(&all, text, &CommandLine::own())?;
     desktop.open(&info)
 }
 
@@ -326,7 +327,7 @@ pub fn text_that_finds(all: &[WindowInfo], window: &WindowInfo) -> Option<String
     if window.is_terminal() {
         return None;
     }
-    let command = capture::CommandLine::own();
+    let command = CommandLine::own();
     let title = window.title.as_str();
     let head = [" - ", " \u{2014} ", " | "]
         .iter()
