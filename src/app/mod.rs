@@ -209,24 +209,31 @@ impl Run {
         })
     }
 
-    /// The driver that clicks.
-    pub fn play(&self) -> Play {
-        Play {
-            live: self.live.clone(),
-            max_replans: self.max_replans,
-            max_moves: self.max_moves,
-            dry_run: self.mode == Mode::Watch,
+    /// The driver of the run's games, as its mode says: the one place a
+    /// mode is turned into a driver, for every face.
+    pub fn driver(&self) -> Driving {
+        match self.mode {
+            Mode::Play | Mode::Watch => Driving::Play(Play {
+                live: self.live.clone(),
+                max_replans: self.max_replans,
+                max_moves: self.max_moves,
+                dry_run: self.mode == Mode::Watch,
+            }),
+            Mode::Assist => Driving::Assist(Assist {
+                look: Some(look_of(&self.live.calibration)),
+                live: self.live.clone(),
+                hints: self.hints,
+            }),
         }
     }
+}
 
-    /// The driver that hints.
-    pub fn assist(&self) -> Assist {
-        Assist {
-            look: Some(look_of(&self.live.calibration)),
-            live: self.live.clone(),
-            hints: self.hints,
-        }
-    }
+/// A run's driver ([`Run::driver`]): the one that clicks (or, watching,
+/// plans only), or the one that hints.
+#[derive(Debug)]
+pub enum Driving {
+    Play(Play),
+    Assist(Assist),
 }
 
 /// Runs `driver`'s games on `desktop` as `run` says: the game log opened

@@ -10,11 +10,13 @@ use std::thread::{self, JoinHandle};
 use anyhow::Result;
 
 use crate::app::words::{self, game_lines, optimum_caption};
-use crate::app::{self, Mode, Ran, Run};
+use crate::app::{self, Driving, Ran, Run};
+use crate::assist::Assist;
 use crate::desktop::{Desktop, InputError};
 use crate::game::{Board, Cell};
 use crate::live::LiveError;
 use crate::live::session::{Event, RunError, end_of};
+use crate::play::Play;
 use crate::record::End;
 
 /// A board to show with the plan on it: the cells in the order they will
@@ -62,9 +64,9 @@ pub fn drive(run: &Run, desktop: &mut dyn Desktop, hint_window: bool, tx: &Sende
         crate::app::calibration_name(&run.calibration_path)
     )))
     .ok();
-    let ran = match run.mode {
-        Mode::Assist => hints(run, desktop, hint_window, tx),
-        Mode::Play | Mode::Watch => play(run, desktop, tx),
+    let ran = match run.driver() {
+        Driving::Assist(driver) => hints(run, driver, desktop, hint_window, tx),
+        Driving::Play(driver) => play(run, driver, desktop, tx),
     };
     // The face may be gone already: nobody to tell.
     tx.send(ended(run, ran)).ok();
@@ -95,11 +97,11 @@ fn found(tx: &Sender<Note>) -> impl FnOnce(&crate::desktop::WindowInfo) + '_ {
 /// beside the game already).
 fn hints(
     run: &Run,
+    mut assist: Assist,
     desktop: &mut dyn Desktop,
     hint_window: bool,
     tx: &Sender<Note>,
 ) -> Result<Ran> {
-    let mut assist = run.assist();
     if !hint_window {
         assist.look = None;
     }
@@ -128,11 +130,11 @@ fn hints(
 }
 
 /// Play, each game's first plan shown on its board.
-fn play(run: &Run, desktop: &mut dyn Desktop, tx: &Sender<Note>) -> Result<Ran> {
+fn play(run: &Run, driver: Play, desktop: &mut dyn Desktop, tx: &Sender<Note>) -> Result<Ran> {
     let rules = run.live.rules;
     let mut planned = 0;
     let mut first: Option<Board> = None;
-    app::games(run, run.play(), desktop, found(tx), &mut |event| {
+    app::games(run, driver, desktop, found(tx), &mut |event| {
         if let Event::Board { board, .. } = &event {
             first = Some(**board);
         }

@@ -13,31 +13,32 @@ use anyhow::Result;
 
 use super::{assist, say};
 use crate::app::words::{self, game_lines, play_line, ran_result, run_summary};
-use crate::app::{self, Mode, Run};
+use crate::app::{self, Driving, Run};
+use crate::assist::Assist;
 use crate::live::RulesChoice;
 use crate::live::session::{Driver, Event, GameReport, Observe};
-use crate::play;
+use crate::play::{self, Play};
 
 /// The games `run` asks for, said on the terminal as they go (with
 /// hints, each hint also in `hint_log` when one is named): the flags'
 /// run and the guided session's alike.
 pub(super) fn games(run: &Run, hint_log: Option<&Path>) -> Result<ExitCode> {
-    match run.mode {
-        Mode::Play | Mode::Watch => play(run),
-        Mode::Assist => hints(run, hint_log),
+    match run.driver() {
+        Driving::Play(driver) => play(run, driver),
+        Driving::Assist(driver) => hints(run, driver, hint_log),
     }
 }
 
 /// Hints as `run` says, said as they go, each in `hint_log` too when one
 /// is named.
-fn hints(run: &Run, hint_log: Option<&Path>) -> Result<ExitCode> {
+fn hints(run: &Run, driver: Assist, hint_log: Option<&Path>) -> Result<ExitCode> {
     // A log that cannot be written is found before the game starts.
     let mut log = match hint_log {
         Some(path) => Some(assist::HintLog::create(path, &run.calibration_path)?),
         None => None,
     };
     let mut log_error = None;
-    let code = run_games(run, run.assist(), &mut |event| {
+    let code = run_games(run, driver, &mut |event| {
         let driver = |event: crate::assist::Event| {
             assist::show(&event);
             if let (crate::assist::Event::Hint(hint), Some(log)) = (&event, log.as_mut())
@@ -57,9 +58,9 @@ fn hints(run: &Run, hint_log: Option<&Path>) -> Result<ExitCode> {
 }
 
 /// Live play (or a dry run on the window) as `run` says, said as it goes.
-fn play(run: &Run) -> Result<ExitCode> {
+fn play(run: &Run, driver: Play) -> Result<ExitCode> {
     let mut planned = 0;
-    run_games(run, run.play(), &mut |event| {
+    run_games(run, driver, &mut |event| {
         show_game(
             event,
             run.live.rules,
