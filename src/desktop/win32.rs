@@ -1119,6 +1119,53 @@ mod tests {
         }
     }
 
+    /// What dustbot.exe, which has no console, says of a fault or an
+    /// error before its window (`desk::faults`): a message box with the
+    /// text, there until its OK.
+    #[test]
+    fn a_fault_is_said_in_a_message_box_until_its_ok() {
+        use windows_sys::Win32::UI::WindowsAndMessaging::{
+            FindWindowW, GetDlgItemTextW, IDOK, PostMessageW, WM_COMMAND,
+        };
+        let title = "dustbot: a fault";
+        let said = std::thread::spawn(move || show_message(title, "stopped on a fault: 7"));
+        let wide: Vec<u16> = title.encode_utf16().chain([0]).collect();
+        let asked = std::time::Instant::now();
+        let mut box_window: HWND = std::ptr::null_mut();
+        while box_window.is_null() {
+            assert!(
+                asked.elapsed() < std::time::Duration::from_secs(10),
+                "no message box"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            // SAFETY: a NUL-terminated title; no class named.
+            box_window = unsafe { FindWindowW(std::ptr::null(), wide.as_ptr()) };
+        }
+        // The message box's text is its static control 0xFFFF.
+        let mut text = [0u16; 128];
+        // SAFETY: writes at most the buffer's length into it.
+        let n = unsafe { GetDlgItemTextW(box_window, 0xFFFF, text.as_mut_ptr(), 128) };
+        assert_eq!(
+            String::from_utf16_lossy(&text[..n as usize]),
+            "stopped on a fault: 7"
+        );
+        assert!(!said.is_finished(), "the box waits for its OK");
+        // SAFETY: OK pressed, as a message to the box.
+        assert_ne!(
+            unsafe { PostMessageW(box_window, WM_COMMAND, IDOK as usize, 0) },
+            0
+        );
+        let closed = std::time::Instant::now();
+        while !said.is_finished() {
+            assert!(
+                closed.elapsed() < std::time::Duration::from_secs(10),
+                "the box stays"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        said.join().unwrap();
+    }
+
     #[test]
     fn a_press_and_its_release_are_of_the_one_physical_button() {
         // The swap applies after SendInput: the physical right button is
