@@ -87,7 +87,7 @@ fn draw(root: &Area<'_>, trend: &Trend) -> Result<(), PlotError> {
     ))?;
     if trend.games.is_empty() {
         root.draw(&Text::new(
-            "No games in the log yet: play or assist with --game-log FILE",
+            "No games in the log yet: hints and play record each game",
             (SIZE.0 as i32 / 2, SIZE.1 as i32 / 2),
             text(BLACK).pos(Pos::new(HPos::Center, VPos::Center)),
         ))?;

@@ -93,10 +93,12 @@ fn echo(text: &str) {
 /// The line shown where the board goes while there is none to show.
 fn headline(offer: Offer) -> &'static str {
     match offer {
+        Offer::Looking => "looking for the game...",
         Offer::Question => "is this window the game?",
+        Offer::Menu | Offer::Calibrating => "no board read now",
+        Offer::Running => "reading the board...",
         Offer::Failed => "stopped: the error is below",
         Offer::Lost => "the calibration cannot be used: choose below",
-        _ => "looking for the game...",
     }
 }
 
@@ -647,10 +649,13 @@ mod tests {
     }
 
     #[test]
-    fn the_headline_asks_while_the_question_is_open() {
+    fn the_headline_says_where_the_door_is_while_no_board_shows() {
         assert_eq!(headline(Offer::Question), "is this window the game?");
         assert_eq!(headline(Offer::Looking), "looking for the game...");
         assert_eq!(headline(Offer::Failed), "stopped: the error is below");
+        // The game found, its board not read (a game cleared): never
+        // "looking".
+        assert_eq!(headline(Offer::Menu), "no board read now");
     }
 
     #[test]
