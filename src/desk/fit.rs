@@ -1,0 +1,144 @@
+//! Fitting into the app's window: a status line wrapped to its width,
+//! between words, and a word wider than the window (a path, a board
+//! string) broken at its separators; a picture (the record's plot) made to
+//! fit the board's place.
+
+use crate::render::{Canvas, font};
+
+/// The picture at `path` made to fit `size` (width, height), its
+/// proportions kept, never enlarged.
+pub(super) fn fitted(
+    path: &std::path::Path,
+    (width, height): (u32, u32),
+) -> Result<Canvas, String> {
+    let image = image::open(path).map_err(|e| e.to_string())?.to_rgba8();
+    let scale = (width as f32 / image.width().max(1) as f32)
+        .min(height as f32 / image.height().max(1) as f32)
+        .min(1.0);
+    let size = |side: u32| ((side as f32 * scale).round() as u32).max(1);
+    let small = image::imageops::resize(
+        &image,
+        size(image.width()),
+        size(image.height()),
+        image::imageops::FilterType::Triangle,
+    );
+    Ok(Canvas::from_image(&small))
+}
+
+/// `text` in lines no wider than `width` at `size`, broken between words;
+/// a word wider than that (a path, a board string) broken within it
+/// ([`pieces`]).
+pub(super) fn wrap(text: &str, size: f32, width: i64) -> Vec<String> {
+    let mut lines = Vec::new();
+    for paragraph in text.lines() {
+        let mut line = String::new();
+        for word in paragraph.split(' ') {
+            if font::text_width(word, size) > width {
+                let mut pieces = pieces(word, size, width);
+                let last = pieces.pop().unwrap_or_default();
+                lines.extend((!line.is_empty()).then(|| std::mem::take(&mut line)));
+                lines.extend(pieces);
+                line = last;
+                continue;
+            }
+            let longer = if line.is_empty() {
+                word.to_owned()
+            } else {
+                format!("{line} {word}")
+            };
+            if !line.is_empty() && font::text_width(&longer, size) > width {
+                lines.push(std::mem::replace(&mut line, word.to_owned()));
+            } else {
+                line = longer;
+            }
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// `word` in pieces no wider than `width` at `size` (a piece of one
+/// character where even that is wider), each broken after its last comma
+/// or path separator where it has one: a board string breaks between
+/// rows, a path between folders.
+fn pieces(word: &str, size: f32, width: i64) -> Vec<String> {
+    let too_wide = |text: &str| font::text_width(text, size) > width;
+    let mut pieces = Vec::new();
+    let mut piece = String::new();
+    for c in word.chars() {
+        piece.push(c);
+        if piece.chars().count() > 1 && too_wide(&piece) {
+            piece.pop();
+            // After the separator when what follows it fits with `c`.
+            let cut = piece
+                .rfind([',', '/', '\\'])
+                .map(|at| at + 1)
+                .filter(|&cut| !too_wide(&format!("{}{c}", &piece[cut..])))
+                .unwrap_or(piece.len());
+            let rest = piece.split_off(cut);
+            pieces.push(std::mem::replace(&mut piece, rest));
+            piece.push(c);
+        }
+    }
+    pieces.push(piece);
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_wraps_between_words_within_the_width() {
+        let text = "a full board shows in \"Dust Practice - 0 clicks\" at 440,229 size 720x560: is this window the game?";
+        let lines = wrap(text, 13.0, 200);
+        assert!(lines.len() > 2, "{lines:?}");
+        for line in &lines {
+            assert!(font::text_width(line, 13.0) <= 200, "{line:?}");
+        }
+        assert_eq!(lines.join(" "), text);
+        assert_eq!(wrap("short", 13.0, 200), ["short"]);
+    }
+
+    #[test]
+    fn a_word_wider_than_the_window_breaks_within_it_a_board_between_rows_a_path_between_folders() {
+        let board = "BBRRYROG,GRYRYOBY,BRORYYGO,GYGBROOO,GBYBYRBG,OOOYBRBR";
+        let text = format!("calibrate: the board read: {board} end");
+        let width = font::text_width("GRYRYOBY,BRORYYGO,", 13.0);
+        let lines = wrap(&text, 13.0, width);
+        for line in &lines {
+            assert!(font::text_width(line, 13.0) <= width, "{lines:?}");
+        }
+        assert_eq!(lines.concat().replace(' ', ""), text.replace(' ', ""));
+        // The rows stay whole: each break in the board is after a comma.
+        let rows = lines
+            .iter()
+            .filter(|l| l.contains(',') || l.contains("OOOYBRBR"));
+        for line in rows {
+            let piece = line.trim_end_matches(" end");
+            assert!(
+                piece.ends_with(',') || piece.ends_with("OOOYBRBR"),
+                "{lines:?}"
+            );
+        }
+        // Without a comma, a word breaks where the width ends; a window
+        // narrower than one character holds one a line.
+        let long = "abcdefghijklmnopqrstuvwxyz";
+        let lines = wrap(&format!("{long} end"), 13.0, 40);
+        assert!(lines.len() > 3, "{lines:?}");
+        assert_eq!(lines.concat().replace(' ', ""), format!("{long}end"));
+        assert_eq!(wrap("abc", 13.0, 1), ["a", "b", "c"]);
+        // A path breaks after a folder's separator.
+        for path in [
+            "/home/a.player.with.a.long.name/.config/dustbot/calibration.toml",
+            r"C:\Users\a.player.with.a.long.name\AppData\Roaming\dustbot\calibration.toml",
+        ] {
+            let lines = wrap(&format!("saved as {path}: used"), 13.0, 200);
+            let file = lines.iter().position(|l| l.contains("calibration.toml"));
+            assert!(file.is_some_and(|at| at > 1), "{lines:?}");
+            for line in &lines[1..file.unwrap()] {
+                assert!(line.ends_with(['/', '\\']), "{lines:?}");
+            }
+        }
+    }
+}
