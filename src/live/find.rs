@@ -46,8 +46,9 @@ impl Found {
 pub struct Search {
     pub found: Vec<Found>,
     pub tried: Vec<(WindowInfo, String)>,
-    /// The bot's own terminal, where it lies over a window that showed no
-    /// board: the game may be under it.
+    /// The bot's own terminal, or a window of its own (the app's, the
+    /// hint window), where it lies over a window that showed no board: the
+    /// game may be under it.
     pub covering: Option<WindowInfo>,
 }
 
@@ -238,16 +239,18 @@ pub fn search(
     let (named, others) = order(&all, remembered, WindowInfo::is_another_bots);
     let own = desktop.own_terminal().ok().flatten();
     let mut search = Search::default();
-    // Whether the bot's own terminal lies over `window`, said once found.
+    // Whether the bot's own terminal, or a window of this process (named
+    // by its process, `_NET_WM_PID` on X11; Windows' list leaves the bot's
+    // own windows out), lies over `window`: said once found.
+    let ours = std::process::id();
     let covered = |desktop: &mut dyn Desktop, window: &WindowInfo, search: &mut Search| {
-        let Some(own) = &own else { return false };
-        let over = desktop
-            .in_front_of(window)
-            .is_ok_and(|front| front.iter().any(|w| w.id == own.id));
-        if over {
-            search.covering = Some(own.clone());
-        }
-        over
+        let front = desktop.in_front_of(window).unwrap_or_default();
+        let over = front
+            .into_iter()
+            .find(|w| own.as_ref().is_some_and(|own| own.id == w.id) || w.pid == Some(ours));
+        let found = over.is_some();
+        search.covering = over.or(search.covering.take());
+        found
     };
     let mut named_show_a_board = false;
     for (window, by) in named {
@@ -284,10 +287,10 @@ pub fn search(
             }
             Ok(_) => "a board part played, not a game's start".to_owned(),
             Err(_) if covered(desktop, &window, &mut search) => {
-                // Read again once the terminal is moved: not kept as seen.
+                // Read again once it is moved: not kept as seen.
                 search
                     .tried
-                    .push((window, "the bot's own terminal lies over it".into()));
+                    .push((window, "the bot's own window lies over it".into()));
                 continue;
             }
             Err(why) => why,

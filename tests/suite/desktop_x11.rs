@@ -756,3 +756,35 @@ fn a_click_shorter_than_a_frame_is_a_click_in_the_practice_window() {
     assert_eq!(clicks.len(), 1, "{clicks:?}");
     assert_eq!(clicks[0]["px"], serde_json::json!([x, y]), "{clicks:?}");
 }
+
+#[test]
+fn the_apps_own_window_over_the_board_is_said_to_cover_it_never_no_game() {
+    let desktop = Desktop::start();
+    // The app first: no game yet.
+    let app = App::start(&desktop);
+    app.wait_for("no game found", 1);
+    // The game opens, and the app's window comes over its board (a player
+    // dragged it there).
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let (x, y, width, _) = desktop.window_rectangle(&practice.id);
+    let window = app.window(&desktop);
+    let over = [(x + width / 4).to_string(), (y + 20).to_string()];
+    desktop.xdotool(&["windowmove", "--sync", &window, &over[0], &over[1]]);
+    desktop.xdotool(&["windowraise", &window]);
+    assert!(desktop.overlap(&window, &practice.id));
+    // Said as the bot's own window over the windows it reads, never as a
+    // game not there.
+    let said = app.wait_for("covers the windows it would read", 1);
+    let covered = said
+        .split("the bot's own window")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(covered.contains("\"dustbot\""), "{said}");
+    assert!(covered.contains("move it aside"), "{said}");
+    assert_eq!(said.matches("no game found").count(), 1, "{said}");
+    // Moved aside, right of the game: the game is found under it.
+    let aside = (x + width + 20).to_string();
+    desktop.xdotool(&["windowmove", "--sync", &window, &aside, "0"]);
+    assert!(!desktop.overlap(&window, &practice.id));
+    app.wait_for("is this window the game?", 1);
+}

@@ -97,11 +97,16 @@ impl Door {
         *said = Some(empty);
         let again = format!("looking again every {} s", LOOK_AGAIN.as_secs());
         match &search.covering {
-            // Its own terminal hides what it would read: never
+            // Its own terminal or window hides what it would read: never
             // "no game", which would blame the game.
-            Some(terminal) => {
+            Some(covering) => {
+                let whose = if covering.is_terminal() {
+                    "this terminal"
+                } else {
+                    "the bot's own window"
+                };
                 let line = format!(
-                    "this terminal ({terminal}) covers the windows it would read: move it aside; {again}"
+                    "{whose} ({covering}) covers the windows it would read: move it aside; {again}"
                 );
                 self.say(Slot::Doing, line);
                 self.say_more(Vec::new());
