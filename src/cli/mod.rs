@@ -88,6 +88,9 @@ pub fn main() -> ExitCode {
     if code != ExitCode::SUCCESS {
         console::hold_if_closing();
     }
+    // The hint window's and the practice window's thread left before the
+    // exit (see `end_windows`).
+    crate::desktop::end_windows();
     code
 }
 

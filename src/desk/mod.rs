@@ -69,14 +69,16 @@ pub fn main() -> ExitCode {
     if let Err(cause) = prepared {
         log::warn!("{cause}: on a scaled display the pixels read and the clicks may disagree");
     }
-    match run() {
+    let code = match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             // Before the window, or with it gone: no window says it.
             faults::say(&format!("error: {error:#}"));
             ExitCode::from(2)
         }
-    }
+    };
+    desktop::end_windows();
+    code
 }
 
 /// The painter of the window's board: the board in the game's look as

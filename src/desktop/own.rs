@@ -160,6 +160,8 @@ enum Ask {
     Resize(WindowId, (usize, usize)),
     /// Destroy the window, then say so.
     Close(WindowId, mpsc::Sender<()>),
+    /// Destroy every window and end the event loop: the process ends.
+    End,
 }
 
 /// A window on the windows' thread.
@@ -289,6 +291,10 @@ impl ApplicationHandler<Ask> for Windows {
                 self.live.remove(&id);
                 closed.send(()).ok();
             }
+            Ask::End => {
+                self.live.clear();
+                event_loop.exit();
+            }
             Ask::Show(id) => {
                 if let Some(live) = self.live.get_mut(&id)
                     && let Err(error) = live.draw()
@@ -377,13 +383,18 @@ fn heard(inbox: &mut Inbox, event: &KeyEvent) {
     }
 }
 
+/// The way to ask the windows' thread, once it is made.
+static PROXY: OnceLock<Result<Mutex<EventLoopProxy<Ask>>, String>> = OnceLock::new();
+
+/// The windows' thread, while it runs.
+static THREAD: Mutex<Option<std::thread::JoinHandle<()>>> = Mutex::new(None);
+
 /// The windows' thread, made at the first call: the way to ask it.
 fn windows_thread() -> Result<&'static Mutex<EventLoopProxy<Ask>>, String> {
-    static PROXY: OnceLock<Result<Mutex<EventLoopProxy<Ask>>, String>> = OnceLock::new();
     PROXY
         .get_or_init(|| {
             let (made, proxy) = mpsc::channel();
-            std::thread::Builder::new()
+            let thread = std::thread::Builder::new()
                 .name("windows".into())
                 .spawn(move || match event_loop() {
                     Ok(event_loop) => {
@@ -397,6 +408,7 @@ fn windows_thread() -> Result<&'static Mutex<EventLoopProxy<Ask>>, String> {
                     }
                 })
                 .map_err(|e| e.to_string())?;
+            *THREAD.lock().unwrap_or_else(PoisonError::into_inner) = Some(thread);
             let proxy = proxy
                 .recv()
                 .map_err(|_| "the windows' thread ended".to_owned())??;
@@ -424,6 +436,35 @@ fn ask(what: Ask) -> Result<(), String> {
         .unwrap_or_else(PoisonError::into_inner)
         .send_event(what)
         .map_err(|_| "the windows' event loop has ended".to_owned())
+}
+
+/// Ends the windows' thread, where one was made, before the process
+/// ends: its windows destroyed and its event loop left, waited for at
+/// most [`ANSWER_WAIT`]: `dustbot.exe` under Wine, its event loop still
+/// running as `main` returned, once hung in its exit for over 30 s
+/// (`make test`, beside the fake desktop's tests under Wine); the thread
+/// is left first, so that no exit finds it in the window system's calls.
+pub fn end_windows() {
+    let Some(Ok(proxy)) = PROXY.get() else {
+        return;
+    };
+    let asked = proxy
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .send_event(Ask::End);
+    let thread = THREAD.lock().unwrap_or_else(PoisonError::into_inner).take();
+    let (Ok(()), Some(thread)) = (asked, thread) else {
+        return;
+    };
+    let ended = std::time::Instant::now();
+    while !thread.is_finished() {
+        if ended.elapsed() > ANSWER_WAIT {
+            log::debug!("the windows' thread did not end in time");
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    thread.join().ok();
 }
 
 /// How long an owner waits for its window to be made or destroyed.
