@@ -136,15 +136,6 @@ pub fn show_in_explorer(path: &Path) {
     platform::show_in_explorer(path);
 }
 
-/// Explorer's command line for showing `path` selected: `/select,` and
-/// the path in quotes, as one argument Explorer parses itself (it takes
-/// neither a quoted `"/select,PATH"` nor the path as an argument of its
-/// own).
-#[cfg_attr(not(windows), allow(dead_code))]
-pub(super) fn select_argument(path: &Path) -> String {
-    format!("/select,\"{}\"", path.display())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,15 +175,6 @@ mod tests {
         assert_eq!(
             without_quick_edit(0x0007 | QUICK_EDIT),
             0x0007 | EXTENDED_FLAGS
-        );
-    }
-
-    #[test]
-    fn explorer_is_given_the_path_quoted_after_select() {
-        let path = Path::new(r"C:\Users\Zoë Ana\AppData\Local\dustbot\report 1.html");
-        assert_eq!(
-            select_argument(path),
-            r#"/select,"C:\Users\Zoë Ana\AppData\Local\dustbot\report 1.html""#
         );
     }
 }

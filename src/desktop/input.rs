@@ -249,28 +249,6 @@ pub enum Button {
     Right,
 }
 
-/// The physical button that acts as the primary (logical button 1) under
-/// an X11 pointer mapping (entry `i` is what physical button `i + 1` acts
-/// as): `None` when no button it can press is the
-/// primary (the bot is unsure, and does not click).
-pub fn primary_of_mapping(mapping: &[u8]) -> Option<Button> {
-    let physical = mapping.iter().position(|&logical| logical == 1)? + 1;
-    match physical {
-        1 => Some(Button::Left),
-        2 => Some(Button::Middle),
-        3 => Some(Button::Right),
-        _ => None,
-    }
-}
-
-/// The button to press for the primary on Windows, where injected
-/// presses are physical: with the buttons swapped (`SM_SWAPBUTTON`, a
-/// left-handed player) a `MOUSEEVENTF_LEFTDOWN` arrives as a right click,
-/// and the primary is the physical right button.
-pub fn primary_when_swapped(swapped: bool) -> Button {
-    if swapped { Button::Right } else { Button::Left }
-}
-
 /// The system's mouse, the platform's (`platform::Mouse`), with the
 /// physical button it pressed.
 pub struct SystemPointer {
@@ -330,57 +308,9 @@ impl Pointer for SystemPointer {
     }
 }
 
-/// What `SendInput` sending `sent` of `asked` events means: fewer were
-/// refused, and Windows' isolation of an elevated window (UIPI) refuses
-/// without saying so (neither the count nor `GetLastError` tells it from
-/// another block, Microsoft's documentation of `SendInput`), so a refusal
-/// is [`InputError::Elevated`], which says what to do.
-#[cfg_attr(not(windows), allow(dead_code))]
-pub(super) fn sent(sent: u32, asked: u32) -> Result<(), InputError> {
-    if sent == asked {
-        return Ok(());
-    }
-    Err(InputError::Elevated(format!(
-        "SendInput sent {sent} of {asked} events: blocked, by the isolation of a window run as administrator (UIPI) or a locked desktop"
-    )))
-}
-
-/// The error of a system call that did `what` and failed with `cause`:
-/// "access is denied" (`SetCursorPos` while an elevated window is in
-/// front) is [`InputError::Elevated`], any other the device's.
-#[cfg_attr(not(windows), allow(dead_code))]
-pub(super) fn refused(what: &str, cause: &std::io::Error) -> InputError {
-    if cause.kind() == std::io::ErrorKind::PermissionDenied {
-        InputError::Elevated(format!("{what}: {cause}"))
-    } else {
-        InputError::Device(format!("{what}: {cause}"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn access_denied_to_the_mouse_says_to_run_as_administrator() {
-        let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
-        let error = refused("cannot put the cursor at (5, 5)", &denied);
-        assert!(matches!(error, InputError::Elevated(_)), "{error}");
-        assert!(
-            error.to_string().contains("as administrator too"),
-            "{error}"
-        );
-        let other = refused("x", &std::io::Error::other("the desktop is locked"));
-        assert!(matches!(other, InputError::Device(_)), "{other}");
-        // SendInput sending fewer events than asked: UIPI, said as such.
-        let blocked = sent(0, 1).unwrap_err();
-        assert!(matches!(blocked, InputError::Elevated(_)), "{blocked}");
-        assert!(
-            blocked.to_string().contains("as administrator too"),
-            "{blocked}"
-        );
-        assert!(sent(2, 2).is_ok());
-    }
 
     #[test]
     fn a_pointer_put_elsewhere_is_off_target() {
@@ -390,21 +320,6 @@ mod tests {
         // Clamped at a screen edge, or scaled by 1.25.
         assert!(!on_target(ScreenPoint::new(500, 0), wanted, 24));
         assert!(!on_target(ScreenPoint::new(625, 375), wanted, 24));
-    }
-
-    #[test]
-    fn the_primary_is_pressed_with_the_buttons_swapped() {
-        // X11's default mapping, and a left-handed player's
-        // (`xmodmap -e "pointer = 3 2 1"`).
-        assert_eq!(primary_of_mapping(&[1, 2, 3, 4, 5]), Some(Button::Left));
-        assert_eq!(primary_of_mapping(&[3, 2, 1, 4, 5]), Some(Button::Right));
-        assert_eq!(primary_of_mapping(&[2, 1, 3]), Some(Button::Middle));
-        // No button the bot can press is the primary: unsure, no click.
-        assert_eq!(primary_of_mapping(&[0, 2, 3, 4, 5, 6, 7, 1]), None);
-        assert_eq!(primary_of_mapping(&[2, 3]), None);
-        // Windows: SM_SWAPBUTTON.
-        assert_eq!(primary_when_swapped(false), Button::Left);
-        assert_eq!(primary_when_swapped(true), Button::Right);
     }
 
     /// A pointer whose first `clamped` moves land at `edge` (Windows'

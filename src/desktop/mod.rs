@@ -16,6 +16,7 @@
 //! scripted desktop (frames in, clicks out) on which the live loop and
 //! assist mode run without a screen.
 
+mod answers;
 pub mod capture;
 pub mod console;
 pub mod fake;
@@ -284,50 +285,4 @@ pub fn show_message(title: &str, text: &str) {
 /// yet: a question is answered only by a key pressed after it is asked.
 pub fn drop_typed_ahead() {
     platform::drop_typed_ahead();
-}
-
-/// Whether a console shared by `processes` processes, the bot's parent
-/// having the command line `parent`, closes when the bot exits: the bot
-/// alone on it (Windows made it for a double-click or a shortcut), or
-/// the bot and the `cmd.exe /c` that runs a batch file (Explorer's way of
-/// running one, and the console goes when the batch file ends). An
-/// interactive `cmd` (the terminal stays) runs a batch file itself,
-/// without `/c`.
-pub fn closes_at_exit(processes: u32, parent: Option<&str>) -> bool {
-    processes == 1 || (processes == 2 && parent.is_some_and(runs_a_batch_file))
-}
-
-/// Whether `command` is `cmd.exe /c` running a batch file (`.bat`, `.cmd`).
-fn runs_a_batch_file(command: &str) -> bool {
-    let command = command.to_lowercase();
-    let mut words = command.split_whitespace();
-    let program = words.next().unwrap_or_default().trim_matches('"');
-    let cmd = program.ends_with("cmd.exe") || program == "cmd";
-    let once = words.clone().any(|w| w.starts_with("/c"));
-    let batch = words.any(|w| {
-        let w = w.trim_matches('"');
-        w.ends_with(".bat") || w.ends_with(".cmd")
-    });
-    cmd && once && batch
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_console_that_closes_at_exit_keeps_a_failure_on_the_screen() {
-        // A double-click, a shortcut: the bot alone on its console.
-        assert!(closes_at_exit(1, None));
-        // A batch file double-clicked: Explorer's cmd.exe /c runs it.
-        let batch = r#"C:\WINDOWS\system32\cmd.exe /c ""C:\Users\Ana\Desktop\play dust.bat" ""#;
-        assert!(closes_at_exit(2, Some(batch)));
-        assert!(closes_at_exit(2, Some("cmd /C run.cmd")));
-        // An interactive cmd runs the bot, or a batch file, itself.
-        assert!(!closes_at_exit(2, Some(r"C:\WINDOWS\system32\cmd.exe")));
-        assert!(!closes_at_exit(2, Some("powershell.exe -File run.bat")));
-        assert!(!closes_at_exit(2, None));
-        // cmd /c from a terminal: the terminal's shell shares the console.
-        assert!(!closes_at_exit(3, Some(batch)));
-    }
 }

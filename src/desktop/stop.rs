@@ -318,19 +318,6 @@ pub const CHORD: GlobalKey = GlobalKey {
 /// The keys that stop a run from anywhere, each grabbed for it.
 pub const GLOBAL_KEYS: [GlobalKey; 2] = [PAUSE, CHORD];
 
-/// `WM_HOTKEY`: the hot key pressed, posted to the queue of the thread
-/// that registered it (a hot key registered with no window has no window
-/// procedure to call).
-#[cfg_attr(not(windows), allow(dead_code))]
-pub(super) const WM_HOTKEY: u32 = 0x0312;
-/// `WM_APP`: the message the run's end posts to that thread, to end its
-/// loop (`WM_QUIT` is for `PostQuitMessage` alone, by the docs).
-#[cfg_attr(not(windows), allow(dead_code))]
-pub(super) const WM_APP: u32 = 0x8000;
-/// `ERROR_HOTKEY_ALREADY_REGISTERED`: another program holds the key.
-#[cfg_attr(not(windows), allow(dead_code))]
-pub(super) const ERROR_HOTKEY_ALREADY_REGISTERED: u32 = 1409;
-
 /// What a press of the key that stops from anywhere calls, on the
 /// thread that listens for it.
 pub type Pressed = Box<dyn Fn() + Send>;
@@ -345,40 +332,6 @@ pub enum GrabError {
     /// The window system could not be asked, or refused otherwise.
     #[error("{0}")]
     Failed(String),
-}
-
-/// What the key-listening thread of Windows does with a message taken
-/// from its queue.
-#[cfg_attr(not(windows), allow(dead_code))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum HotKeyMessage {
-    /// The stop key pressed: ask the stop.
-    Pressed,
-    /// The run ended: give the key back and end the thread.
-    End,
-    /// Anything else: wait on.
-    Other,
-}
-
-/// [`HotKeyMessage`] of a thread message (`message`, `wparam`): only the
-/// hot key `id` (the thread's) is a press.
-#[cfg_attr(not(windows), allow(dead_code))]
-pub(super) fn hot_key_message(message: u32, wparam: usize, id: i32) -> HotKeyMessage {
-    match message {
-        WM_HOTKEY if wparam == id as usize => HotKeyMessage::Pressed,
-        WM_APP => HotKeyMessage::End,
-        _ => HotKeyMessage::Other,
-    }
-}
-
-/// Windows' refusal of the hot key, by the error `RegisterHotKey` left.
-#[cfg_attr(not(windows), allow(dead_code))]
-pub(super) fn hot_key_refused(error: u32) -> GrabError {
-    if error == ERROR_HOTKEY_ALREADY_REGISTERED {
-        GrabError::Taken
-    } else {
-        GrabError::Failed(format!("Windows refused it (error {error})"))
-    }
 }
 
 /// The keys that stop a run from anywhere ([`GLOBAL_KEYS`]), taken from
@@ -490,21 +443,6 @@ mod tests {
             assert!((0..=0xBFFF).contains(&key.id));
         }
         assert_ne!(PAUSE.id, CHORD.id);
-        // The registering thread's queue: its hot key is a press, the
-        // run's end ends the loop, the rest (another id, a timer) waits.
-        let id = PAUSE.id;
-        let wparam = id as usize;
-        assert_eq!(hot_key_message(0x0312, wparam, id), HotKeyMessage::Pressed);
-        assert_eq!(
-            hot_key_message(0x0312, wparam + 1, id),
-            HotKeyMessage::Other
-        );
-        assert_eq!(hot_key_message(0x8000, 0, id), HotKeyMessage::End);
-        assert_eq!(hot_key_message(0x0113, wparam, id), HotKeyMessage::Other);
-        // Held by another program: the run goes on, said so.
-        assert!(matches!(hot_key_refused(1409), GrabError::Taken));
-        let other = hot_key_refused(5).to_string();
-        assert!(other.contains("error 5"), "{other}");
     }
 
     #[test]

@@ -61,10 +61,11 @@ use windows_sys::Win32::UI::WindowsAndMessaging::{
 };
 use windows_sys::core::BOOL;
 
+use super::answers::HotKeyMessage;
 use super::console::Stream;
 use super::input::Button;
 use super::marks::Mark;
-use super::stop::{GrabError, HotKeyMessage};
+use super::stop::GrabError;
 use super::{InputError, ScreenPoint, ScreenRect};
 
 /// Declares the process per-monitor DPI aware (v2); `Ok` also when it
@@ -126,7 +127,7 @@ fn set_cursor(to: ScreenPoint) -> Result<(), InputError> {
         Ok(())
     } else {
         let cause = std::io::Error::last_os_error();
-        Err(super::input::refused(
+        Err(super::answers::refused(
             &format!("cannot put the cursor at {to}"),
             &cause,
         ))
@@ -167,7 +168,7 @@ impl Mouse {
     /// The physical button that is the primary now: the right one when
     /// the player swapped them (a left-handed player's setting).
     pub(super) fn primary(&self) -> Result<Button, String> {
-        Ok(super::input::primary_when_swapped(buttons_swapped()))
+        Ok(super::answers::primary_when_swapped(buttons_swapped()))
     }
 
     /// Whether the button `pressed` (else the primary) is down: Windows
@@ -185,7 +186,7 @@ impl Mouse {
             Ok(ScreenPoint::new(point.x, point.y))
         } else {
             let cause = std::io::Error::last_os_error();
-            Err(super::input::refused("cannot read the cursor", &cause))
+            Err(super::answers::refused("cannot read the cursor", &cause))
         }
     }
 
@@ -196,7 +197,7 @@ impl Mouse {
     /// Presses (`down`) or releases the physical `button` where the
     /// cursor is.
     pub(super) fn press(&mut self, button: Button, down: bool) -> Result<(), InputError> {
-        super::input::sent(send_button(button, down), 1)
+        super::answers::sent(send_button(button, down), 1)
     }
 }
 
@@ -259,7 +260,10 @@ fn send_button(button: Button, down: bool) -> u32 {
 /// which runs on a thread of its own, away from the pointer the click
 /// holds.
 fn release_primary() {
-    send_button(super::input::primary_when_swapped(buttons_swapped()), false);
+    send_button(
+        super::answers::primary_when_swapped(buttons_swapped()),
+        false,
+    );
 }
 
 /// Whether a console event ends the process once its handlers return:
@@ -488,7 +492,7 @@ pub(super) fn own_console() -> bool {
 /// Whether the console the bot runs in closes when it exits (see
 /// [`super::closes_at_exit`]).
 pub(super) fn console_closes_at_exit() -> bool {
-    super::closes_at_exit(console_processes(), parent_command_line().as_deref())
+    super::answers::closes_at_exit(console_processes(), parent_command_line().as_deref())
 }
 
 /// The console handle of standard `stream`, if it is a console.
@@ -523,7 +527,7 @@ pub(super) fn set_console_mode(stream: Stream, mode: u32) -> bool {
 pub(super) fn show_in_explorer(path: &std::path::Path) {
     use std::os::windows::process::CommandExt as _;
     if let Err(cause) = std::process::Command::new("explorer.exe")
-        .raw_arg(super::console::select_argument(path))
+        .raw_arg(super::answers::select_argument(path))
         .spawn()
     {
         log::debug!("explorer.exe /select: {cause}");
@@ -747,7 +751,7 @@ impl Overlay {
     /// Draws `marks` into the window, placed over them, and shows it
     /// topmost without activating it.
     pub(super) fn show(&mut self, marks: &[Mark]) -> Result<(), String> {
-        let at = super::marks::bounds(marks).ok_or("no marks")?;
+        let at = super::answers::bounds(marks).ok_or("no marks")?;
         let picture = premultiplied_bgra(marks, at);
         let (w, h) = (at.width as i32, at.height as i32);
         // SAFETY: the screen's DC and one compatible memory DC, a DIB
@@ -978,7 +982,7 @@ impl StopKeyGrab {
             let result = if done {
                 Ok(thread_id)
             } else {
-                Err(super::stop::hot_key_refused(error))
+                Err(super::answers::hot_key_refused(error))
             };
             if told.send(result).is_err() || !done {
                 if done {
@@ -990,7 +994,7 @@ impl StopKeyGrab {
             // SAFETY: this thread's messages, into a local; 0 is WM_QUIT,
             // -1 an error: either ends the loop.
             while unsafe { GetMessageW(&mut message, std::ptr::null_mut(), 0, 0) } > 0 {
-                match super::stop::hot_key_message(message.message, message.wParam, id) {
+                match super::answers::hot_key_message(message.message, message.wParam, id) {
                     HotKeyMessage::Pressed => pressed(),
                     HotKeyMessage::End => break,
                     HotKeyMessage::Other => {}
@@ -1170,7 +1174,7 @@ mod tests {
     fn a_press_and_its_release_are_of_the_one_physical_button() {
         // The swap applies after SendInput: the physical right button is
         // pressed for a left-handed player's primary.
-        let right = super::super::input::primary_when_swapped(true);
+        let right = super::super::answers::primary_when_swapped(true);
         assert_eq!(button_flag(right, true), MOUSEEVENTF_RIGHTDOWN);
         assert_eq!(button_flag(right, false), MOUSEEVENTF_RIGHTUP);
         assert_eq!(button_flag(Button::Left, true), MOUSEEVENTF_LEFTDOWN);
@@ -1209,10 +1213,10 @@ mod tests {
             chord,
             (MOD_CONTROL | MOD_ALT | MOD_NOREPEAT, u32::from(VK_S))
         );
-        assert_eq!(super::super::stop::WM_HOTKEY, WM_HOTKEY);
-        assert_eq!(super::super::stop::WM_APP, WM_APP);
+        assert_eq!(super::super::answers::WM_HOTKEY, WM_HOTKEY);
+        assert_eq!(super::super::answers::WM_APP, WM_APP);
         assert_eq!(
-            super::super::stop::ERROR_HOTKEY_ALREADY_REGISTERED,
+            super::super::answers::ERROR_HOTKEY_ALREADY_REGISTERED,
             ERROR_HOTKEY_ALREADY_REGISTERED
         );
     }

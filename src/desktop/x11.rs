@@ -136,7 +136,7 @@ impl Mouse {
     /// mapping has it.
     pub(super) fn primary(&self) -> Result<Button, String> {
         let mapping = self.mapping()?;
-        super::input::primary_of_mapping(&mapping).ok_or_else(|| {
+        super::answers::primary_of_mapping(&mapping).ok_or_else(|| {
             format!("no button the bot can press is the primary in the pointer mapping {mapping:?}")
         })
     }
@@ -426,7 +426,7 @@ impl Overlay {
     /// paints it; done when this returns (a round trip), so that a
     /// capture on another connection sees them.
     pub(super) fn show(&mut self, marks: &[Mark]) -> Result<(), String> {
-        let at = super::marks::bounds(marks).ok_or("no marks")?;
+        let at = super::answers::bounds(marks).ok_or("no marks")?;
         let rects = within(at, marks.iter().flat_map(|m| &m.rects));
         let conn = &self.conn;
         conn.configure_window(
