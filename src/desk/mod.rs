@@ -134,8 +134,8 @@ struct App {
     window: OwnWindow,
     layout: Layout,
     painter: HintPainter,
-    /// The calibration the painter draws in, by its name.
-    painted: String,
+    /// The calibration the painter draws in, by its file.
+    painted: PathBuf,
     frame: Canvas,
     keys: Rc<RefCell<VecDeque<Key>>>,
     dirty: bool,
@@ -178,10 +178,9 @@ fn run() -> Result<()> {
     let first_screen = desktop::screens().ok().and_then(|s| s.into_iter().next());
     let layout = Layout::new(CELLS, start_scale(first_screen));
     let window = open_window(&layout)?;
-    let calibration_name = crate::app::calibration_name(door.calibration_path());
     let mut app = App {
         painter: painter(door.calibration(), layout.scale),
-        painted: calibration_name,
+        painted: door.calibration_path().to_owned(),
         door,
         window,
         layout,
@@ -308,19 +307,17 @@ impl App {
         for line in &said {
             echo(line);
         }
-        if let Some(game) = self.door.game().cloned()
-            && self.beside != Some(game.id)
-        {
-            self.beside = Some(game.id);
-            self.place_beside(&game);
+        // Each frame: ids and paths compared, the game cloned only when new.
+        let game = self.door.game().map(|game| game.id);
+        if game != self.beside {
+            self.beside = game;
+            if let Some(game) = self.door.game().cloned() {
+                self.place_beside(&game);
+            }
         }
-        if self.door.game().is_none() {
-            self.beside = None;
-        }
-        let name = crate::app::calibration_name(self.door.calibration_path());
-        if name != self.painted {
+        if self.door.calibration_path() != self.painted {
             self.painter = painter(self.door.calibration(), self.layout.scale);
-            self.painted = name;
+            self.painted = self.door.calibration_path().to_owned();
             self.dirty = true;
         }
         self.draw_plot();
@@ -330,13 +327,14 @@ impl App {
     /// viewer the bot opened would lie over the game, whose board it
     /// reads.
     fn draw_plot(&mut self) {
-        let Some(path) = self.door.plot().map(std::path::Path::to_owned) else {
+        let Some(path) = self.door.plot() else {
             self.plot = None;
             return;
         };
-        if self.plot.as_ref().is_some_and(|(drawn, _)| *drawn == path) {
+        if self.plot.as_ref().is_some_and(|(drawn, _)| drawn == path) {
             return;
         }
+        let path = path.to_owned();
         let picture = self.layout.picture;
         let size = (picture.width as u32, picture.height as u32);
         match fitted(&path, size) {

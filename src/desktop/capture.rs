@@ -62,6 +62,12 @@ impl WindowInfo {
         terminal_app(&self.app)
     }
 
+    /// Whether the window is one of this process's own (the app's, the
+    /// hint window, the practice window), as they were opened.
+    pub fn is_ours(&self) -> bool {
+        super::own::is_ours(self.id)
+    }
+
     /// Whether the window is one of another dustbot process's own (its
     /// hint window, its marks, its app's window), by its process: never
     /// the game, whatever it shows or is named. A practice window is a
@@ -205,7 +211,7 @@ impl Desktop for SystemDesktop {
             .filter_map(|w| info(w).ok())
             .filter(|w| w.pid.is_none_or(|pid| !own.contains(&pid)))
             .filter(|w| Some(w.id) != console)
-            .filter(|w| !super::own::is_ours(w.id))
+            .filter(|w| !w.is_ours())
             .collect())
     }
 

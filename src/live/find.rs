@@ -239,15 +239,14 @@ pub fn search(
     let (named, others) = order(&all, remembered, WindowInfo::is_another_bots);
     let own = desktop.own_terminal().ok().flatten();
     let mut search = Search::default();
-    // Whether the bot's own terminal, or a window of this process (named
-    // by its process, `_NET_WM_PID` on X11; Windows' list leaves the bot's
-    // own windows out), lies over `window`: said once found.
-    let ours = std::process::id();
+    // Whether the bot's own terminal, or a window of this process, lies
+    // over `window` (Windows' list of what is in front leaves the bot's
+    // own windows out): said once found.
     let covered = |desktop: &mut dyn Desktop, window: &WindowInfo, search: &mut Search| {
         let front = desktop.in_front_of(window).unwrap_or_default();
         let over = front
             .into_iter()
-            .find(|w| own.as_ref().is_some_and(|own| own.id == w.id) || w.pid == Some(ours));
+            .find(|w| w.is_ours() || own.as_ref().is_some_and(|own| own.id == w.id));
         let found = over.is_some();
         search.covering = over.or(search.covering.take());
         found

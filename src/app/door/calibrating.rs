@@ -7,7 +7,6 @@ use super::{Door, Phase, Slot};
 use crate::app::calibrate::Calibrating;
 use crate::app::settings;
 use crate::game::Board;
-use crate::vision::Calibration;
 
 impl Door {
     /// The board being calibrated on changed by `change` (a face's
@@ -26,23 +25,13 @@ impl Door {
         self.say(Slot::Doing, format!("calibrate: {line}"));
     }
 
-    /// The default calibration in place of the one the settings name,
-    /// which is forgotten (a settings file that does not parse is never
-    /// written over: said).
+    /// The default calibration, read with since the door opened, in place
+    /// of the one the settings name, which is forgotten (a settings file
+    /// that does not parse is never written over: said).
     pub(super) fn use_default(&mut self) {
-        let path = Calibration::default_path();
-        match Calibration::load_default(&path) {
-            Ok(calibration) => {
-                self.calibration = calibration;
-                self.calibration_path = path.clone();
-                self.calibration_instead = Some(path);
-            }
-            Err(error) => return self.fail(format!("{error}")),
-        }
         if self.options.calibration.is_none() {
             self.remember("the default calibration", |s| s.calibration = None);
         }
-        self.say(Slot::Calibration, self.calibration_line());
         self.status.summary.clear();
     }
 
@@ -118,8 +107,7 @@ impl Door {
             Err(error) => format!(" (not remembered for the next start: {error})"),
         };
         self.calibration = saved.calibration;
-        self.calibration_path = saved.path.clone();
-        self.calibration_instead = Some(saved.path);
+        self.calibration_path = saved.path;
         self.status.more.clear();
         self.say(Slot::Calibration, self.calibration_line());
         let line = format!(

@@ -113,9 +113,6 @@ pub struct Door {
     notices: Vec<String>,
     calibration: Calibration,
     calibration_path: PathBuf,
-    /// A calibration in use in place of the one the settings name (the
-    /// default chosen, one just made), said in errors.
-    calibration_instead: Option<PathBuf>,
     /// Calibrate once the game is found (chosen where the saved
     /// calibration could not be used).
     calibrate_when_found: bool,
@@ -167,7 +164,9 @@ impl Door {
         outside: Box<dyn Outside>,
         places: Places,
     ) -> Result<Door> {
-        let default = Calibration::default_path();
+        let settings = Settings::load(&places.settings);
+        let (calibration, calibration_path, lost) =
+            first_calibration(&options, &places, &settings)?;
         let mut door = Door {
             options,
             outside,
@@ -180,9 +179,8 @@ impl Door {
             shown: None,
             plot: None,
             notices: Vec::new(),
-            calibration: Calibration::load_default(&default)?,
-            calibration_path: default,
-            calibration_instead: None,
+            calibration,
+            calibration_path,
             calibrate_when_found: false,
             seen: Some(Seen::default()),
             keep_seen: false,
@@ -191,19 +189,14 @@ impl Door {
             checked: Instant::now(),
             last_error: None,
         };
-        let settings = Settings::load(&door.places.settings);
         if let Ok(settings) = &settings {
             door.say_remembered(settings);
         }
         door.check_folders();
-        let loaded = match settings {
-            Err(error) => Err(format!("{error}")),
-            Ok(settings) => door.load_calibration(settings)?,
-        };
         door.say(Slot::Calibration, door.calibration_line());
-        match loaded {
-            Ok(()) => door.phase = looking(),
-            Err(error) => {
+        match lost {
+            None => door.phase = looking(),
+            Some(error) => {
                 door.say(Slot::Doing, format!("error: {error}"));
                 door.say(
                     Slot::Summary,
@@ -215,35 +208,6 @@ impl Door {
             }
         }
         Ok(door)
-    }
-
-    /// The calibration a flag or `settings` name, loaded in place of the
-    /// default; why a saved one cannot be used. A file named by a flag
-    /// that cannot be loaded is the player's to mend: refused, as any
-    /// flag is.
-    fn load_calibration(&mut self, settings: Settings) -> Result<Result<(), String>> {
-        let Some(path) = self.options.calibration.clone().or(settings.calibration) else {
-            return Ok(Ok(()));
-        };
-        match Calibration::load(&path) {
-            Ok(calibration) => {
-                self.calibration = calibration;
-                self.calibration_path = path;
-                Ok(Ok(()))
-            }
-            Err(error) if self.options.calibration.is_some() => {
-                Err(anyhow::Error::from(error).context(format!("--calibration {}", path.display())))
-            }
-            Err(error) => {
-                let line = settings::line_of(&self.places.settings, "calibration")
-                    .map(|line| format!(" line {line}"))
-                    .unwrap_or_default();
-                Ok(Err(format!(
-                    "{error} (the calibration saved in {}{line})",
-                    self.places.settings.display()
-                )))
-            }
-        }
     }
 
     /// What is offered now.
@@ -482,6 +446,50 @@ impl Door {
         self.last_error = Some(error);
         self.phase = Phase::Failed;
         self.asked += 1;
+    }
+}
+
+/// The calibration the door starts with, where it came from, and why the
+/// one the settings name cannot be used (the default read meanwhile): a
+/// flag's file, else the settings', else the default, each loaded once. A
+/// file named by a flag that cannot be loaded is the player's to mend:
+/// refused, as any flag is.
+fn first_calibration(
+    options: &Options,
+    places: &Places,
+    settings: &Result<Settings, settings::SettingsError>,
+) -> Result<(Calibration, PathBuf, Option<String>)> {
+    let default = || -> Result<(Calibration, PathBuf)> {
+        let path = Calibration::default_path();
+        Ok((Calibration::load_default(&path)?, path))
+    };
+    let saved = match settings {
+        Err(error) => {
+            let (calibration, path) = default()?;
+            return Ok((calibration, path, Some(error.to_string())));
+        }
+        Ok(settings) => settings.calibration.clone(),
+    };
+    let Some(path) = options.calibration.clone().or(saved) else {
+        let (calibration, path) = default()?;
+        return Ok((calibration, path, None));
+    };
+    match Calibration::load(&path) {
+        Ok(calibration) => Ok((calibration, path, None)),
+        Err(error) if options.calibration.is_some() => {
+            Err(anyhow::Error::from(error).context(format!("--calibration {}", path.display())))
+        }
+        Err(error) => {
+            let line = settings::line_of(&places.settings, "calibration")
+                .map(|line| format!(" line {line}"))
+                .unwrap_or_default();
+            let (calibration, default_path) = default()?;
+            let why = format!(
+                "{error} (the calibration saved in {}{line})",
+                places.settings.display()
+            );
+            Ok((calibration, default_path, Some(why)))
+        }
     }
 }
 
