@@ -499,15 +499,15 @@ impl App {
                     .paint(&shown.board, &shown.clicks, &shown.caption, &mut picture)
             }
             (_, None, None) => {
-                let (headline, size) = (headline(offer), layout.text * 1.4);
-                let width = font::text_width(headline, size);
-                picture.text(
-                    (p.width - width).max(0) / 2,
-                    p.height / 2,
-                    headline,
-                    size,
-                    TEXT,
-                );
+                // Wrapped to the picture: a small screen's window is narrow.
+                let size = layout.text * 1.4;
+                let lines = wrap(headline(offer), size, p.width - 2 * layout.status.0);
+                let mut y = p.height / 2 - layout.line * (lines.len() as i64 - 1) * 7 / 10;
+                for line in lines {
+                    let width = font::text_width(&line, size);
+                    picture.text((p.width - width).max(0) / 2, y, &line, size, TEXT);
+                    y += layout.line * 14 / 10;
+                }
             }
         }
         frame.paste(&picture, p.x, p.y);
