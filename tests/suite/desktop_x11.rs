@@ -395,7 +395,10 @@ fn a_run_names_the_stops_that_reach_the_bot_and_every_summary_says_why_it_ended(
     {
         app.click_in(&desktop, Offer::Failed, Action::TryAgain);
     }
-    app.wait_for("1 hints, 2 play for me", 2);
+    // The menu back: the game found again after Try again ("1 hints, 2
+    // play for me"), or the run's end said ("ended: 1 hints, 2 play"),
+    // the fourth such line either way.
+    app.wait_for("1 hints, 2 play", 4);
     // Quit during a run: the run's end said, then the app's.
     app.key(&desktop, "1");
     app.wait_for("Ctrl+Alt+S from anywhere ends them", 2);
