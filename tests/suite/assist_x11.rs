@@ -291,7 +291,8 @@ fn the_hint_window_is_beside_the_game_above_it_and_never_read_as_the_game() {
     // does not name.
     let bot = desktop.start_bot("dust", &["--assist", "--hint-log", log.to_str().unwrap()]);
     hint(&log, 0);
-    let id = desktop.visible("Hint").expect("a window titled Hint");
+    // The hint window's thread maps it a moment after the first hint.
+    let id = wait_for("a window titled Hint", || desktop.visible("Hint"));
     assert!(!desktop.overlap(&id, &game.id), "the hint is over the game");
     let state = std::process::Command::new("xprop")
         .args(["-id", &id, "_NET_WM_STATE"])
