@@ -756,16 +756,35 @@ pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
     let text = |e: &dyn std::fmt::Display| e.to_string();
     let (conn, root) = display()?;
     let active = atom(conn, b"_NET_ACTIVE_WINDOW")?;
-    // Source 2: a pager; the time 0: now.
-    let event = ClientMessageEvent::new(32, id, active, [2, 0, 0, 0, 0]);
-    conn.send_event(
-        false,
-        *root,
-        EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
-        event,
-    )
-    .map_err(|e| text(&e))?;
-    conn.flush().map_err(|e| text(&e))
+    let is_active = || {
+        conn.get_property(false, *root, active, AtomEnum::WINDOW, 0, 1)
+            .ok()
+            .and_then(|cookie| cookie.reply().ok())
+            .and_then(|reply| reply.value32().and_then(|mut v| v.next()))
+            == Some(id)
+    };
+    // Asked again while it is not in front: under load openbox once left
+    // the window that had the keyboard in front, neither activating the
+    // window asked for nor marking it (a second dustbot's start, beside
+    // other work). Each ask is a pager's (source 2), at time 0: now.
+    for _ in 0..3 {
+        let event = ClientMessageEvent::new(32, id, active, [2, 0, 0, 0, 0]);
+        conn.send_event(
+            false,
+            *root,
+            EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+            event,
+        )
+        .map_err(|e| text(&e))?;
+        conn.flush().map_err(|e| text(&e))?;
+        for _ in 0..10 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            if is_active() {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Makes the loss of the connection of the bot's own windows (`xkill` on
