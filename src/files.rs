@@ -289,6 +289,9 @@ fn regular(metadata: &fs::Metadata) -> Result<(), FileError> {
 }
 
 fn kind_name(kind: &fs::FileType) -> &'static str {
+    if kind.is_symlink() {
+        return "a link";
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -311,7 +314,8 @@ fn kind_name(kind: &fs::FileType) -> &'static str {
 
 /// Opens the log `path` to append lines to (created when missing): an
 /// existing file keeps what it holds. Refused: anything but a regular file
-/// (a FIFO would hold the run until someone reads it), and any of
+/// (a FIFO would hold the run until someone reads it; a link, which would
+/// have the log written into whatever it points to), and any of
 /// `inputs`, the files the run reads (a log typed over a calibration).
 pub fn open_log(path: &Path, inputs: &[&Path]) -> Result<File, FileError> {
     open_appending(path, inputs, OpenOptions::new().append(true))
@@ -329,7 +333,7 @@ fn open_appending(
     inputs: &[&Path],
     options: &mut OpenOptions,
 ) -> Result<File, FileError> {
-    if let Ok(metadata) = fs::metadata(path) {
+    if let Ok(metadata) = fs::symlink_metadata(path) {
         regular(&metadata)?;
         if inputs.iter().any(|input| same_file(path, input)) {
             return Err(io::Error::new(
@@ -339,8 +343,38 @@ fn open_appending(
             .into());
         }
     }
-    let file = options.create(true).open(path)?;
+    let file = open_no_follow(options.create(true), path)?;
     regular(&file.metadata()?)?;
+    Ok(file)
+}
+
+/// Opens `path` with `options`, never through a link at its last name: a
+/// link planted there since it was looked at is refused, not followed.
+pub fn open_no_follow(options: &mut OpenOptions, path: &Path) -> Result<File, FileError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    // The link itself is opened (FILE_FLAG_OPEN_REPARSE_POINT, as
+    // CreateFileW documents it), which the caller's check of the handle
+    // then refuses as a link.
+    #[cfg(windows)]
+    {
+        use std::os::windows::fs::OpenOptionsExt as _;
+        options.custom_flags(0x0020_0000);
+    }
+    let file = options.open(path).map_err(|e| {
+        // O_NOFOLLOW's refusal of a link (open(2)).
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return FileError::NotAFile("a link");
+        }
+        FileError::Io(e)
+    })?;
+    if file.metadata()?.file_type().is_symlink() {
+        return Err(FileError::NotAFile("a link"));
+    }
     Ok(file)
 }
 
@@ -500,6 +534,24 @@ mod tests {
         assert_eq!(fs::read_to_string(&log).unwrap(), "old\nnew\nmore\n");
         assert!(open_log_readable(&calibration, &[&calibration]).is_err());
         assert!(open_log_readable(dir.path(), &[]).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_log_linked_to_a_players_file_is_refused_and_the_file_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes.txt");
+        fs::write(&notes, "my notes\n").unwrap();
+        let log = dir.path().join("games.jsonl");
+        std::os::unix::fs::symlink(&notes, &log).unwrap();
+        for open in [open_log, open_log_readable] {
+            let error = open(&log, &[]).unwrap_err();
+            assert_eq!(error.to_string(), "not a regular file (a link)");
+        }
+        // Planted between the look and the open: O_NOFOLLOW refuses it.
+        let error = open_no_follow(OpenOptions::new().append(true), &log).unwrap_err();
+        assert_eq!(error.to_string(), "not a regular file (a link)");
+        assert_eq!(fs::read_to_string(&notes).unwrap(), "my notes\n");
     }
 
     #[test]

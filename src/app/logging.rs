@@ -6,12 +6,13 @@
 
 use std::collections::VecDeque;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use indicatif::MultiProgress;
 
 use crate::desktop::folders;
+use crate::files::{self, Existing, FileError};
 
 /// Sets up the log (standard error) and returns the progress bars that
 /// its lines keep clear of.
@@ -135,26 +136,89 @@ pub fn app_log() -> Option<PathBuf> {
     folders::data_folder().ok().map(|data| data.join(LOG))
 }
 
+/// The most the app's log holds: past it, its older half goes before the
+/// next line (a start that fails again and again adds a line each time).
+const LOG_LIMIT: u64 = 1 << 20;
+
 /// Appends `text` to the log, with the time; a log that cannot be written
 /// is no further failure.
 pub fn append(text: &str) {
     let Some(path) = app_log() else { return };
-    let written = std::fs::create_dir_all(crate::files::folder_of(&path)).and_then(|()| {
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)?;
-        writeln!(file, "{} {text}", crate::record::now_rfc3339())
-    });
-    if let Err(error) = written {
+    let line = format!("{} {text}\n", crate::record::now_rfc3339());
+    if let Err(error) = append_bounded(&path, &line, LOG_LIMIT) {
         log::warn!("{}: cannot write the app's log: {error}", path.display());
     }
 }
 
+/// Appends `line` to the log at `path` (its folder made when missing),
+/// never through a link; a log grown past `limit` keeps its newer half,
+/// from a line's start, replaced whole.
+fn append_bounded(path: &Path, line: &str, limit: u64) -> Result<(), FileError> {
+    std::fs::create_dir_all(files::folder_of(path))?;
+    let mut file = files::open_log_readable(path, &[])?;
+    let len = file.metadata()?.len();
+    if len + line.len() as u64 <= limit {
+        file.write_all(line.as_bytes())?;
+        return Ok(());
+    }
+    let mut kept = end_of(&mut file, len, limit / 2)?;
+    if len > limit / 2 {
+        // From the first whole line.
+        let cut = kept.iter().position(|&b| b == b'\n').map_or(0, |at| at + 1);
+        kept.drain(..cut);
+    }
+    kept.extend_from_slice(line.as_bytes());
+    Ok(files::write_whole(path, &kept, Existing::Replace)?)
+}
+
+/// The last `most` bytes of `file`, `len` bytes long.
+fn end_of(file: &mut std::fs::File, len: u64, most: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    file.seek(SeekFrom::Start(len.saturating_sub(most)))?;
+    let mut bytes = Vec::new();
+    file.take(most).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// The end of the log, at most [`REPORTED_BYTES`], for the report; `None`
-/// without one.
+/// without one. Never through a link: a log linked to a private file would
+/// put that file in the report.
 pub fn tail() -> Option<String> {
-    let bytes = std::fs::read(app_log()?).ok()?;
-    let from = bytes.len().saturating_sub(REPORTED_BYTES);
-    Some(String::from_utf8_lossy(&bytes[from..]).into_owned())
+    let path = app_log()?;
+    let mut file = files::open_no_follow(std::fs::OpenOptions::new().read(true), &path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let bytes = end_of(&mut file, len, REPORTED_BYTES as u64).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_keeps_its_newer_half_past_its_limit_from_a_whole_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("logs/dustbot.log");
+        for n in 0..100 {
+            append_bounded(&path, &format!("line {n:03} of the log\n"), 400).unwrap();
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.len() <= 400, "{} bytes", text.len());
+        assert!(text.ends_with("line 099 of the log\n"), "{text}");
+        assert!(text.starts_with("line "), "{text}");
+        assert!(!text.contains("line 050"), "{text}");
+        assert!(text.lines().all(|l| l.len() == "line 000 of the log".len()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_log_is_never_written_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes.txt");
+        std::fs::write(&notes, "my notes").unwrap();
+        let path = dir.path().join("dustbot.log");
+        std::os::unix::fs::symlink(&notes, &path).unwrap();
+        assert!(append_bounded(&path, "a line\n", 400).is_err());
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
+    }
 }

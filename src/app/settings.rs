@@ -337,6 +337,13 @@ mod tests {
             Settings::load(&real).unwrap().window.as_deref(),
             Some("Dust Practice")
         );
+        // Linked to a player's file that is no settings: never written.
+        let notes = dir.path().join("notes.txt");
+        std::fs::write(&notes, "buy milk\n").unwrap();
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink(&notes, &link).unwrap();
+        assert!(update(&link, |s| s.window = Some("Dust".into())).is_err());
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), "buy milk\n");
     }
 
     #[test]

@@ -11,6 +11,8 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 
+use crate::files::{self, Existing};
+
 /// The lock file's name in the data folder.
 const LOCK: &str = "dustbot-app.lock";
 
@@ -47,17 +49,18 @@ fn window_file(lock: &Path) -> PathBuf {
 pub fn take(path: &Path) -> Result<Start, String> {
     let say = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     std::fs::create_dir_all(crate::files::folder_of(path)).map_err(|e| say(&e))?;
-    let file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| say(&e))?;
+    // Never through a link: a lock linked to a player's file would be
+    // held on that file.
+    let file = files::open_no_follow(
+        OpenOptions::new().write(true).create(true).truncate(false),
+        path,
+    )
+    .map_err(|e| say(&e))?;
     let window = window_file(path);
     match file.try_lock() {
         Ok(()) => {
             // An id left by an app that ended names no window of ours.
-            std::fs::write(&window, "").map_err(|e| say(&e))?;
+            write_id(&window, "").map_err(|e| say(&e))?;
             Ok(Start::First(Lock {
                 _file: file,
                 window,
@@ -73,10 +76,16 @@ pub fn take(path: &Path) -> Result<Start, String> {
     }
 }
 
+/// Writes the window id file whole, replacing it: a link there is
+/// replaced, never written through.
+fn write_id(path: &Path, id: &str) -> std::io::Result<()> {
+    files::write_whole(path, id.as_bytes(), Existing::Replace)
+}
+
 impl Lock {
     /// Writes the app's window id for a second start to bring forward.
     pub fn tell(&self, window: u32) {
-        if let Err(error) = std::fs::write(&self.window, window.to_string()) {
+        if let Err(error) = write_id(&self.window, &window.to_string()) {
             log::warn!("the app's window id is not written for a second start: {error}");
         }
     }
@@ -105,6 +114,33 @@ mod tests {
             panic!("the lock left is taken");
         };
         assert_eq!(std::fs::read_to_string(window_file(&path)).unwrap(), "");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_lock_and_the_window_id_never_write_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes.txt");
+        std::fs::write(&notes, "my notes").unwrap();
+        let path = path_in(dir.path());
+        // The window id's file linked to the player's notes.
+        std::os::unix::fs::symlink(&notes, window_file(&path)).unwrap();
+        let Ok(Start::First(first)) = take(&path) else {
+            panic!("the first start takes the lock");
+        };
+        first.tell(0x1c0_0007);
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
+        assert_eq!(
+            std::fs::read_to_string(window_file(&path)).unwrap(),
+            "29360135"
+        );
+        drop(first);
+        // The lock itself linked to the notes: refused, never held there.
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(&notes, &path).unwrap();
+        let error = take(&path).unwrap_err();
+        assert!(error.contains("a link"), "{error}");
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
     }
 
     #[test]

@@ -27,7 +27,6 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
-use std::sync::atomic::Ordering;
 
 use anyhow::Result;
 
@@ -246,9 +245,9 @@ impl App {
     /// The window's loop, until it is closed or Quit.
     fn run(&mut self) {
         while self.window.is_open() {
-            // Ctrl-C or a request to end (no window's button asked):
-            // the app ends as its window's close ends it.
-            if stop::requested().load(Ordering::SeqCst) && stop::asker().is_none() {
+            // Ctrl-C, a request to end, the display closing: the app
+            // ends as its window's close ends it.
+            if stop::end_asked().is_some() {
                 break;
             }
             self.door.advance();
@@ -288,7 +287,11 @@ impl App {
         }
         self.door.close();
         self.take_in();
-        echo("dustbot: closed");
+        match stop::end_asked() {
+            Some(asker) => echo(&format!("dustbot: closed by {asker}")),
+            None => echo("dustbot: closed"),
+        }
+        stop::face_ended();
     }
 
     fn act(&mut self, action: Action) -> Flow {

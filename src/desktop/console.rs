@@ -90,6 +90,8 @@ pub struct QuickEditOff(());
 /// [`QuickEditOff`]); nothing is changed where there is no console input
 /// or QuickEdit is off already.
 pub fn quick_edit_off() -> QuickEditOff {
+    #[cfg(unix)]
+    keep_terminal_mode();
     if let Some(mode) = platform::console_mode(Stream::Input) {
         let off = without_quick_edit(mode);
         if off != mode && platform::set_console_mode(Stream::Input, off) {
@@ -111,6 +113,36 @@ pub fn restore_input_mode() {
     let saved = INPUT_MODE_BEFORE.swap(0, Ordering::SeqCst);
     if saved & SAVED != 0 {
         platform::set_console_mode(Stream::Input, saved as u32);
+    }
+    #[cfg(unix)]
+    if let Some(mode) = TERMINAL_BEFORE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take()
+    {
+        // A key read in raw mode when the process ends (a request to end
+        // while the menu waits) would leave the player's terminal raw.
+        let _ = rustix::termios::tcsetattr(
+            std::io::stdin(),
+            rustix::termios::OptionalActions::Now,
+            &mode,
+        );
+    }
+}
+
+/// The terminal's mode when the session started (Unix), to put back on
+/// the ways out that end a key's read in raw mode.
+#[cfg(unix)]
+static TERMINAL_BEFORE: std::sync::Mutex<Option<rustix::termios::Termios>> =
+    std::sync::Mutex::new(None);
+
+/// Keeps the terminal's mode as it is now (see [`TERMINAL_BEFORE`]).
+#[cfg(unix)]
+fn keep_terminal_mode() {
+    if let Ok(mode) = rustix::termios::tcgetattr(std::io::stdin()) {
+        *TERMINAL_BEFORE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(mode);
     }
 }
 

@@ -23,11 +23,18 @@ static REQUESTED: AtomicBool = AtomicBool::new(false);
 /// signal or a signal to end, which the handler cannot tell apart).
 static ASKER: AtomicU8 = AtomicU8::new(0);
 static OUTPUT_FAILED: AtomicBool = AtomicBool::new(false);
+/// The request to end the process that came, once one did (an
+/// [`Asker`]'s code; 0: none): a signal, the terminal or the display
+/// closing. Never cleared: a face ends on it once the run it stopped has
+/// said its summary.
+static ENDING: AtomicU8 = AtomicU8::new(0);
+/// The face said its end after [`ENDING`]: [`ending`] may return.
+static FACE_ENDED: AtomicBool = AtomicBool::new(false);
 /// The left button is down: between a click's press and its release.
 static HELD: AtomicBool = AtomicBool::new(false);
 
 /// The exit code of a run ended by a second Ctrl-C (128 + SIGINT).
-const SECOND_STOP_EXIT: i32 = 130;
+const SECOND_STOP_EXIT: u8 = 130;
 
 /// The longest a second stop waits for a click's release: a click holds
 /// the button 40 ms, and its release is read back within a second.
@@ -35,32 +42,122 @@ const RELEASE_WAIT: Duration = Duration::from_secs(2);
 
 /// Makes Ctrl-C and the termination signals set the stop flag instead of
 /// killing the process; once per process (a handler cannot be set twice).
-/// A second stop ends the process at once (after Enter on a console that
-/// closes at exit, to read what was said): the first is taken at the next
-/// step, and a player who asks again wants no wait. Even so the button is
-/// never left down: the handler runs on a thread of its own, and waits
-/// while a click holds it (40 ms), so the process ends between clicks.
+/// Each is said as what it means: Ctrl-C, SIGHUP as the terminal closing,
+/// SIGTERM as a request to end ([`end_asked`] keeps it for the faces,
+/// which end once the run it stopped has said its summary). A second
+/// stop ends the process at once (after Enter on a console that closes
+/// at exit, to read what was said): the first is taken at the next step,
+/// and a player who asks again wants no wait. Even so the button is never
+/// left down: the handler runs on a thread of its own, and waits while a
+/// click holds it (40 ms), so the process ends between clicks.
 pub fn catch() -> Result<(), InputError> {
     static ONCE: Once = Once::new();
     let mut result = Ok(());
     ONCE.call_once(|| {
-        result = ctrlc::set_handler(|| {
-            if REQUESTED.swap(true, Ordering::SeqCst) {
-                wait_released(|| HELD.load(Ordering::SeqCst), RELEASE_WAIT);
-                // The way out that drops nothing: the console's mode is
-                // put back here, and a console that closes at exit waits.
-                super::console::restore_input_mode();
-                super::console::hold_if_closing();
-                std::process::exit(SECOND_STOP_EXIT);
-            }
-        })
-        .map_err(|e| InputError::Device(format!("cannot catch Ctrl-C: {e}")));
-        // After ctrlc's: Windows calls the last handler set first.
+        let signals = Signals::new();
+        let told = signals.clone();
+        result = ctrlc::set_handler(move || signalled(told.which()))
+            .map_err(|e| InputError::Device(format!("cannot catch Ctrl-C: {e}")));
+        // After ctrlc's: the flags' handlers chain to its handler, and
+        // Windows calls the last handler set first.
+        if result.is_ok() {
+            result = signals.tell().map_err(InputError::Device);
+        }
         if result.is_ok() {
             result = super::platform::catch_console_end().map_err(InputError::Device);
         }
     });
     result
+}
+
+/// A signal came, said as `asker`: the stop asked, the end kept; a second
+/// one ends the process (see [`catch`]).
+fn signalled(asker: Asker) {
+    let before = ENDING.swap(asker.code(), Ordering::SeqCst);
+    // A request to end after a stop asked by a key is the first end: the
+    // run stopping ends its game, then the face ends.
+    let second = REQUESTED.load(Ordering::SeqCst) && (asker == Asker::CtrlC || before != 0);
+    if !second {
+        ask(asker);
+        return;
+    }
+    wait_released(|| HELD.load(Ordering::SeqCst), RELEASE_WAIT);
+    // The way out that drops nothing: the console's mode is put back
+    // here, and a console that closes at exit waits.
+    super::console::restore_input_mode();
+    super::console::hold_if_closing();
+    std::process::exit(i32::from(exit_code(asker)));
+}
+
+/// The exit code of a process ended by `asker`'s request: 128 and the
+/// signal's number, as a shell says it (SIGINT 2, SIGHUP 1, SIGTERM 15).
+pub fn exit_code(asker: Asker) -> u8 {
+    match asker {
+        Asker::TerminalClosed => 129,
+        Asker::EndRequest => 143,
+        Asker::DisplayClosed => 1,
+        _ => SECOND_STOP_EXIT,
+    }
+}
+
+/// The request to end the process that came (a signal, the terminal or
+/// the display closing), if one did; kept for the process's life.
+pub fn end_asked() -> Option<Asker> {
+    Asker::of(ENDING.load(Ordering::SeqCst))
+}
+
+/// The face said its end (its summary, its last line): a process ended
+/// from outside ([`ending`]) may go.
+pub fn face_ended() {
+    FACE_ENDED.store(true, Ordering::SeqCst);
+}
+
+/// Which signal came: ctrlc's handler is one for SIGINT, SIGTERM and
+/// SIGHUP, and these flags, set by handlers of their own that chain to
+/// it, tell SIGTERM and SIGHUP from Ctrl-C.
+#[derive(Clone, Debug, Default)]
+struct Signals {
+    #[cfg(unix)]
+    hang_up: std::sync::Arc<AtomicBool>,
+    #[cfg(unix)]
+    terminate: std::sync::Arc<AtomicBool>,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        Signals::default()
+    }
+
+    /// Sets the flags' handlers, after ctrlc's (which they chain to).
+    #[cfg(unix)]
+    fn tell(&self) -> Result<(), String> {
+        use signal_hook::consts::{SIGHUP, SIGTERM};
+        for (signal, flag) in [(SIGHUP, &self.hang_up), (SIGTERM, &self.terminate)] {
+            signal_hook::flag::register(signal, std::sync::Arc::clone(flag))
+                .map_err(|e| format!("cannot tell the signals apart: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// Windows' console events are told apart by their own handler.
+    #[cfg(not(unix))]
+    fn tell(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The signal that came, as its asker; Ctrl-C when no flag is set.
+    fn which(&self) -> Asker {
+        #[cfg(unix)]
+        {
+            if self.hang_up.swap(false, Ordering::SeqCst) {
+                return Asker::TerminalClosed;
+            }
+            if self.terminate.swap(false, Ordering::SeqCst) {
+                return Asker::EndRequest;
+            }
+        }
+        Asker::CtrlC
+    }
 }
 
 /// Waits while `held` says a click holds the button, at most `wait`;
@@ -73,14 +170,18 @@ fn wait_released(held: impl Fn() -> bool, wait: Duration) -> bool {
     held()
 }
 
-/// The process is about to be ended from outside (Windows' console
-/// closed, X11's connection of the bot's own windows lost): a stop is
-/// asked for, and a click in progress gets the time to release its
-/// button, else `release` releases it (through a connection of its own);
-/// then the runs on other threads get the time to end their game and
-/// record it. Returns once the button is up and they ended.
-pub(super) fn ending(release: impl FnOnce()) {
-    REQUESTED.store(true, Ordering::SeqCst);
+/// The process is about to be ended from outside, as `asker` says
+/// (Windows' console closed, X11's connection of the bot's own windows
+/// lost): a stop is asked for, and a click in progress gets the time to
+/// release its button, else `release` releases it (through a connection
+/// of its own); then the runs on other threads get the time to end their
+/// game and record it, and the face to say its end. Returns once the
+/// button is up and they ended.
+pub(super) fn ending(asker: Asker, release: impl FnOnce()) {
+    ENDING
+        .compare_exchange(0, asker.code(), Ordering::SeqCst, Ordering::SeqCst)
+        .ok();
+    ask(asker);
     end_the_hold(|| HELD.load(Ordering::SeqCst), release, RELEASE_WAIT);
     let here = std::thread::current().id();
     let elsewhere = || runs().iter().any(|&thread| thread != here);
@@ -88,7 +189,15 @@ pub(super) fn ending(release: impl FnOnce()) {
     while elsewhere() && asked.elapsed() < RUN_END_WAIT {
         std::thread::sleep(Duration::from_millis(10));
     }
+    let asked = Instant::now();
+    while !FACE_ENDED.load(Ordering::SeqCst) && asked.elapsed() < FACE_END_WAIT {
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
+
+/// The longest [`ending`] waits for the face to say its end after the
+/// runs ended: a face looks at the stop each frame or each key's wait.
+const FACE_END_WAIT: Duration = Duration::from_secs(1);
 
 /// The longest [`ending`] waits for a run to end its game: the next step
 /// of a run sees the stop (a capture or a click), and a search checks it
@@ -167,6 +276,12 @@ pub enum Asker {
     StopButton,
     /// The bot's own window closed, or Quit, during a run.
     Closing,
+    /// A request to end the process (SIGTERM; Windows' log-off or
+    /// shut-down).
+    EndRequest,
+    /// The display the bot's windows were on closed (the X server ended,
+    /// or their connection was killed).
+    DisplayClosed,
 }
 
 impl Asker {
@@ -179,7 +294,10 @@ impl Asker {
             Asker::StopButton => 5,
             Asker::Closing => 6,
             Asker::StopChord => 7,
-            Asker::Key(key) => u8::try_from(key).map_or(8, |k| k.max(8)),
+            Asker::EndRequest => 8,
+            Asker::DisplayClosed => 9,
+            // Keys are letters: above every other code.
+            Asker::Key(key) => u8::try_from(key).map_or(32, |k| k.max(32)),
         }
     }
 
@@ -194,6 +312,8 @@ impl Asker {
             5 => Some(Asker::StopButton),
             6 => Some(Asker::Closing),
             7 => Some(Asker::StopChord),
+            8 => Some(Asker::EndRequest),
+            9 => Some(Asker::DisplayClosed),
             key => Some(Asker::Key(char::from(key))),
         }
     }
@@ -210,6 +330,8 @@ impl std::fmt::Display for Asker {
             Asker::StopChord => f.write_str(CHORD.name),
             Asker::StopButton => f.write_str("Stop"),
             Asker::Closing => f.write_str("closing the app"),
+            Asker::EndRequest => f.write_str("a request to end the bot"),
+            Asker::DisplayClosed => f.write_str("the display closing"),
         }
     }
 }
@@ -421,9 +543,22 @@ mod tests {
             Asker::StopButton,
             Asker::Closing,
             Asker::StopChord,
+            Asker::EndRequest,
+            Asker::DisplayClosed,
+            Asker::Key('&'),
         ] {
             assert_eq!(Asker::of(asker.code()), Some(asker));
         }
+        assert_eq!(
+            [
+                Asker::TerminalClosed,
+                Asker::EndRequest,
+                Asker::CtrlC,
+                Asker::DisplayClosed
+            ]
+            .map(exit_code),
+            [129, 143, 130, 1]
+        );
         assert_eq!(Asker::Key('q').to_string(), "q");
         assert_eq!(Asker::StopKey.to_string(), "the Pause key");
         assert_eq!(Asker::StopChord.to_string(), "Ctrl+Alt+S");

@@ -266,18 +266,21 @@ fn release_primary() {
     );
 }
 
-/// Whether a console event ends the process once its handlers return:
-/// the console's close button, log-off and shut-down do; Ctrl-C and
-/// Ctrl-Break are ctrlc's, a stop request.
-fn ends_the_process(event: u32) -> bool {
-    matches!(
-        event,
-        CTRL_CLOSE_EVENT | CTRL_LOGOFF_EVENT | CTRL_SHUTDOWN_EVENT
-    )
+/// Who ends the process with a console event, once its handlers return:
+/// the console's close button is the terminal closing, log-off and
+/// shut-down a request to end; Ctrl-C and Ctrl-Break are ctrlc's, a stop
+/// request (`None`).
+fn console_end_asker(event: u32) -> Option<super::stop::Asker> {
+    use super::stop::Asker;
+    match event {
+        CTRL_CLOSE_EVENT => Some(Asker::TerminalClosed),
+        CTRL_LOGOFF_EVENT | CTRL_SHUTDOWN_EVENT => Some(Asker::EndRequest),
+        _ => None,
+    }
 }
 
 /// Handles the console events that end the process (see
-/// [`ends_the_process`]): a stop is asked for, and a press in progress is
+/// [`console_end_asker`]): a stop is asked for, and a press in progress is
 /// released before the handler returns and Windows ends the process (the
 /// click's own release, else this one). Set after ctrlc's handler, so
 /// that Windows calls it first; the other events go on to ctrlc's.
@@ -285,10 +288,10 @@ fn ends_the_process(event: u32) -> bool {
 /// that has windows (user32): those end the session and its input too.
 pub(super) fn catch_console_end() -> Result<(), String> {
     unsafe extern "system" fn on_event(event: u32) -> windows_sys::core::BOOL {
-        if !ends_the_process(event) {
+        let Some(asker) = console_end_asker(event) else {
             return 0;
-        }
-        super::stop::ending(release_primary);
+        };
+        super::stop::ending(asker, release_primary);
         1
     }
     // SAFETY: a handler that lives as long as the program.
@@ -1343,11 +1346,16 @@ mod tests {
 
     #[test]
     fn the_console_closing_ends_the_process_and_ctrl_c_does_not() {
+        use super::super::stop::Asker;
         use windows_sys::Win32::System::Console::{CTRL_BREAK_EVENT, CTRL_C_EVENT};
-        for event in [CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT] {
-            assert!(ends_the_process(event), "{event}");
+        assert_eq!(
+            console_end_asker(CTRL_CLOSE_EVENT),
+            Some(Asker::TerminalClosed)
+        );
+        for event in [CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT] {
+            assert_eq!(console_end_asker(event), Some(Asker::EndRequest));
         }
-        assert!(!ends_the_process(CTRL_C_EVENT));
-        assert!(!ends_the_process(CTRL_BREAK_EVENT));
+        assert_eq!(console_end_asker(CTRL_C_EVENT), None);
+        assert_eq!(console_end_asker(CTRL_BREAK_EVENT), None);
     }
 }

@@ -822,7 +822,7 @@ unsafe extern "C" fn on_connection_lost(
     _display: *mut x11_dl::xlib::Display,
 ) -> std::os::raw::c_int {
     log::warn!("the connection of the bot's windows to the display was lost: stopping");
-    super::stop::ending(release_primary);
+    super::stop::ending(super::stop::Asker::DisplayClosed, release_primary);
     0
 }
 

@@ -411,3 +411,43 @@ fn a_pause_key_another_program_holds_is_said_and_the_hints_go_on() {
         finished.dump()
     );
 }
+
+#[test]
+fn a_request_to_end_or_the_windows_connection_killed_end_the_app_with_its_summary() {
+    let desktop = Desktop::start();
+    let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    // SIGTERM (`kill PID`, a log-out) during hints.
+    let mut app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    app.key(&desktop, "1");
+    app.wait_for("ends them", 1);
+    app.process.signal("TERM");
+    assert_eq!(app.exit_code(), Some(0), "{}", app.said());
+    let said = app.said();
+    assert!(
+        said.contains("; stopped by a request to end the bot"),
+        "{said}"
+    );
+    assert!(
+        said.trim_end()
+            .ends_with("dustbot: closed by a request to end the bot"),
+        "{said}"
+    );
+    // xkill on its window: the connection of its windows killed, the run
+    // ended and said before the process goes.
+    let mut app = App::start(&desktop);
+    app.wait_for("1 hints, 2 play", 1);
+    app.key(&desktop, "1");
+    app.wait_for("ends them", 1);
+    let killed = desktop.xdotool(&["windowkill", &app.window(&desktop)]);
+    assert!(killed.status.success(), "{killed:?}");
+    app.exit_code();
+    let said = app.said();
+    let last = said.split("dustbot 0.").last().unwrap_or_default();
+    assert!(last.contains("; stopped by the display closing"), "{said}");
+    assert!(
+        last.trim_end()
+            .ends_with("dustbot: closed by the display closing"),
+        "{said}"
+    );
+}

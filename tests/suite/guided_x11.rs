@@ -80,6 +80,22 @@ impl Pane {
         self.tmux(&["capture-pane", "-p", "-J", "-S", "-", "-t", "0"])
     }
 
+    /// The bot's process: the one child of the pane's shell.
+    fn bot_pid(&self) -> String {
+        let shell = self.tmux(&["display-message", "-p", "-t", "0", "#{pane_pid}"]);
+        wait_for("the bot's process in the pane", || child_of(shell.trim()))
+    }
+
+    /// Sends `signal` ("TERM", "HUP") to the bot.
+    fn signal_bot(&self, signal: &str) {
+        let pid = self.bot_pid();
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), pid.clone()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -{signal} {pid}");
+    }
+
     /// Types `keys` as they are.
     pub(crate) fn keys(&self, keys: &str) {
         self.tmux(&["send-keys", "-t", "0", "-l", keys]);
@@ -122,6 +138,23 @@ impl Drop for Pane {
             .arg("kill-server")
             .status();
     }
+}
+
+/// The first child process of `pid`, if it has one.
+fn child_of(pid: &str) -> Option<String> {
+    let out = Command::new("pgrep").args(["-P", pid]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().next().map(str::to_owned)
+}
+
+/// Whether the process `pid` is gone (or a zombie, ended but not waited
+/// for).
+fn ended(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+    })
 }
 
 /// Ends, when dropped, the processes whose command line names the path.
@@ -574,4 +607,86 @@ fn key_3_calibrates_on_the_board_confirmed_and_the_menu_reads_with_it() {
     );
     pane.keys("q");
     pane.wait_for("[bot exited 0]", 1);
+}
+
+#[test]
+fn a_request_to_end_at_the_menu_and_the_terminal_closing_in_play_end_bot_alone_said_as_such() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 300, GAME);
+    // SIGTERM (`kill PID`) at the menu: the session ends, said so.
+    let pane = Pane::start(&desktop, &[]);
+    pane.yes_it_is_the_game();
+    pane.wait_for("What now?", 1);
+    pane.signal_bot("TERM");
+    let screen = pane.wait_for("[bot exited 143]", 1);
+    assert!(
+        screen.contains("dustbot: ended by a request to end the bot"),
+        "{screen}"
+    );
+    drop(pane);
+    // SIGHUP (the terminal closing) in play: the run stops between
+    // clicks, the button up, the game recorded, the summary said with
+    // its reason, and the session ends.
+    let pane = Pane::start(&desktop, &[]);
+    pane.wait_for("What now?", 1);
+    pane.keys("2");
+    practice.wait_for_clicks(2);
+    pane.signal_bot("HUP");
+    let screen = pane.wait_for("[bot exited 129]", 1);
+    assert!(
+        screen.contains("stopped by the terminal closing"),
+        "{screen}"
+    );
+    // Ended, not back at the menu.
+    assert_eq!(screen.matches("What now?").count(), 1, "{screen}");
+    assert!(!left_button_down(&desktop.display));
+    let recorded = desktop.recorded();
+    assert_eq!(recorded.len(), 1, "{recorded:?}");
+    assert!(practice.clicks().len() < 11);
+}
+
+#[test]
+fn bot_alone_ends_within_a_second_of_its_xterms_close_button() {
+    let desktop = Desktop::start();
+    let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    // The bot typed in an xterm that logs its screen to a file (-l).
+    let out = desktop.path("terminal.out");
+    let (xterm, terminal) = desktop.open_window("player's terminal", || {
+        desktop.on_this_display(
+            "xterm",
+            &[
+                "-T",
+                "player's terminal",
+                "-geometry",
+                "80x10+900+800",
+                "-l",
+                "-lf",
+                out.to_str().unwrap(),
+                "-e",
+                bot_path(),
+            ],
+        )
+    });
+    wait_for("the bot's question on its terminal", || {
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        text.contains("is this window the game?").then_some(())
+    });
+    let pid = child_of(&xterm.0.id().to_string()).expect("the bot under the xterm");
+    // The close button (WM_DELETE_WINDOW): xterm hangs up on the
+    // terminal (SIGHUP) and waits for what runs in it to end.
+    close_window(&desktop.display, &terminal);
+    let closed = std::time::Instant::now();
+    while !ended(&pid) {
+        assert!(
+            closed.elapsed() < std::time::Duration::from_secs(1),
+            "the bot ({pid}) still runs a second after its terminal closed: {}",
+            std::fs::read_to_string(&out).unwrap_or_default()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    wait_for("the end said on the terminal", || {
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        text.contains("dustbot: ended by the terminal closing")
+            .then_some(())
+    });
 }

@@ -78,6 +78,18 @@ pub fn run(options: Options) -> Result<ExitCode> {
         terminal: None,
     };
     loop {
+        if let Some(asker) = terminal::ending() {
+            // The run stopped by it has ended its game and said its
+            // summary, or does now.
+            door.close();
+            for line in door.take_said() {
+                say!("{line}");
+            }
+            say!("dustbot: ended by {asker}");
+            crate::desktop::console::restore_input_mode();
+            crate::desktop::stop::face_ended();
+            return Ok(ExitCode::from(crate::desktop::stop::exit_code(asker)));
+        }
         door.advance();
         for line in door.take_said() {
             say!("{line}");

@@ -123,12 +123,16 @@ impl Keys {
 
     /// The answer to the question asked ([`Keys::ask`]): a line typed,
     /// echoed as it is typed (Backspace takes a letter back), without its
-    /// Enter; Ctrl-C is a line `q`.
+    /// Enter; Ctrl-C is a line `q`, and so is a request to end the
+    /// session ([`ending`]) while it waits.
     pub fn line(&mut self) -> io::Result<String> {
         let term = Term::stdout();
         let mut line = String::new();
         loop {
-            match self.next(None)? {
+            if ending().is_some() {
+                return Ok("q".to_owned());
+            }
+            match self.next(Some(END_LOOK))? {
                 Some(Key::Enter) => {
                     term.write_line("")?;
                     return Ok(line);
@@ -165,6 +169,16 @@ impl Keys {
     pub fn is_watching(&self) -> bool {
         self.watching.load(Ordering::SeqCst)
     }
+}
+
+/// How often a wait for a whole line looks for a request to end.
+const END_LOOK: Duration = Duration::from_millis(100);
+
+/// The request that ends the guided session, once one came: a signal to
+/// end (SIGTERM), the terminal closing (SIGHUP) or the display closing;
+/// never Ctrl-C, which stops a run and answers questions here.
+pub fn ending() -> Option<stop::Asker> {
+    stop::end_asked().filter(|&asker| asker != stop::Asker::CtrlC)
 }
 
 /// The answer `key` gives to a question: a letter or digit, lower case,

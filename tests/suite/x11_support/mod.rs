@@ -686,6 +686,28 @@ pub fn left_button_down(display: &str) -> bool {
     reply.mask.contains(KeyButMask::BUTTON1)
 }
 
+/// Asks the window `id` (as xdotool names it) to close, as a window
+/// manager's close button does: the WM_DELETE_WINDOW message of ICCCM
+/// 4.2.8.1 sent to the window.
+pub fn close_window(display: &str, id: &str) {
+    use x11rb::connection::Connection as _;
+    use x11rb::protocol::xproto::{ClientMessageEvent, ConnectionExt as _, EventMask};
+    let (conn, _) = x11rb::connect(Some(display)).unwrap();
+    let atom = |name: &str| {
+        conn.intern_atom(false, name.as_bytes())
+            .unwrap()
+            .reply()
+            .unwrap()
+            .atom
+    };
+    let window: u32 = id.parse().unwrap();
+    let (protocols, delete) = (atom("WM_PROTOCOLS"), atom("WM_DELETE_WINDOW"));
+    let event = ClientMessageEvent::new(32, window, protocols, [delete, 0, 0, 0, 0]);
+    conn.send_event(false, window, EventMask::NO_EVENT, event)
+        .unwrap();
+    conn.flush().unwrap();
+}
+
 /// The whole screen as the bot captures it (the root window).
 pub fn screenshot(display: &str) -> image::RgbaImage {
     use x11rb::connection::Connection as _;
