@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use serde_json::json;
 
 use crate::app::{Ran, Run};
@@ -163,36 +163,53 @@ pub fn frame_list(frames: &[std::path::PathBuf]) -> String {
 }
 
 /// How `ran` ended, as the error it is said with: every stop is a
-/// one-line error naming the window and the calibration.
+/// one-line error, with the window and the calibration where they are
+/// part of its cause ([`context`]).
 pub fn ran_result(run: &Run, ran: Ran) -> Result<()> {
     let error = match ran.result {
         Ok(()) => return Ok(()),
         Err(error) => error,
     };
     let context = context(&ran.title_now, &run.calibration_path, &error);
-    match error {
+    let error = match error {
         RunError::Stopped(stopped, unlogged) => {
             if let Some(error) = unlogged {
                 eprintln!("error: {error}");
             }
-            Err(stop_error(&run.live.debug_dir, &stopped)).context(context)
+            stop_error(&run.live.debug_dir, &stopped)
         }
-        error => Err(error).context(context),
-    }
+        error => error.into(),
+    };
+    Err(match context {
+        Some(context) => error.context(context),
+        None => error,
+    })
 }
 
-/// What a run's error is said with: the window by its title of now and
-/// the calibration, the window left out where the error names it already.
-fn context(title: &str, calibration: &Path, error: &RunError) -> String {
+/// What a run's error is said with, where it is part of the cause: the
+/// window by its title of now (left out where the error names it
+/// already), and the calibration only where the board was read wrong or
+/// not at all (said as built in where it is): the game minimised, closed
+/// or covered is no reason to calibrate again.
+fn context(title: &str, calibration: &Path, error: &RunError) -> Option<String> {
     let live = match error {
         RunError::Stopped(stopped, _) => Some(&stopped.error),
         RunError::Waiting(error) => Some(error),
         RunError::Log(_) => None,
     };
-    let calibration = format!("calibration {}", calibration.display());
+    let window = format!("window {}", crate::text::title(title));
     match live {
-        Some(LiveError::Capture(_)) => calibration,
-        _ => format!("window {}, {calibration}", crate::text::title(title)),
+        Some(LiveError::Capture(_)) | None => None,
+        Some(
+            LiveError::Unreadable { .. }
+            | LiveError::Misfit(_)
+            | LiveError::Changed { .. }
+            | LiveError::TooManyReplans { .. },
+        ) => Some(format!(
+            "{window}, calibration {}",
+            crate::app::calibration_name(calibration)
+        )),
+        Some(_) => Some(window),
     }
 }
 
@@ -399,6 +416,41 @@ mod tests {
     }
     use crate::game::Cell;
 
+    #[test]
+    fn a_runs_error_names_the_calibration_only_where_the_board_was_read_wrong() {
+        let stopped = |error| {
+            RunError::Stopped(
+                Box::new(Stopped {
+                    error,
+                    report: report(None, 0),
+                }),
+                None,
+            )
+        };
+        let built_in = crate::vision::Calibration::default_path();
+        let covered = LiveError::Covered {
+            when: crate::live::Moment::Start,
+            by: "\"notes\"".to_owned(),
+        };
+        assert_eq!(
+            context("Dust", &built_in, &stopped(covered)).unwrap(),
+            "window \"Dust\""
+        );
+        let minimised = crate::desktop::CaptureError::Minimised {
+            title: "Dust".to_owned(),
+        };
+        assert_eq!(
+            context("Dust", &built_in, &RunError::Waiting(minimised.into())),
+            None
+        );
+        let replans = LiveError::TooManyReplans { count: 4, max: 3 };
+        let said = context("Dust", &built_in, &stopped(replans)).unwrap();
+        assert!(said.starts_with("window \"Dust\", calibration "), "{said}");
+        if !built_in.is_file() {
+            assert!(said.contains("built into the bot"), "{said}");
+        }
+    }
+
     fn report(end: Option<End>, clicks: u32) -> GameReport {
         let mut report = GameReport::start(Learned::new(RulesChoice::Auto));
         report.set_optimum(11, true);
@@ -428,12 +480,12 @@ mod tests {
         let gone = RunError::Waiting(LiveError::Capture(crate::desktop::CaptureError::Gone {
             title: "Nodiatis".into(),
         }));
-        let said = format!("{}: {gone}", context("Nodiatis", calibration, &gone));
-        assert_eq!(said.matches("Nodiatis\"").count(), 1, "{said}");
+        // The error names the window already.
+        assert_eq!(context("Nodiatis", calibration, &gone), None);
         let other = RunError::Waiting(LiveError::NoDust);
         assert_eq!(
-            context("Nodiatis - Aldric", calibration, &other),
-            "window \"Nodiatis - Aldric\", calibration calibration/nodiatis.toml"
+            context("Nodiatis - Aldric", calibration, &other).unwrap(),
+            "window \"Nodiatis - Aldric\""
         );
     }
 
