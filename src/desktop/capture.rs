@@ -136,6 +136,8 @@ pub enum CaptureError {
     ZeroSize { title: String },
     #[error("the window {} is gone (closed)", crate::text::title(.title))]
     Gone { title: String },
+    #[error("the display closed (its X server ended): no window can be seen")]
+    DisplayClosed,
     #[error("cannot capture the window {}: {cause}", crate::text::title(.title))]
     Grab { title: String, cause: String },
     #[error("the window {} is not on any screen", crate::text::title(.title))]
@@ -224,9 +226,7 @@ impl Desktop for SystemDesktop {
         let window = xcap::Window::all()
             .ok()
             .and_then(|list| list.into_iter().find(|w| w.id().ok() == Some(info.id)))
-            .ok_or_else(|| CaptureError::Gone {
-                title: info.title.clone(),
-            })?;
+            .ok_or_else(|| gone(&info.title))?;
         Ok(Box::new(SystemWindow {
             window,
             info: info.clone(),
@@ -239,6 +239,19 @@ impl Desktop for SystemDesktop {
 
     fn pointer(&mut self) -> Result<Box<dyn Pointer>, InputError> {
         Ok(Box::new(input::SystemPointer::new()?))
+    }
+}
+
+/// A window titled `title` that can no longer be found: gone, or the
+/// whole display with it ([`super::display_lost`]), never taken for a
+/// game window closed.
+fn gone(title: &str) -> CaptureError {
+    if super::display_lost() {
+        CaptureError::DisplayClosed
+    } else {
+        CaptureError::Gone {
+            title: title.to_owned(),
+        }
     }
 }
 
@@ -399,9 +412,7 @@ impl GameWindow for SystemWindow {
     // The title, process and application stay those found.
     fn refresh(&mut self) -> Result<&WindowInfo, CaptureError> {
         let (_, area, (minimised, hidden)) =
-            geometry(&self.window).map_err(|_| CaptureError::Gone {
-                title: self.info.title.clone(),
-            })?;
+            geometry(&self.window).map_err(|_| gone(&self.info.title))?;
         let fresh = WindowInfo {
             x: area.x,
             y: area.y,

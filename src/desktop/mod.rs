@@ -80,6 +80,7 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(&str, &str) = platform::show_message;
     // Windows and processes.
     let _: fn() -> Result<(), CaptureError> = platform::check_display;
+    let _: fn() -> bool = platform::display_alive;
     let _: fn(u32) -> Option<String> = platform::wm_name;
     let _: fn(u32) -> Option<ScreenRect> = platform::client_area;
     let _: fn(u32) -> bool = platform::shown;
@@ -279,6 +280,17 @@ pub fn bring_to_front(id: u32) -> Result<(), String> {
 /// standard error and the log file say it.
 pub fn show_message(title: &str, text: &str) {
     platform::show_message(title, text);
+}
+
+/// Whether the display is gone (its X server ended): asked when a
+/// capture or an input fails. When it is, every run is asked to stop and
+/// the faces end, as on a request to end ([`stop::end_asked`]).
+pub fn display_lost() -> bool {
+    let lost = !platform::display_alive();
+    if lost {
+        stop::display_closed();
+    }
+    lost
 }
 
 /// Drops what was typed on the bot's terminal (or console) and not read

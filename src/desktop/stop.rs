@@ -100,6 +100,20 @@ pub fn exit_code(asker: Asker) -> u8 {
     }
 }
 
+/// The display closed (its X server ended): no run can go on, and the
+/// faces end as on a request to end.
+pub(super) fn display_closed() {
+    ENDING
+        .compare_exchange(
+            0,
+            Asker::DisplayClosed.code(),
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        )
+        .ok();
+    ask(Asker::DisplayClosed);
+}
+
 /// The request to end the process that came (a signal, the terminal or
 /// the display closing), if one did; kept for the process's life.
 pub fn end_asked() -> Option<Asker> {

@@ -540,6 +540,12 @@ pub(super) fn show_in_explorer(path: &std::path::Path) {
 // What X11 alone needs, which Windows has no use for: the same names, so
 // that the floor above calls one platform.
 
+/// The desktop of a Windows session lasts as long as the session, and
+/// the process with it.
+pub(super) fn display_alive() -> bool {
+    true
+}
+
 /// A desktop is always there to list.
 pub(super) fn check_display() -> Result<(), super::CaptureError> {
     Ok(())

@@ -56,6 +56,12 @@ pub(super) fn check_display() -> Result<(), CaptureError> {
     })
 }
 
+/// Whether the X server still takes connections: a window that cannot
+/// be found may be the display's end.
+pub(super) fn display_alive() -> bool {
+    x11rb::connect(None).is_ok()
+}
+
 /// The pointer: moved and pressed with enigo (XTest), its buttons and
 /// their mapping read as the X server has them.
 pub(super) struct Mouse {

@@ -110,7 +110,12 @@ pub(crate) fn wait_next_game(
         searched = glance;
         match session::first_board(window, settings) {
             Ok((_, settled)) if settled.board.is_full() => return Ok(()),
-            Err(error @ (LiveError::Input(_) | LiveError::Capture(CaptureError::Gone { .. }))) => {
+            Err(
+                error @ (LiveError::Input(_)
+                | LiveError::Capture(
+                    CaptureError::Gone { .. } | CaptureError::DisplayClosed,
+                )),
+            ) => {
                 return Err(error);
             }
             Ok(_) | Err(_) => {}

@@ -315,9 +315,23 @@ impl GameReport {
 /// How a game that stopped on `error` ended, for its record.
 pub fn end_of(error: &LiveError) -> End {
     match error {
-        LiveError::Input(InputError::Interrupted) => End::Interrupted,
+        // The display's end asks every run to stop, as a signal does.
+        LiveError::Input(InputError::Interrupted)
+        | LiveError::Capture(CaptureError::DisplayClosed) => End::Interrupted,
         LiveError::Capture(CaptureError::Gone { .. }) => End::WindowClosed,
         _ => End::Stopped,
+    }
+}
+
+/// A capture or an input that failed because the display itself went
+/// (the X server ended): said as that, never as the game's window closed
+/// or the mouse lost.
+fn as_display_closed(error: LiveError) -> LiveError {
+    match error {
+        LiveError::Capture(_) | LiveError::Input(_) if crate::desktop::display_lost() => {
+            LiveError::Capture(CaptureError::DisplayClosed)
+        }
+        error => error,
     }
 }
 
@@ -366,6 +380,7 @@ pub fn game<D: Driver>(
             Ok(report)
         }
         Err(error) => {
+            let error = as_display_closed(error);
             let end = end_of(&error);
             if let LiveError::NoEffect { number } = error {
                 report.took_no_effect(number);

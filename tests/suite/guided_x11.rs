@@ -690,3 +690,29 @@ fn bot_alone_ends_within_a_second_of_its_xterms_close_button() {
             .then_some(())
     });
 }
+
+#[test]
+fn the_display_ending_in_play_is_said_as_such_and_ends_bot_alone() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 300, GAME);
+    let pane = Pane::start(&desktop, &[]);
+    pane.yes_it_is_the_game();
+    pane.wait_for("What now?", 1);
+    pane.keys("2");
+    practice.wait_for_clicks(2);
+    desktop.end_the_display();
+    let screen = pane.wait_for("[bot exited 1]", 1);
+    assert!(
+        screen.contains("stopped by the display closing"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("dustbot: ended by the display closing"),
+        "{screen}"
+    );
+    assert!(!screen.contains("the game window closed"), "{screen}");
+    // Recorded as stopped, never as the game's window closed.
+    let recorded = desktop.recorded();
+    assert_eq!(recorded.len(), 1, "{recorded:?}");
+    assert_eq!(recorded[0]["end"], "interrupted", "{recorded:?}");
+}

@@ -221,6 +221,12 @@ impl Desktop {
         self.wm.signal(signal);
     }
 
+    /// Ends the X server (SIGTERM), as a session's end or a crash does:
+    /// every window and connection on it goes.
+    pub fn end_the_display(&self) {
+        self._server.signal("TERM");
+    }
+
     pub fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
