@@ -145,6 +145,9 @@ struct App {
     /// The lock that keeps a second app from starting, where the window's
     /// id is told.
     lock: Option<instance::Lock>,
+    /// The question last shown (the door's count of them): a key held
+    /// from before a new one answers nothing.
+    asked: u32,
 }
 
 fn run() -> Result<()> {
@@ -189,6 +192,7 @@ fn run() -> Result<()> {
         beside: None,
         plot: None,
         lock,
+        asked: 0,
     };
     app.tell_window();
     app.listen();
@@ -252,6 +256,10 @@ impl App {
             }
             self.door.advance();
             self.take_in();
+            if self.door.asked() != self.asked {
+                self.asked = self.door.asked();
+                self.window.forget_held();
+            }
             let mut flow = Flow::Go;
             let keys: Vec<Key> = self.keys.borrow_mut().drain(..).collect();
             for key in keys {

@@ -131,6 +131,9 @@ struct Inbox {
     keys: VecDeque<(Key, bool)>,
     /// The keys held now.
     held: Vec<Key>,
+    /// The keys held since before the window (or its question) asked:
+    /// their presses count only after their release.
+    stale: Vec<Key>,
     closed: bool,
     destroyed: bool,
     scale: f64,
@@ -344,7 +347,11 @@ impl ApplicationHandler<Ask> for Windows {
                 Some(at) => inbox(&live.shared).presses.push_back(at),
                 None => log::debug!("a press on the window, the pointer's place unknown"),
             },
-            WindowEvent::KeyboardInput { event, .. } => heard(&mut inbox(&live.shared), &event),
+            WindowEvent::KeyboardInput {
+                event,
+                is_synthetic,
+                ..
+            } => heard(&mut inbox(&live.shared), &event, is_synthetic),
             WindowEvent::ScaleFactorChanged {
                 scale_factor,
                 mut inner_size_writer,
@@ -370,17 +377,41 @@ impl ApplicationHandler<Ask> for Windows {
     }
 }
 
-/// Keeps a key's press (a repeat of a held key too) or release.
-fn heard(inbox: &mut Inbox, event: &KeyEvent) {
+/// Keeps a key's press (a repeat of a held key too) or release, where it
+/// counts ([`counts`]).
+fn heard(inbox: &mut Inbox, event: &KeyEvent, synthetic: bool) {
     let Some(key) = Key::of(&event.logical_key, event.physical_key, event.location) else {
         return;
     };
     let down = event.state == ElementState::Pressed;
-    inbox.keys.push_back((key, down));
-    inbox.held.retain(|&k| k != key);
-    if down {
-        inbox.held.push(key);
+    if counts(inbox, key, down, synthetic, event.repeat) {
+        inbox.keys.push_back((key, down));
     }
+}
+
+/// Whether a key's press or release counts, and the keys held as it
+/// leaves them. winit reports the keys held as a window gains the
+/// keyboard as presses of their own ("synthetic", on X11 and Windows) and
+/// their autorepeat as presses: an Escape held as the practice window
+/// opens would close it, a Return held as the app starts would answer its
+/// question. A key held from before counts once released and pressed
+/// again; a repeat counts only of a press that counted.
+fn counts(inbox: &mut Inbox, key: Key, down: bool, synthetic: bool, repeat: bool) -> bool {
+    let held_before = inbox.held.contains(&key);
+    inbox.held.retain(|&k| k != key);
+    if !down {
+        inbox.stale.retain(|&k| k != key);
+        return !synthetic;
+    }
+    if synthetic {
+        inbox.stale.push(key);
+        return false;
+    }
+    if inbox.stale.contains(&key) || (repeat && !held_before) {
+        return false;
+    }
+    inbox.held.push(key);
+    true
 }
 
 /// The way to ask the windows' thread, once it is made.
@@ -624,6 +655,14 @@ impl OwnWindow {
         self.pressed.contains(&key) || inbox(&self.shared).held.contains(&key)
     }
 
+    /// A new question shows: the keys held now count again only once
+    /// released and pressed (their autorepeat answers nothing).
+    pub fn forget_held(&mut self) {
+        let mut inbox = inbox(&self.shared);
+        let held = std::mem::take(&mut inbox.held);
+        inbox.stale.extend(held);
+    }
+
     /// Tells `heard` of every press and release of the keys there are,
     /// however short, as [`OwnWindow::pump`] takes them in.
     pub fn on_keys(&mut self, heard: impl FnMut(Key, bool) + 'static) {
@@ -668,6 +707,28 @@ impl Drop for OwnWindow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_held_from_before_counts_only_once_released_and_pressed_again() {
+        let mut inbox = Inbox::default();
+        let esc = Key::Escape;
+        // Held as the window gained the keyboard, then its autorepeat
+        // (which X11 may report as plain presses).
+        assert!(!counts(&mut inbox, esc, true, true, false));
+        assert!(!counts(&mut inbox, esc, true, false, true));
+        assert!(!counts(&mut inbox, esc, true, false, false));
+        // Released, then pressed: it counts, and so does its repeat.
+        assert!(counts(&mut inbox, esc, false, false, false));
+        assert!(counts(&mut inbox, esc, true, false, false));
+        assert!(counts(&mut inbox, esc, true, false, true));
+        assert!(counts(&mut inbox, esc, false, false, false));
+        // A repeat of a press never heard is dropped.
+        assert!(!counts(&mut inbox, Key::Enter, true, false, true));
+        // A synthetic release (the keyboard gone) says nothing.
+        assert!(counts(&mut inbox, Key::Enter, true, false, false));
+        assert!(!counts(&mut inbox, Key::Enter, false, true, false));
+        assert!(inbox.held.is_empty());
+    }
 
     fn typed(text: &str) -> Option<Key> {
         Key::of(

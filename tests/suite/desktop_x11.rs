@@ -791,3 +791,28 @@ fn the_apps_own_window_over_the_board_is_said_to_cover_it_never_no_game() {
     assert!(!desktop.overlap(&window, &practice.id));
     app.wait_for("is this window the game?", 1);
 }
+
+#[test]
+fn an_escape_held_as_the_practice_window_takes_the_keyboard_does_not_close_it() {
+    let desktop = Desktop::start();
+    let mut practice = desktop.practice(REAL_BOARD, 150, "Dust Practice");
+    let (terminal_process, terminal) = desktop.terminal("a player's terminal");
+    // Escape held down in another window, then the practice window takes
+    // the keyboard, for longer than the autorepeat's delay (660 ms).
+    desktop.focus(&terminal);
+    assert!(desktop.xdotool(&["keydown", "Escape"]).status.success());
+    desktop.focus(&practice.id);
+    std::thread::sleep(Duration::from_millis(1200));
+    let still = practice.is_running();
+    assert!(desktop.xdotool(&["keyup", "Escape"]).status.success());
+    drop(terminal_process);
+    assert!(
+        still,
+        "the practice window closed on an Escape pressed before it had the keyboard"
+    );
+    // Pressed in it now: it closes.
+    desktop.key_in(&practice.id, "Escape");
+    wait_for("the practice window to close on Escape", || {
+        (!practice.is_running()).then_some(())
+    });
+}

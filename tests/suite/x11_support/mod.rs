@@ -757,6 +757,11 @@ pub struct Practice {
 }
 
 impl Practice {
+    /// Whether the practice window's process still runs.
+    pub fn is_running(&mut self) -> bool {
+        self.process.0.try_wait().unwrap().is_none()
+    }
+
     /// The clicks the window received so far.
     pub fn clicks(&self) -> Vec<Value> {
         self.lines("board_after")
