@@ -239,7 +239,7 @@ impl Pixels {
             rect,
             option,
             below,
-            CGWindowImageOption::NominalResolution | CGWindowImageOption::BoundsIgnoreFraming,
+            CGWindowImageOption::NominalResolution,
         )
         .ok_or_else(|| "the window server gave no picture".to_owned())?;
         macos_rules::to_points(rgba_of(&image)?, area)
@@ -529,15 +529,18 @@ pub(super) fn command_line_of(pid: u32) -> Option<String> {
     macos_rules::command_line_of_procargs(&sysctl(&mut name, 256 * 1024)?)
 }
 
-/// The marks' windows' numbers, front-most first: left out of the bot's
-/// own captures.
+/// The marks' windows' numbers, in the order they were brought to the
+/// front (the last is the front-most): left out of the bot's own
+/// captures.
 static MARKS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
+/// The front-most mark's window: a capture of what is below it leaves
+/// out every mark.
 fn front_mark() -> Option<u32> {
     MARKS
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .first()
+        .last()
         .copied()
 }
 

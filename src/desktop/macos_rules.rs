@@ -8,7 +8,9 @@
 //! Settings, when the app must be started again), the app a permission
 //! goes to (the terminal for `bot`), the stop key's chord as Carbon's hot
 //! keys take it, and the process table's records (`sysctl`'s
-//! `kinfo_proc` and `KERN_PROCARGS2`).
+//! `kinfo_proc` and `KERN_PROCARGS2`). Its tests check the app bundle's
+//! `Info.plist` (`docs/dist/Info.plist`, which `scripts/dist` fills in)
+//! too.
 
 use image::RgbaImage;
 
@@ -357,6 +359,54 @@ mod tests {
             alert_script("dustbot", r#"no "Nodiatis" in C:\x"#),
             r#"display alert "dustbot" message "no \"Nodiatis\" in C:\\x""#
         );
+    }
+
+    /// The keys of a property list's top dictionary and their values
+    /// (`<string>` text, or `true`/`false`), in order.
+    fn plist_entries(plist: &str) -> Vec<(String, String)> {
+        let body = plist.split_once("<dict>").unwrap().1;
+        let body = body.rsplit_once("</dict>").unwrap().0;
+        body.split("<key>")
+            .skip(1)
+            .map(|entry| {
+                let (key, rest) = entry.split_once("</key>").unwrap();
+                let rest = rest.trim();
+                let value = match rest.strip_prefix("<string>") {
+                    Some(text) => text.split_once("</string>").unwrap().0.to_owned(),
+                    None => rest
+                        .trim_start_matches('<')
+                        .trim_end_matches("/>")
+                        .to_owned(),
+                };
+                (key.to_owned(), value)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_bundles_info_plist_names_the_app_its_version_and_retina() {
+        let template = include_str!("../../docs/dist/Info.plist");
+        let plist = template.replace("@VERSION@", env!("CARGO_PKG_VERSION"));
+        assert!(plist.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
+        assert_eq!(plist.matches("<dict>").count(), 1);
+        let entries = plist_entries(&plist);
+        let get = |key: &str| {
+            let found: Vec<_> = entries.iter().filter(|(k, _)| k == key).collect();
+            assert_eq!(found.len(), 1, "{key} once in {entries:?}");
+            found[0].1.as_str()
+        };
+        // The executable in Contents/MacOS is the app's binary.
+        assert_eq!(get("CFBundleExecutable"), "dustbot");
+        assert_eq!(get("CFBundlePackageType"), "APPL");
+        assert_eq!(get("CFBundleIdentifier"), "io.github.dustbot.dustbot");
+        assert_eq!(get("CFBundleShortVersionString"), env!("CARGO_PKG_VERSION"));
+        assert_eq!(get("CFBundleVersion"), env!("CARGO_PKG_VERSION"));
+        // Without it a bundled app is drawn at half resolution, blurred.
+        assert_eq!(get("NSHighResolutionCapable"), "true");
+        assert_eq!(get("LSMinimumSystemVersion"), "14.0");
+        assert!(!plist.contains('@'), "a placeholder left: {plist}");
+        // Every key's value is one of the two kinds read above.
+        assert!(entries.iter().all(|(_, v)| !v.contains('<')), "{entries:?}");
     }
 
     #[test]
