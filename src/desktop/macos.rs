@@ -28,11 +28,12 @@ use objc2_core_foundation::{
     CFDictionary, CFNumber, CFRetained, CFString, CGPoint, CGRect, CGSize,
 };
 use objc2_core_graphics::{
-    CGDataProvider, CGDisplayBounds, CGEvent, CGEventField, CGEventSource, CGEventSourceStateID,
-    CGEventTapLocation, CGEventType, CGImage, CGMainDisplayID, CGMouseButton,
+    CGBitmapContextCreate, CGColorSpace, CGContext, CGDisplayBounds, CGEvent, CGEventField,
+    CGEventSource, CGEventSourceStateID, CGEventTapLocation, CGEventType, CGImage,
+    CGImageAlphaInfo, CGImageByteOrderInfo, CGInterpolationQuality, CGMainDisplayID, CGMouseButton,
     CGPreflightPostEventAccess, CGPreflightScreenCaptureAccess,
     CGRectMakeWithDictionaryRepresentation, CGRequestPostEventAccess, CGRequestScreenCaptureAccess,
-    CGWindowImageOption, CGWindowListCopyWindowInfo, CGWindowListOption,
+    CGWindowImageOption, CGWindowListCopyWindowInfo, CGWindowListOption, kCGColorSpaceSRGB,
 };
 
 use super::input::Button;
@@ -199,7 +200,7 @@ fn post(kind: CGEventType, at: ScreenPoint, button: CGMouseButton) -> Result<(),
 
 /// The screen's pixels: the window server's picture of a rectangle
 /// (`CGWindowListCreateImage`, nominal resolution: one pixel a point),
-/// the marks' windows left out (listed below them).
+/// the marks' windows left out (listed below them), in sRGB.
 pub(crate) struct Pixels;
 
 impl std::fmt::Debug for Pixels {
@@ -242,34 +243,49 @@ impl Pixels {
             CGWindowImageOption::NominalResolution,
         )
         .ok_or_else(|| "the window server gave no picture".to_owned())?;
-        macos_rules::to_points(rgba_of(&image)?, area)
+        macos_rules::to_points(srgb_of(&image)?, area)
     }
 }
 
-/// A `CGImage`'s pixels (32-bit BGRA, rows maybe padded), as RGBA: the
-/// rows cut to the width, blue and red swapped (as xcap 0.9.8's
-/// `src/macos/capture.rs`).
-fn rgba_of(image: &CGImage) -> Result<RgbaImage, String> {
+/// A `CGImage`'s pixels in sRGB, as RGBA: drawn into an sRGB bitmap
+/// context (`CGBitmapContextCreate` with `kCGColorSpaceSRGB`, 8 bits a
+/// channel, the fourth byte skipped), which converts them from the
+/// display's profile (Display P3 on a Mac's own screen): the calibration
+/// and the vision read sRGB, as X11 and Windows captures are. Its size
+/// kept: no resampling.
+fn srgb_of(image: &CGImage) -> Result<RgbaImage, String> {
     let (width, height) = (CGImage::width(Some(image)), CGImage::height(Some(image)));
-    if CGImage::bits_per_pixel(Some(image)) != 32 {
-        return Err("a picture of other than 32 bits a pixel".into());
+    // SAFETY: a constant string of CoreGraphics'.
+    let name = unsafe { kCGColorSpaceSRGB };
+    let srgb = CGColorSpace::with_name(Some(name)).ok_or("no sRGB colour space")?;
+    let mut rgba = vec![0u8; width * height * 4];
+    let info = CGImageAlphaInfo::NoneSkipLast.0 | CGImageByteOrderInfo::Order32Big.0;
+    // SAFETY: the buffer holds `height` rows of `width * 4` bytes and
+    // outlives the context, dropped below before it is read.
+    let context = unsafe {
+        CGBitmapContextCreate(
+            rgba.as_mut_ptr().cast(),
+            width,
+            height,
+            8,
+            width * 4,
+            Some(&srgb),
+            info,
+        )
     }
-    let row = CGImage::bytes_per_row(Some(image));
-    let provider = CGImage::data_provider(Some(image));
-    let data = CGDataProvider::data(provider.as_deref())
-        .ok_or_else(|| "the picture's pixels cannot be read".to_owned())?
-        .to_vec();
-    if row < width * 4 {
-        return Err("the picture's rows are shorter than its width".into());
-    }
-    let mut rgba = Vec::with_capacity(width * height * 4);
-    for line in data.chunks_exact(row).take(height) {
-        for bgra in line[..width * 4].chunks_exact(4) {
-            rgba.extend_from_slice(&[bgra[2], bgra[1], bgra[0], 255]);
-        }
+    .ok_or("no sRGB bitmap to draw the picture into")?;
+    let whole = CGRect::new(
+        CGPoint::new(0.0, 0.0),
+        CGSize::new(width as f64, height as f64),
+    );
+    CGContext::set_interpolation_quality(Some(&context), CGInterpolationQuality::None);
+    CGContext::draw_image(Some(&context), whole, Some(image));
+    drop(context);
+    for pixel in rgba.chunks_exact_mut(4) {
+        pixel[3] = 255;
     }
     RgbaImage::from_raw(width as u32, height as u32, rgba)
-        .ok_or_else(|| "the window server sent too few pixels".to_owned())
+        .ok_or_else(|| "the picture's size overflows".to_owned())
 }
 
 /// The windows the window server shows, front-most first (the desktop's
