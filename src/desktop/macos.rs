@@ -136,7 +136,10 @@ impl Mouse {
     }
 
     /// Puts the pointer at `to` (points): a move, a drag while a button
-    /// is held (what a hand on the mouse would send).
+    /// is held (what a hand on the mouse would send); returns once the
+    /// window server has the pointer there (at most [`MOVE_WAIT`]): a
+    /// posted event is taken in a moment later, and a read of the pointer
+    /// before would take the old place for the player's hand.
     pub(super) fn move_to(&mut self, to: ScreenPoint) -> Result<(), InputError> {
         let kind = match self.held {
             None => CGEventType::MouseMoved,
@@ -144,7 +147,12 @@ impl Mouse {
             Some(Button::Right) => CGEventType::RightMouseDragged,
             Some(Button::Middle) => CGEventType::OtherMouseDragged,
         };
-        post(kind, to, self.held.map_or(CGMouseButton::Left, cg_button))
+        post(kind, to, self.held.map_or(CGMouseButton::Left, cg_button))?;
+        let asked = std::time::Instant::now();
+        while self.location()? != to && asked.elapsed() < MOVE_WAIT {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        Ok(())
     }
 
     /// Presses (`down`) or releases `button` where the pointer is.
@@ -179,6 +187,10 @@ impl Mouse {
         Ok(Button::Left)
     }
 }
+
+/// The longest [`Mouse::move_to`] waits for the pointer to be where it
+/// was put.
+const MOVE_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 
 fn cg_button(button: Button) -> CGMouseButton {
     match button {
