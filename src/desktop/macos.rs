@@ -539,7 +539,8 @@ fn sysctl(name: &mut [libc::c_int], capacity: usize) -> Option<Vec<u8>> {
 
 /// When process `pid` started, in microseconds since 1970: its
 /// `kinfo_proc` (`sysctl(CTL_KERN, KERN_PROC, KERN_PROC_PID)`, 648 bytes
-/// on 64-bit macOS), which needs no permission.
+/// on 64-bit macOS, asked with room to spare: sysctl says how much it
+/// wrote), which needs no permission.
 pub(super) fn started_at(pid: u32) -> Option<u64> {
     let mut name = [
         libc::CTL_KERN,
@@ -547,7 +548,7 @@ pub(super) fn started_at(pid: u32) -> Option<u64> {
         libc::KERN_PROC_PID,
         pid as libc::c_int,
     ];
-    macos_rules::start_time_of(&sysctl(&mut name, 648)?)
+    macos_rules::start_time_of(&sysctl(&mut name, 1024)?)
 }
 
 /// The command line of process `pid`, its words joined by spaces

@@ -42,6 +42,9 @@ mod calibrate_cli;
 mod capture_cli;
 mod dry_run_cli;
 mod hostile_input;
+// Without DISPLAY no window opens on Linux; on a Mac it opens, and the
+// run would wait for it to be closed.
+#[cfg(not(target_os = "macos"))]
 mod practice_cli;
 mod solve_cli;
 mod stats_cli;
