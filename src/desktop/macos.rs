@@ -50,6 +50,12 @@ pub(super) fn prepare() -> Result<(), String> {
     Ok(())
 }
 
+/// The window server lasts as long as the player's session, and the
+/// process with it.
+pub(super) fn display_alive() -> bool {
+    true
+}
+
 /// `Ok` when the bot may see the other apps' windows (Screen Recording,
 /// `CGPreflightScreenCaptureAccess`, macOS 10.15+: without it the window
 /// list has no titles and a capture shows the wallpaper, without an
@@ -406,10 +412,11 @@ pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
     }
 }
 
-/// The app is ended from outside (the Dock, Command-Q, the log-out): a
-/// stop asked for, a click in progress released (see `stop::ending`).
+/// The app is ended from outside (`terminate:`: the Dock's Quit, the
+/// menu's Command-Q, the log-out), a request to end the process: a stop
+/// asked for, a click in progress released (see `stop::ending`).
 pub(super) fn terminating() {
-    super::stop::ending(|| {
+    super::stop::ending(super::stop::Asker::EndRequest, || {
         let mut mouse = Mouse {
             held: Some(Button::Left),
         };

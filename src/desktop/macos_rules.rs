@@ -156,9 +156,10 @@ const CARBON_CONTROL: u32 = 4096;
 /// `(modifiers, virtual key)` Windows' `RegisterHotKey` takes
 /// (`stop::GlobalKey::hot_key`): the modifiers Control, Alt (Option on a
 /// Mac), Shift and Windows (Command), `MOD_NOREPEAT` dropped (Carbon
-/// says a press once); the key by its place (`kVK_*`). Pause does not
-/// exist on a Mac keyboard: a PC keyboard's Pause arrives as F15, so it
-/// is F15. `None` for a key with no Mac place here.
+/// says a press once); the key by its place (`kVK_*`: Backspace is the
+/// Mac's Delete). Pause does not exist on a Mac keyboard: a PC keyboard's
+/// Pause arrives as F15, so it is F15. `None` for a key with no Mac place
+/// here.
 pub(super) fn carbon_hot_key((modifiers, key): (u32, u32)) -> Option<(u32, u32)> {
     let carbon = [
         (0x2, CARBON_CONTROL),
@@ -170,6 +171,8 @@ pub(super) fn carbon_hot_key((modifiers, key): (u32, u32)) -> Option<(u32, u32)>
     .filter(|(windows, _)| modifiers & windows != 0)
     .fold(0, |bits, (_, mac)| bits | mac);
     let code = match key {
+        // VK_BACK: kVK_Delete.
+        0x08 => 0x33,
         // VK_PAUSE: kVK_F15.
         0x13 => 0x71,
         // 'S': kVK_ANSI_S.
@@ -342,14 +345,35 @@ mod tests {
     }
 
     #[test]
-    fn the_stop_keys_are_control_option_s_and_f15_for_pause() {
-        use crate::desktop::stop::{CHORD, PAUSE};
-        // Ctrl+Alt+S with MOD_NOREPEAT: controlKey | optionKey, kVK_ANSI_S.
-        assert_eq!(carbon_hot_key(CHORD.hot_key), Some((4096 | 2048, 0x01)));
+    fn every_stop_key_has_a_mac_chord_macos_takes() {
+        use crate::desktop::stop::{GLOBAL_KEYS, PAUSE};
+        for key in GLOBAL_KEYS {
+            let (modifiers, _) = carbon_hot_key(key.hot_key)
+                .unwrap_or_else(|| panic!("{} has no key on a Mac", key.name));
+            // macOS 15 takes a hot key with modifiers only when one is
+            // neither Shift nor Option.
+            let neither = modifiers & (CARBON_CONTROL | CARBON_COMMAND) != 0;
+            assert!(modifiers == 0 || neither, "{}: {modifiers:#x}", key.name);
+        }
         // Pause, bare: kVK_F15, no modifier.
         assert_eq!(carbon_hot_key(PAUSE.hot_key), Some((0, 0x71)));
-        // Shift and the Windows key: shiftKey and cmdKey.
-        assert_eq!(carbon_hot_key((0x4 | 0x8, 0x53)), Some((512 | 256, 0x01)));
+    }
+
+    #[test]
+    fn windows_chords_become_the_same_keys_places_on_a_mac() {
+        let no_repeat = 0x4000;
+        // Ctrl+Alt+S: controlKey | optionKey, kVK_ANSI_S.
+        assert_eq!(
+            carbon_hot_key((no_repeat | 0x2 | 0x1, 0x53)),
+            Some((4096 | 2048, 0x01))
+        );
+        // Ctrl+Shift+Backspace: controlKey | shiftKey, kVK_Delete.
+        assert_eq!(
+            carbon_hot_key((no_repeat | 0x2 | 0x4, 0x08)),
+            Some((4096 | 512, 0x33))
+        );
+        // The Windows key is Command.
+        assert_eq!(carbon_hot_key((0x8, 0x53)), Some((256, 0x01)));
         assert_eq!(carbon_hot_key((0x2, 0x41)), None);
     }
 
