@@ -271,7 +271,9 @@ fn id_of(window: &Window) -> Result<u32, String> {
         RawWindowHandle::Win32(w) => Ok(w.hwnd.get() as u32),
         #[cfg(target_os = "macos")]
         RawWindowHandle::AppKit(view) => mac::window_number(view.ns_view),
-        other => Err(format!("a window of neither X11 nor Win32: {other:?}")),
+        other => Err(format!(
+            "a window of neither X11, Win32 nor AppKit: {other:?}"
+        )),
     }
 }
 
@@ -413,7 +415,7 @@ static THREAD: Mutex<Option<std::thread::JoinHandle<()>>> = Mutex::new(None);
 
 /// The windows' thread, made at the first call: the way to ask it. On
 /// macOS it is the process's main thread, asked to start the windows
-/// ([`main_thread_serves_windows`]).
+/// (`desktop::macos_main::main_thread_serves_windows`).
 fn windows_thread() -> Result<&'static Mutex<EventLoopProxy<Ask>>, String> {
     PROXY
         .get_or_init(|| {
@@ -455,7 +457,7 @@ fn run_windows(made: mpsc::Sender<Result<EventLoopProxy<Ask>, String>>) {
 
 /// The event loop, on a thread that is not the process's first: winit
 /// refuses that unless told it may (macOS needs the first thread: see
-/// [`main_thread_serves_windows`]).
+/// `desktop::macos_main`).
 fn event_loop() -> Result<EventLoop<Ask>, String> {
     let mut builder = EventLoop::with_user_event();
     #[cfg(windows)]
