@@ -3,5 +3,10 @@
 #![cfg_attr(windows, windows_subsystem = "windows")]
 
 fn main() -> std::process::ExitCode {
+    // On macOS the main thread serves the bot's windows (AppKit's rule),
+    // the app's door and runs on a thread of their own.
+    #[cfg(target_os = "macos")]
+    return dustbot::desktop::main_thread_serves_windows(true, dustbot::desk::main);
+    #[cfg(not(target_os = "macos"))]
     dustbot::desk::main()
 }

@@ -27,7 +27,7 @@ pub(super) fn select_argument(path: &Path) -> String {
 /// an X11 pointer mapping (entry `i` is what physical button `i + 1` acts
 /// as): `None` when no button it can press is the
 /// primary (the bot is unsure, and does not click).
-#[cfg_attr(windows, allow(dead_code))]
+#[cfg_attr(any(windows, target_os = "macos"), allow(dead_code))]
 pub(super) fn primary_of_mapping(mapping: &[u8]) -> Option<Button> {
     let physical = mapping.iter().position(|&logical| logical == 1)? + 1;
     match physical {

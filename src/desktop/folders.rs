@@ -47,12 +47,20 @@ enum Rule {
     /// The XDG base directories: an absolute `XDG_CONFIG_HOME` or
     /// `XDG_DATA_HOME`, else `~/.config` and `~/.local/share`.
     Xdg,
+    /// macOS: `~/Library/Application Support` for both, as Apple's "File
+    /// System Programming Guide" has it for an app's own files (and the
+    /// dirs crate's `config_dir` and `data_dir`, `src/mac.rs`); not
+    /// `~/Library/Preferences`, which is `NSUserDefaults`'s. The XDG
+    /// variables are not read there.
+    MacOs,
 }
 
 impl Rule {
     fn of_this_platform() -> Rule {
         if cfg!(windows) {
             Rule::Windows
+        } else if cfg!(target_os = "macos") {
+            Rule::MacOs
         } else {
             Rule::Xdg
         }
@@ -89,6 +97,8 @@ fn base(
         (Kind::Data, Rule::Windows) => ("data", "LOCALAPPDATA"),
         (Kind::Config, Rule::Xdg) => ("settings", "XDG_CONFIG_HOME"),
         (Kind::Data, Rule::Xdg) => ("data", "XDG_DATA_HOME"),
+        (Kind::Config, Rule::MacOs) => ("settings", "HOME"),
+        (Kind::Data, Rule::MacOs) => ("data", "HOME"),
     };
     let missing = FolderError {
         kind: what,
@@ -96,6 +106,10 @@ fn base(
     };
     if rule == Rule::Windows {
         return set(variable).ok_or(missing);
+    }
+    if rule == Rule::MacOs {
+        let under_home = Path::new("Library").join("Application Support");
+        return set("HOME").map(|home| home.join(under_home)).ok_or(missing);
     }
     // The XDG rule: a relative path is to be ignored.
     if let Some(base) = set(variable).filter(|p| p.is_absolute()) {
@@ -220,6 +234,23 @@ mod tests {
         );
         let error = base(Kind::Config, Rule::Xdg, env(&[])).unwrap_err();
         assert_eq!(error.variable, "XDG_CONFIG_HOME");
+    }
+
+    #[test]
+    fn a_mac_keeps_settings_and_data_in_application_support() {
+        let home = std::env::temp_dir().join("ana");
+        let home_text = home.to_str().unwrap().to_owned();
+        // The XDG variables are a Linux desktop's: not read on a Mac.
+        let set = [
+            ("XDG_CONFIG_HOME", "/c"),
+            ("XDG_DATA_HOME", "/d"),
+            ("HOME", home_text.as_str()),
+        ];
+        let support = home.join("Library").join("Application Support");
+        assert_eq!(base(Kind::Config, Rule::MacOs, env(&set)).unwrap(), support);
+        assert_eq!(base(Kind::Data, Rule::MacOs, env(&set)).unwrap(), support);
+        let error = base(Kind::Data, Rule::MacOs, env(&[("XDG_DATA_HOME", "/d")])).unwrap_err();
+        assert_eq!((error.kind, error.variable), ("data", "HOME"));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! and a calibration made with HDR off misreads the board. The decision
 //! is [`HdrState::of_colour_space`], pure; the monitor's colour space
 //! comes from the platform (Windows: the DXGI output of the monitor,
-//! `IDXGIOutput6::GetDesc1`; X11 has no HDR: unknown).
+//! `IDXGIOutput6::GetDesc1`; X11 has no HDR: unknown; macOS: unknown,
+//! its captures drawn into sRGB from the display's profile instead, see
+//! `desktop::macos`).
 
 use super::ScreenPoint;
 

@@ -31,8 +31,9 @@ pub mod stop;
 
 // One platform under one name: the floor calls `platform::...`, and each
 // platform module provides every function of the contract below, those
-// it has no use for doing nothing. X11 serves Linux and the BSDs; a Mac
-// (unix, but no X11 desktop) has no platform here yet.
+// it has no use for doing nothing. X11 serves Linux and the BSDs; macOS
+// has its own (`macos.rs`, with the main thread's part in
+// `macos_main.rs`, its decisions in `macos_rules.rs`, tested everywhere).
 #[cfg(all(
     unix,
     not(any(target_os = "macos", target_os = "ios", target_os = "android"))
@@ -47,22 +48,33 @@ use x11 as platform;
 mod win32;
 #[cfg(windows)]
 use win32 as platform;
+#[cfg(target_os = "macos")]
+mod macos;
+#[cfg(target_os = "macos")]
+use macos as platform;
+#[cfg(target_os = "macos")]
+mod macos_main;
+#[cfg(target_os = "macos")]
+pub use macos_main::main_thread_serves_windows;
+#[cfg(any(target_os = "macos", test))]
+mod macos_rules;
 #[cfg(not(any(
     windows,
+    target_os = "macos",
     all(
         unix,
         not(any(target_os = "macos", target_os = "ios", target_os = "android"))
     )
 )))]
 compile_error!(
-    "dustbot's desktop floor has platforms for X11 (Linux, the BSDs) and Win32 only: \
+    "dustbot's desktop floor has platforms for X11 (Linux, the BSDs), Win32 and macOS only: \
      on this OS build the library without it (cargo build --lib --no-default-features)"
 );
 
 /// The platform contract: every function a platform module (`x11.rs`,
-/// `win32.rs`) provides, with its signature, checked by the compiler
+/// `win32.rs`, `macos.rs`) provides, with its signature, checked by the compiler
 /// against the platform built. A function added to one platform is added
-/// here and to the other.
+/// here and to the others.
 const _PLATFORM_CONTRACT: () = {
     use input::Button;
     use platform::{Mouse, Pixels};

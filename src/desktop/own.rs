@@ -24,13 +24,15 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use winit::application::ApplicationHandler;
-use winit::dpi::{PhysicalPosition, PhysicalSize};
+use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, KeyEvent, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop, EventLoopProxy, OwnedDisplayHandle};
 use winit::keyboard::{Key as Logical, KeyCode, KeyLocation, NamedKey, PhysicalKey};
 use winit::raw_window_handle::{HasWindowHandle, RawWindowHandle};
 use winit::window::{Window, WindowId, WindowLevel};
 
+#[cfg(target_os = "macos")]
+use super::macos_main as mac;
 use super::platform;
 
 /// The keys the bot's windows listen to.
@@ -264,18 +266,33 @@ fn id_of(window: &Window) -> Result<u32, String> {
     match handle.as_raw() {
         // An X id fits 29 bits (a `c_ulong`, 64 bits on Linux); a window
         // handle 32, as 64-bit Windows shares them with 32-bit programs.
-        #[cfg(not(windows))]
+        #[cfg(not(any(windows, target_os = "macos")))]
         RawWindowHandle::Xlib(x) => Ok(x.window as u32),
-        #[cfg(not(windows))]
+        #[cfg(not(any(windows, target_os = "macos")))]
         RawWindowHandle::Xcb(x) => Ok(x.window.get()),
         #[cfg(windows)]
         RawWindowHandle::Win32(w) => Ok(w.hwnd.get() as u32),
-        other => Err(format!("a window of neither X11 nor Win32: {other:?}")),
+        #[cfg(target_os = "macos")]
+        RawWindowHandle::AppKit(view) => mac::window_number(view.ns_view),
+        other => Err(format!(
+            "a window of neither X11, Win32 nor AppKit: {other:?}"
+        )),
     }
 }
 
 impl ApplicationHandler<Ask> for Windows {
     fn resumed(&mut self, _: &ActiveEventLoop) {}
+
+    /// macOS: the app ended from the Dock, its menu (Command-Q) or the
+    /// log-out (`terminate:`), which ends the process once this returns
+    /// (winit 0.30.13, `src/platform_impl/macos/app_state.rs`); an end
+    /// asked for ([`Ask::End`]) has closed the windows first.
+    #[cfg(target_os = "macos")]
+    fn exiting(&mut self, _: &ActiveEventLoop) {
+        if !self.live.is_empty() {
+            platform::terminating();
+        }
+    }
 
     fn user_event(&mut self, event_loop: &ActiveEventLoop, ask: Ask) {
         match ask {
@@ -312,7 +329,14 @@ impl ApplicationHandler<Ask> for Windows {
             }
             Ask::Place(id, (x, y)) => {
                 if let Some(live) = self.live.get(&id) {
-                    live.window.set_outer_position(PhysicalPosition::new(x, y));
+                    // The desktop's units: pixels, points on macOS (where
+                    // a physical position is points times the scale).
+                    #[cfg(not(target_os = "macos"))]
+                    live.window
+                        .set_outer_position(winit::dpi::PhysicalPosition::new(x, y));
+                    #[cfg(target_os = "macos")]
+                    live.window
+                        .set_outer_position(winit::dpi::LogicalPosition::new(x, y));
                 }
             }
             Ask::Resize(id, (width, height)) => {
@@ -420,26 +444,23 @@ static PROXY: OnceLock<Result<Mutex<EventLoopProxy<Ask>>, String>> = OnceLock::n
 /// The windows' thread, while it runs.
 static THREAD: Mutex<Option<std::thread::JoinHandle<()>>> = Mutex::new(None);
 
-/// The windows' thread, made at the first call: the way to ask it.
+/// The windows' thread, made at the first call: the way to ask it. On
+/// macOS it is the process's main thread, asked to start the windows
+/// (`desktop::macos_main::main_thread_serves_windows`).
 fn windows_thread() -> Result<&'static Mutex<EventLoopProxy<Ask>>, String> {
     PROXY
         .get_or_init(|| {
             let (made, proxy) = mpsc::channel();
-            let thread = std::thread::Builder::new()
-                .name("windows".into())
-                .spawn(move || match event_loop() {
-                    Ok(event_loop) => {
-                        made.send(Ok(event_loop.create_proxy())).ok();
-                        if let Err(error) = event_loop.run_app(&mut Windows::default()) {
-                            log::warn!("the windows' event loop ended: {error}");
-                        }
-                    }
-                    Err(error) => {
-                        made.send(Err(error)).ok();
-                    }
-                })
-                .map_err(|e| e.to_string())?;
-            *THREAD.lock().unwrap_or_else(PoisonError::into_inner) = Some(thread);
+            #[cfg(target_os = "macos")]
+            mac::start_on_main(Box::new(move || run_windows(made)))?;
+            #[cfg(not(target_os = "macos"))]
+            {
+                let thread = std::thread::Builder::new()
+                    .name("windows".into())
+                    .spawn(move || run_windows(made))
+                    .map_err(|e| e.to_string())?;
+                *THREAD.lock().unwrap_or_else(PoisonError::into_inner) = Some(thread);
+            }
             let proxy = proxy
                 .recv()
                 .map_err(|_| "the windows' thread ended".to_owned())??;
@@ -449,15 +470,41 @@ fn windows_thread() -> Result<&'static Mutex<EventLoopProxy<Ask>>, String> {
         .map_err(Clone::clone)
 }
 
+/// Makes the event loop, says it made (its proxy) to `made` or why not,
+/// and runs it until [`Ask::End`].
+fn run_windows(made: mpsc::Sender<Result<EventLoopProxy<Ask>, String>>) {
+    match event_loop() {
+        Ok(event_loop) => {
+            made.send(Ok(event_loop.create_proxy())).ok();
+            if let Err(error) = event_loop.run_app(&mut Windows::default()) {
+                log::warn!("the windows' event loop ended: {error}");
+            }
+        }
+        Err(error) => {
+            made.send(Err(error)).ok();
+        }
+    }
+}
+
 /// The event loop, on a thread that is not the process's first: winit
-/// refuses that unless told it may (macOS would need the first thread).
+/// refuses that unless told it may (macOS needs the first thread: see
+/// `desktop::macos_main`).
 fn event_loop() -> Result<EventLoop<Ask>, String> {
     let mut builder = EventLoop::with_user_event();
     #[cfg(windows)]
     winit::platform::windows::EventLoopBuilderExtWindows::with_any_thread(&mut builder, true);
-    #[cfg(not(windows))]
+    #[cfg(not(any(windows, target_os = "macos")))]
     winit::platform::x11::EventLoopBuilderExtX11::with_any_thread(&mut builder, true);
+    #[cfg(target_os = "macos")]
+    mac::policy(&mut builder);
     builder.build().map_err(|e| e.to_string())
+}
+
+/// Starts the windows' event loop (on the main thread) before anything
+/// else of AppKit's is used: winit must make NSApplication itself.
+#[cfg(target_os = "macos")]
+pub(super) fn start_windows() -> Result<(), String> {
+    windows_thread().map(|_| ())
 }
 
 /// Asks the windows' thread.

@@ -417,9 +417,9 @@ pub fn check() -> Result<(), InputError> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GlobalKey {
     pub name: &'static str,
-    #[cfg_attr(windows, allow(dead_code))]
+    #[cfg_attr(any(windows, target_os = "macos"), allow(dead_code))]
     pub(super) keysym: u32,
-    #[cfg_attr(windows, allow(dead_code))]
+    #[cfg_attr(any(windows, target_os = "macos"), allow(dead_code))]
     pub(super) modifiers: Option<u16>,
     #[cfg_attr(not(windows), allow(dead_code))]
     pub(super) hot_key: (u32, u32),

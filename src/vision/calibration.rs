@@ -365,7 +365,8 @@ impl Calibration {
     /// Where the default calibration lives: `calibration/nodiatis.toml` in
     /// the current folder if it is there, else in the repository the `bot`
     /// binary was built in (found by walking up from the executable, so
-    /// `./target/release/bot` works from anywhere), else the current
+    /// `./target/release/bot` works from anywhere; in a Mac app, its
+    /// `Contents/Resources`), else the current
     /// folder's path (so the error names it).
     pub fn default_path() -> PathBuf {
         let relative = Path::new("calibration").join("nodiatis.toml");
@@ -375,7 +376,14 @@ impl Calibration {
         let beside_binary = std::env::current_exe().ok().and_then(|exe| {
             exe.ancestors()
                 .skip(1)
-                .map(|dir| dir.join(&relative))
+                .flat_map(|dir| {
+                    // A Mac app's own copy goes where the app goes (moved,
+                    // or run from a copy macOS makes of it elsewhere):
+                    // dustbot.app/Contents/Resources/calibration/.
+                    let app =
+                        cfg!(target_os = "macos").then(|| dir.join("Resources").join(&relative));
+                    std::iter::once(dir.join(&relative)).chain(app)
+                })
                 .find(|candidate| candidate.is_file())
         });
         beside_binary.unwrap_or(relative)
