@@ -249,6 +249,11 @@ impl FakeDesktop {
         state.deliver(at, at);
     }
 
+    /// The user minimises the game window (`true`) or restores it.
+    pub fn minimise(&self, minimised: bool) {
+        self.state.borrow_mut().window.minimised = minimised;
+    }
+
     /// The game window is closed.
     pub fn close(&self) {
         self.state.borrow_mut().open = false;

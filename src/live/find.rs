@@ -50,6 +50,10 @@ pub struct Search {
     /// hint window), where it lies over a window that showed no board: the
     /// game may be under it.
     pub covering: Option<WindowInfo>,
+    /// The windows the game's name (or the text remembered) names that do
+    /// not show: minimised, or on another desktop. The game is there, to
+    /// wait for, not to start.
+    pub hidden: Vec<WindowInfo>,
 }
 
 /// How a window was found.
@@ -120,6 +124,23 @@ pub fn order(
         .map(|w| (*w).clone())
         .collect();
     (named.into_iter().map(|w| (w.clone(), by)).collect(), others)
+}
+
+/// The windows among `all` that the text `remembered`, or the game's
+/// name, names, and that do not show (minimised, on another desktop):
+/// never a terminal, nor a window of any dustbot's.
+pub fn hidden_games(all: &[WindowInfo], remembered: Option<&str>) -> Vec<WindowInfo> {
+    let texts = [remembered.filter(|t| !t.trim().is_empty()), Some(GAME_NAME)];
+    all.iter()
+        .filter(|w| !w.is_visible() && !w.is_terminal() && !w.is_another_bots())
+        .filter(|w| {
+            texts
+                .iter()
+                .flatten()
+                .any(|t| names(&w.title, t) || names(&w.app, t))
+        })
+        .cloned()
+        .collect()
 }
 
 /// Whether a board read makes a window the game: a full board, as every
@@ -237,8 +258,12 @@ pub fn search(
     let started = Instant::now();
     let all = desktop.windows()?;
     let (named, others) = order(&all, remembered, WindowInfo::is_another_bots);
+    let hidden = hidden_games(&all, remembered);
     let own = desktop.own_terminal().ok().flatten();
-    let mut search = Search::default();
+    let mut search = Search {
+        hidden,
+        ..Search::default()
+    };
     // Whether the bot's own terminal, or a window of this process, lies
     // over `window` (Windows' list of what is in front leaves the bot's
     // own windows out): said once found.

@@ -980,3 +980,28 @@ fn a_saved_calibration_that_is_gone_offers_the_default_which_is_remembered() {
     let settings = std::fs::read_to_string(dir.path().join("settings.toml")).unwrap();
     assert!(!settings.contains("gone.toml"), "{settings}");
 }
+
+#[test]
+fn a_game_minimised_at_the_start_is_waited_for_never_said_missing_even_after_a_key() {
+    let (mut door, desktop, _dir) = door_on("Nodiatis", "");
+    desktop.minimise(true);
+    let mut said = Vec::new();
+    let line = until_said(&mut door, "is minimised", &mut said);
+    assert!(line.contains("\"Nodiatis\""), "{line}");
+    assert!(line.contains("waiting for it to show"), "{line}");
+    // A key for hints while it waits says nothing that blames the game.
+    door.act(Action::Hints);
+    said.extend(door.take_said());
+    assert!(
+        !said.iter().any(|l| l.contains("start the dust game")),
+        "{said:#?}"
+    );
+    // Restored, it is found.
+    desktop.minimise(false);
+    until(&mut door, Offer::Menu, &mut said);
+    assert!(
+        said.iter()
+            .any(|l| l.contains("found the game by its name")),
+        "{said:#?}"
+    );
+}

@@ -76,10 +76,10 @@ impl Door {
     /// bot's own terminal over the windows), the next one in
     /// [`LOOK_AGAIN`].
     pub(super) fn found_none(&mut self, search: &Search) {
-        let empty = if search.covering.is_some() {
-            Empty::Covered
-        } else {
-            Empty::None
+        let empty = match (&search.covering, search.hidden.first()) {
+            (Some(_), _) => Empty::Covered,
+            (None, Some(_)) => Empty::Hidden,
+            (None, None) => Empty::None,
         };
         let Phase::Looking {
             search: pending,
@@ -108,6 +108,19 @@ impl Door {
                 let line = format!(
                     "{whose} ({covering}) covers the windows it would read: move it aside; {again}"
                 );
+                self.say(Slot::Doing, line);
+                self.say_more(Vec::new());
+            }
+            // The game is there, out of sight: never "start the game".
+            None if !search.hidden.is_empty() => {
+                let game = &search.hidden[0];
+                let how = if game.minimised {
+                    "is minimised"
+                } else {
+                    "is on another desktop (or hidden)"
+                };
+                let line =
+                    format!("the game's window {game} {how}: waiting for it to show; {again}");
                 self.say(Slot::Doing, line);
                 self.say_more(Vec::new());
             }

@@ -89,6 +89,8 @@ enum Empty {
     None,
     /// The bot's own terminal covers the windows it would read.
     Covered,
+    /// The game's window does not show (minimised, another desktop).
+    Hidden,
 }
 
 /// The door.

@@ -4,7 +4,7 @@
 
 use std::thread::JoinHandle;
 
-use super::{Door, Phase, Slot, panic_text};
+use super::{Door, Empty, Phase, Slot, panic_text};
 use crate::app::settings::Choice;
 use crate::app::worker::Note;
 use crate::app::{Mode, Run, Target};
@@ -14,7 +14,17 @@ impl Door {
     /// Hints or play, game after game until stopped.
     pub(super) fn start(&mut self, choice: Choice) {
         let Phase::Ready = self.phase else {
-            if !matches!(self.phase, Phase::Running { .. }) {
+            // Where the bot's own window covers the game, or the game is
+            // out of sight, the line that says so stays: the game is no
+            // reason to blame.
+            let said_why = matches!(
+                self.phase,
+                Phase::Looking {
+                    said: Some(Empty::Covered | Empty::Hidden),
+                    ..
+                } | Phase::Running { .. }
+            );
+            if !said_why {
                 self.say(
                     Slot::Doing,
                     "no game found yet: start the dust game so that a full board shows".to_owned(),
