@@ -265,6 +265,22 @@ pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u
     Ok(bytes)
 }
 
+/// The last `limit` bytes of the regular file `path` at most, and how
+/// many bytes before them were left (0: the whole file). A FIFO, a
+/// device or a folder is refused as by [`read_bounded`].
+pub fn read_end(path: &Path, limit: u64) -> Result<(Vec<u8>, u64), FileError> {
+    use std::io::{Seek as _, SeekFrom};
+    regular(&fs::metadata(path)?)?;
+    let mut file = File::open(path)?;
+    let metadata = file.metadata()?;
+    regular(&metadata)?;
+    let skipped = metadata.len().saturating_sub(limit);
+    file.seek(SeekFrom::Start(skipped))?;
+    let mut bytes = Vec::new();
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok((bytes, skipped))
+}
+
 /// As [`read_bounded`], as UTF-8 text without a byte order mark.
 pub fn read_text(path: &Path, limit: u64, what: &'static str) -> Result<String, FileError> {
     let bytes = read_bounded(path, limit, what)?;

@@ -37,6 +37,7 @@ pub fn record_text(logs: &[PathBuf], plot: Option<&Path>, json: bool) -> Result<
     let mut records = Vec::new();
     let mut bad = Vec::new();
     let mut skipped = 0;
+    let mut unread = Vec::new();
     for (n, path) in logs.iter().enumerate() {
         // A log given twice (or a link to it) holds the same games once.
         if let Some(first) = logs[..n].iter().find(|l| files::same_file(path, l)) {
@@ -48,6 +49,14 @@ pub fn record_text(logs: &[PathBuf], plot: Option<&Path>, json: bool) -> Result<
             continue;
         }
         let loaded = record::read(path, KEPT_BAD_LINES - bad.len())?;
+        if loaded.unread_bytes > 0 {
+            unread.push(format!(
+                "{}: its oldest {:.1} MiB are not counted (the newest {} MiB of records are)",
+                path.display(),
+                loaded.unread_bytes as f64 / f64::from(1 << 20),
+                record::MAX_LOG_BYTES >> 20
+            ));
+        }
         records.extend(loaded.records);
         bad.extend(loaded.bad);
         skipped += loaded.bad_count;
@@ -77,6 +86,14 @@ pub fn record_text(logs: &[PathBuf], plot: Option<&Path>, json: bool) -> Result<
         table(&stats, logs, skipped)
     };
     let mut text = text;
+    for line in unread {
+        // Standard output holds the JSON object alone.
+        if json {
+            log::warn!("{line}");
+        } else {
+            text += &format!("{line}\n");
+        }
+    }
     if let Some(path) = plot {
         save_plot(path, &trend::trend(&trend_of(&records, &stats))?)?;
         // Standard output holds the JSON object alone.

@@ -36,6 +36,9 @@ pub enum Note {
     Doing(String),
     /// A game's last lines.
     Game(String),
+    /// What goes without something for the rest of the run (the game
+    /// log that cannot be written), said once under the status.
+    Notice(String),
     /// The run is over: its summary, and the error it ended with (none
     /// for a stop asked for).
     Ended {
@@ -72,16 +75,18 @@ pub fn drive(run: &Run, desktop: &mut dyn Desktop, hint_window: bool, tx: &Sende
     tx.send(ended(run, ran)).ok();
 }
 
-/// Sends `lines` as a game's lines when `game_over`, else as what the bot
-/// does.
-fn tell(tx: &Sender<Note>, game_over: bool, lines: Vec<String>) {
-    for line in lines {
-        let note = if game_over {
-            Note::Game(line)
-        } else {
-            Note::Doing(line)
-        };
-        tx.send(note).ok();
+/// Sends the `lines` of `event` as a game's lines at its end, a notice
+/// for what goes without the game log, else as what the bot does.
+fn tell<'t, E>(tx: &'t Sender<Note>, event: &Event<'_, E>) -> impl FnOnce(Vec<String>) + 't {
+    let note: fn(String) -> Note = match event {
+        Event::Ended(_) => Note::Game,
+        Event::Unrecorded(_) => Note::Notice,
+        _ => Note::Doing,
+    };
+    move |lines| {
+        for line in lines {
+            tx.send(note(line)).ok();
+        }
     }
 }
 
@@ -107,7 +112,7 @@ fn hints(
     }
     let rules = run.live.rules;
     app::games(run, assist, desktop, found(tx), &mut |event| {
-        let game_over = matches!(event, Event::Ended(_));
+        let tell = tell(tx, &event);
         let lines = game_lines(
             event,
             rules,
@@ -125,7 +130,7 @@ fn hints(
             },
             words::hints_summary,
         );
-        tell(tx, game_over, lines);
+        tell(lines);
     })
 }
 
@@ -138,7 +143,7 @@ fn play(run: &Run, driver: Play, desktop: &mut dyn Desktop, tx: &Sender<Note>) -
         if let Event::Board { board, .. } = &event {
             first = Some(**board);
         }
-        let game_over = matches!(event, Event::Ended(_));
+        let tell = tell(tx, &event);
         let lines = game_lines(
             event,
             rules,
@@ -163,7 +168,7 @@ fn play(run: &Run, driver: Play, desktop: &mut dyn Desktop, tx: &Sender<Note>) -
             },
             |report| words::play_summary(report, run.max_moves),
         );
-        tell(tx, game_over, lines);
+        tell(lines);
     })
 }
 

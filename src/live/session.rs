@@ -104,6 +104,9 @@ pub enum Event<'a, D> {
     NoGame(&'a LiveError),
     /// The game window closed between games: the run ends.
     WindowClosed,
+    /// The game log (the default one) could not take a game's record
+    /// (why): the games from here on go unrecorded, said once.
+    Unrecorded(&'a RecordError),
 }
 
 /// The callback that is told of every event.
@@ -549,6 +552,14 @@ impl Session {
                 Some(record) => self.keep(record),
                 None => Ok(()),
             };
+            let logged = match logged {
+                Err(error) if self.log_optional => {
+                    observe(Event::Unrecorded(&error));
+                    self.log = None;
+                    Ok(())
+                }
+                logged => logged,
+            };
             if let Some(error) = error {
                 // `--games 0` goes until Ctrl-C: that is its end, well.
                 if end == End::Interrupted && self.until_stopped() {
@@ -588,14 +599,7 @@ impl Session {
             None => Ok(()),
         };
         self.played.push(record);
-        match logged {
-            Err(error) if self.log_optional => {
-                log::warn!("{error}: the games from here on are not recorded");
-                self.log = None;
-                Ok(())
-            }
-            logged => logged,
-        }
+        logged
     }
 }
 

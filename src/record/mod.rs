@@ -329,6 +329,9 @@ pub struct Loaded {
     pub bad: Vec<BadLine>,
     /// How many lines were no record, those kept included.
     pub bad_count: usize,
+    /// The bytes of the log's oldest part left unread: a log past
+    /// [`MAX_LOG_BYTES`] is read from its newest records.
+    pub unread_bytes: u64,
 }
 
 impl Loaded {
@@ -374,18 +377,34 @@ fn path_text<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&path.display())
 }
 
-/// Reads the game log `path` (at most [`MAX_LOG_BYTES`]): a file that
-/// cannot be read is an error; a line that is no record is not, it is
-/// counted, and the first `keep` are named in [`Loaded::bad`]. Blank
-/// lines are skipped.
+/// Reads the game log `path`: a file that cannot be read is an error; a
+/// line that is no record is not, it is counted, and the first `keep` are
+/// named in [`Loaded::bad`]. Blank lines are skipped. A log past
+/// [`MAX_LOG_BYTES`] (years of play, or a log that grew by mistake) is
+/// read from its newest records, from the first whole line of its last
+/// [`MAX_LOG_BYTES`], the part left said in [`Loaded::unread_bytes`].
 pub fn read(path: &Path, keep: usize) -> Result<Loaded, RecordError> {
-    let bytes = files::read_bounded(path, MAX_LOG_BYTES, "a game log").map_err(|cause| {
-        RecordError::Read {
-            path: path.to_owned(),
-            cause,
-        }
-    })?;
-    Ok(parse(path, &bytes, keep))
+    read_newest(path, keep, MAX_LOG_BYTES)
+}
+
+/// [`read`], reading at most the last `limit` bytes.
+fn read_newest(path: &Path, keep: usize, limit: u64) -> Result<Loaded, RecordError> {
+    let error = |cause| RecordError::Read {
+        path: path.to_owned(),
+        cause,
+    };
+    let (bytes, unread) = files::read_end(path, limit).map_err(error)?;
+    let (bytes, unread) = match unread {
+        0 => (&bytes[..], 0),
+        // The line cut at the start is no record.
+        _ => match bytes.iter().position(|&b| b == b'\n') {
+            Some(at) => (&bytes[at + 1..], unread + at as u64 + 1),
+            None => (&bytes[bytes.len()..], unread + bytes.len() as u64),
+        },
+    };
+    let mut loaded = parse(path, bytes, keep);
+    loaded.unread_bytes = unread;
+    Ok(loaded)
 }
 
 /// The records and bad lines of a log's bytes, the first `keep` bad
@@ -918,5 +937,22 @@ mod tests {
         assert!(long.starts_with("unknown variant `xxx"), "{long}");
         assert_eq!(long.chars().count(), MAX_WHY + 3, "{long}");
         assert!(long.ends_with("..."), "{long}");
+    }
+
+    #[test]
+    fn a_log_past_its_limit_is_read_from_its_newest_whole_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.jsonl");
+        let line = serde_json::to_string(&record()).unwrap();
+        let text = format!("{line}\n").repeat(10);
+        std::fs::write(&path, &text).unwrap();
+        let whole = read_newest(&path, 5, 1 << 20).unwrap();
+        assert_eq!((whole.records.len(), whole.unread_bytes), (10, 0));
+        // Three and a half records' worth: the cut one is left, unread.
+        let limit = (line.len() as u64 + 1) * 7 / 2;
+        let newest = read_newest(&path, 5, limit).unwrap();
+        assert_eq!(newest.records.len(), 3);
+        assert_eq!(newest.bad_count, 0);
+        assert_eq!(newest.unread_bytes, (line.len() as u64 + 1) * 7);
     }
 }

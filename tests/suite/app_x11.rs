@@ -451,3 +451,54 @@ fn a_request_to_end_or_the_windows_connection_killed_end_the_app_with_its_summar
         "{said}"
     );
 }
+
+#[test]
+fn a_game_log_that_cannot_take_a_record_mid_session_is_said_in_the_window() {
+    let desktop = Desktop::start();
+    let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    // A disk that holds 64 KiB of each file the app writes (`ulimit -f`,
+    // SIGXFSZ ignored, so that a write past it fails as on a full disk),
+    // and a game log as full as that already (blank lines, which the
+    // record skips): the settings and the app's words fit, a game's
+    // record does not.
+    let log = desktop.path("data/dustbot/games.jsonl");
+    std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+    std::fs::write(&log, "\n".repeat(65_400)).unwrap();
+    let (process, _) = desktop.open_window("dustbot", || {
+        desktop.on_this_display(
+            "sh",
+            &[
+                "-c",
+                "trap '' XFSZ; ulimit -f 128; exec \"$0\"",
+                env!("CARGO_BIN_EXE_dustbot"),
+            ],
+        )
+    });
+    let out = desktop.path("dustbot.out");
+    let said = || std::fs::read_to_string(&out).unwrap_or_default();
+    wait_for("the question", || {
+        said().contains("is this window the game?").then_some(())
+    });
+    desktop.key_in(&first_window(&desktop), "y");
+    wait_for("the menu", || {
+        said().contains("1 hints, 2 play").then_some(())
+    });
+    desktop.key_in(&first_window(&desktop), "2");
+    let all = wait_for("the game's record refused, said", || {
+        let all = said();
+        all.contains("the games from here on are not recorded")
+            .then_some(all)
+    });
+    assert!(all.contains("cleared in 11 clicks"), "{all}");
+    process.signal("TERM");
+}
+
+/// The app's window, as xdotool finds it.
+fn first_window(desktop: &Desktop) -> String {
+    let found = desktop.xdotool(&["search", "--onlyvisible", "--name", "^dustbot$"]);
+    String::from_utf8_lossy(&found.stdout)
+        .lines()
+        .last()
+        .expect("the app's window")
+        .to_owned()
+}

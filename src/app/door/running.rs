@@ -92,6 +92,7 @@ impl Door {
             Note::Picture(shown) => self.shown = Some(shown),
             Note::Doing(line) => self.say(Slot::Doing, line),
             Note::Game(line) => self.say(Slot::Game, line),
+            Note::Notice(line) => self.say_more(vec![line]),
             Note::Ended { summary, error } => {
                 stop::clear();
                 // The stop keys' line, until the summary says the end.

@@ -241,6 +241,9 @@ pub fn game_lines<E>(
         Event::WaitingNext => vec!["waiting for the next game".to_owned()],
         Event::NoGame(why) => vec![format!("no game on ({why}): waiting for one")],
         Event::WindowClosed => vec!["the game window closed: no more games".to_owned()],
+        Event::Unrecorded(why) => vec![format!(
+            "{why}: the games from here on are not recorded (play and hints go on)"
+        )],
     }
 }
 
