@@ -497,7 +497,20 @@ fn event_loop() -> Result<EventLoop<Ask>, String> {
     winit::platform::x11::EventLoopBuilderExtX11::with_any_thread(&mut builder, true);
     #[cfg(target_os = "macos")]
     mac::policy(&mut builder);
-    builder.build().map_err(|e| e.to_string())
+    builder.build().map_err(|e| without_source_place(&e.to_string()))
+}
+
+/// A toolkit's error without the place in its source it was made at:
+/// winit's OS errors say "os error at FILE:LINE: why", FILE a path of the
+/// machine that built the bot, nothing to a player.
+fn without_source_place(error: &str) -> String {
+    match error
+        .strip_prefix("os error at ")
+        .and_then(|rest| rest.split_once(": "))
+    {
+        Some((_, why)) => why.to_owned(),
+        None => error.to_owned(),
+    }
 }
 
 /// Starts the windows' event loop (on the main thread) before anything
@@ -754,6 +767,21 @@ impl Drop for OwnWindow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_toolkit_error_is_said_without_the_build_machines_path() {
+        assert_eq!(
+            without_source_place(
+                "os error at /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/winit-0.30.13/src/platform_impl/linux/mod.rs:765: neither WAYLAND_DISPLAY nor WAYLAND_SOCKET nor DISPLAY is set."
+            ),
+            "neither WAYLAND_DISPLAY nor WAYLAND_SOCKET nor DISPLAY is set."
+        );
+        assert_eq!(
+            without_source_place("os error at C:\\src\\winit\\mod.rs:12: no"),
+            "no"
+        );
+        assert_eq!(without_source_place("the loop ended"), "the loop ended");
+    }
 
     #[test]
     fn a_key_held_from_before_counts_only_once_released_and_pressed_again() {
