@@ -1200,10 +1200,10 @@ mod tests {
     }
 
     #[test]
-    fn the_stop_keys_are_windows_own_pause_and_ctrl_alt_s_and_hot_key_messages() {
+    fn the_stop_keys_are_windows_own_pause_and_ctrl_shift_backspace_and_hot_key_messages() {
         use windows_sys::Win32::Foundation::ERROR_HOTKEY_ALREADY_REGISTERED;
         use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
-            MOD_ALT, MOD_CONTROL, MOD_NOREPEAT, VK_PAUSE, VK_S,
+            MOD_CONTROL, MOD_NOREPEAT, MOD_SHIFT, VK_BACK, VK_PAUSE,
         };
         use windows_sys::Win32::UI::WindowsAndMessaging::WM_HOTKEY;
         let pause = super::super::stop::PAUSE.hot_key;
@@ -1211,7 +1211,7 @@ mod tests {
         let chord = super::super::stop::CHORD.hot_key;
         assert_eq!(
             chord,
-            (MOD_CONTROL | MOD_ALT | MOD_NOREPEAT, u32::from(VK_S))
+            (MOD_CONTROL | MOD_SHIFT | MOD_NOREPEAT, u32::from(VK_BACK))
         );
         assert_eq!(super::super::answers::WM_HOTKEY, WM_HOTKEY);
         assert_eq!(super::super::answers::WM_APP, WM_APP);
