@@ -15,7 +15,7 @@ use image::RgbaImage;
 
 use super::Hint;
 use super::follow::clicks_on;
-use crate::desktop::{self, Key, OwnWindow, ScreenRect, stop};
+use crate::desktop::{self, Key, OwnWindow, ScreenRect, Standing, stop};
 use crate::render::{Canvas, HintPainter, Look, hint_size};
 
 /// Titles for the hint window, the first that `--window`'s text is not part
@@ -141,7 +141,7 @@ impl HintWindow {
         let painter = HintPainter::new(cells.0, cells.1, look, placement.scale);
         let (width, height) = painter.size();
         let title = title_for(query);
-        let mut window = OwnWindow::open(&title, (width, height), true)?;
+        let mut window = OwnWindow::open(&title, (width, height), Standing::Aside)?;
         // The assistant paces itself: no waiting in the window's updates.
         window.set_rate(0);
         // The keyboard is the game's once the player clicks it: the

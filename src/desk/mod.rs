@@ -36,7 +36,7 @@ use crate::app::{Options, look_of};
 use crate::assist::{Border, place_sized};
 use crate::desktop::stop::{self, Asker};
 use crate::desktop::{
-    self, Desktop as _, Key, OwnWindow, ScreenPoint, ScreenRect, WindowInfo, folders,
+    self, Desktop as _, Key, OwnWindow, ScreenPoint, ScreenRect, Standing, WindowInfo, folders,
 };
 use crate::game::{NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use crate::render::{Canvas, HintPainter, font};
@@ -226,7 +226,7 @@ fn start_scale(first_screen: Option<(ScreenRect, f32)>) -> f32 {
 }
 
 fn open_window(layout: &Layout) -> Result<OwnWindow> {
-    let mut window = OwnWindow::open(TITLE, layout.size, false)
+    let mut window = OwnWindow::open(TITLE, layout.size, Standing::Own)
         .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))?;
     window.set_rate(RATE);
     Ok(window)

@@ -122,7 +122,7 @@ use image::RgbaImage;
 pub use capture::{CaptureError, WindowInfo, names, screens};
 pub use input::{InputError, Mouse};
 pub use marks::{BoardMarks, Mark};
-pub use own::{Key, OwnWindow, end_windows};
+pub use own::{Key, OwnWindow, Standing, end_windows};
 pub use screen::{Region, ScreenPoint, ScreenRect};
 
 /// The game window, as live play and assist mode watch it.

@@ -33,6 +33,18 @@ use winit::window::{Window, WindowId, WindowLevel};
 
 use super::platform;
 
+/// How a window of the bot's stands among the others as it opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// A window the player works in (the app's, the practice window): as
+    /// the others are, taking the keyboard as it opens.
+    Own,
+    /// A window beside the game (the hint window): above the others, and
+    /// opened without taking the keyboard from the game or the terminal,
+    /// whose keys the player is typing.
+    Aside,
+}
+
 /// The keys the bot's windows listen to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
@@ -133,10 +145,62 @@ struct Inbox {
     held: Vec<Key>,
     closed: bool,
     destroyed: bool,
-    scale: f64,
+    scales: Scales,
     /// The picture shown: 0RGB words, row by row, and its size.
     pixels: Vec<u32>,
     size: (usize, usize),
+}
+
+/// A window's scale as the toolkit reads it, and the scale its owner
+/// draws for: a change of the one the other has not followed is drawn
+/// for ([`OwnWindow::rescaled`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Scales {
+    now: f64,
+    drawn_for: f64,
+}
+
+impl Default for Scales {
+    fn default() -> Scales {
+        Scales::at(1.0)
+    }
+}
+
+impl Scales {
+    fn at(scale: f64) -> Scales {
+        Scales {
+            now: scale,
+            drawn_for: scale,
+        }
+    }
+
+    /// The bot moved the window itself, at the size it chose for the
+    /// monitor it lands on: its scale there, `landed`, is drawn for
+    /// already. On Windows the move's `WM_DPICHANGED` comes within the
+    /// move (`SetWindowPos`), and winit reads its scale then
+    /// (`window_state.scale_factor`), telling `ScaleFactorChanged` after:
+    /// followed, it would draw at the target's scale times the change,
+    /// twice scaled (0.67x or 1.5x between 100% and 150%).
+    fn moved_by_owner(&mut self, landed: f64) {
+        *self = Scales::at(landed);
+    }
+
+    /// The toolkit tells the window's scale changed (a move by the
+    /// player, the desktop's scale changed, or the bot's own move told).
+    fn changed(&mut self, scale: f64) {
+        self.now = scale;
+    }
+
+    /// By how much the scale changed since it was last drawn for, when it
+    /// did; drawn for from now on.
+    fn rescaled(&mut self) -> Option<f32> {
+        if self.now == self.drawn_for {
+            return None;
+        }
+        let by = self.now / self.drawn_for;
+        self.drawn_for = self.now;
+        Some(by as f32)
+    }
 }
 
 type Shared = Arc<Mutex<Inbox>>;
@@ -150,7 +214,7 @@ enum Ask {
     Open {
         title: String,
         size: (usize, usize),
-        topmost: bool,
+        standing: Standing,
         opened: mpsc::Sender<Result<(WindowId, u32, Shared), String>>,
     },
     /// Draw the picture in the window's inbox.
@@ -211,19 +275,10 @@ impl Windows {
         event_loop: &ActiveEventLoop,
         title: &str,
         (width, height): (usize, usize),
-        topmost: bool,
+        standing: Standing,
     ) -> Result<(WindowId, u32, Shared), String> {
         let size = PhysicalSize::new(width as u32, height as u32);
-        let attributes = Window::default_attributes()
-            .with_title(title)
-            .with_inner_size(size)
-            // The pictures are drawn for the client area's size.
-            .with_resizable(false)
-            .with_window_level(if topmost {
-                WindowLevel::AlwaysOnTop
-            } else {
-                WindowLevel::Normal
-            });
+        let attributes = attributes(title, size, standing);
         let window = Rc::new(
             event_loop
                 .create_window(attributes)
@@ -238,7 +293,7 @@ impl Windows {
         let surface = softbuffer::Surface::new(&context, Rc::clone(&window));
         self.context = Some(context);
         let shared = Arc::new(Mutex::new(Inbox {
-            scale: window.scale_factor(),
+            scales: Scales::at(window.scale_factor()),
             ..Inbox::default()
         }));
         let live = Live {
@@ -252,6 +307,29 @@ impl Windows {
         self.live.insert(window_id, live);
         Ok((window_id, id, shared))
     }
+}
+
+/// What a window is made with: its client area `size`, fixed (the
+/// pictures are drawn for it), and its standing. A window aside is
+/// `WS_EX_TOPMOST` on Windows (`WindowLevel::AlwaysOnTop`) and shown with
+/// `SW_SHOWNOACTIVATE` (winit 0.30's `with_active(false)`: the window's
+/// first `ShowWindow`, `window_state.rs` `apply_diff`), so that the
+/// game keeps the keyboard; on X11 winit does not apply it (its docs:
+/// "X11: Unsupported"), and the window manager decides.
+fn attributes(
+    title: &str,
+    size: PhysicalSize<u32>,
+    standing: Standing,
+) -> winit::window::WindowAttributes {
+    Window::default_attributes()
+        .with_title(title)
+        .with_inner_size(size)
+        .with_resizable(false)
+        .with_window_level(match standing {
+            Standing::Own => WindowLevel::Normal,
+            Standing::Aside => WindowLevel::AlwaysOnTop,
+        })
+        .with_active(standing == Standing::Own)
 }
 
 /// The window's id as the window list gives it: the X window's id, the
@@ -279,12 +357,12 @@ impl ApplicationHandler<Ask> for Windows {
             Ask::Open {
                 title,
                 size,
-                topmost,
+                standing,
                 opened,
             } => {
                 // The owner may have given up waiting: nobody to tell.
                 opened
-                    .send(self.open(event_loop, &title, size, topmost))
+                    .send(self.open(event_loop, &title, size, standing))
                     .ok();
             }
             Ask::Close(id, closed) => {
@@ -310,6 +388,8 @@ impl ApplicationHandler<Ask> for Windows {
             Ask::Place(id, (x, y)) => {
                 if let Some(live) = self.live.get(&id) {
                     live.window.set_outer_position(PhysicalPosition::new(x, y));
+                    let landed = live.window.scale_factor();
+                    inbox(&live.shared).scales.moved_by_owner(landed);
                 }
             }
             Ask::Resize(id, (width, height)) => {
@@ -353,7 +433,7 @@ impl ApplicationHandler<Ask> for Windows {
                 // the new scale: the toolkit's own resize would stretch
                 // the client area around a picture of the old size.
                 let _ = inner_size_writer.request_inner_size(live.size);
-                inbox(&live.shared).scale = scale_factor;
+                inbox(&live.shared).scales.changed(scale_factor);
             }
             WindowEvent::CloseRequested => {
                 inbox(&live.shared).closed = true;
@@ -484,8 +564,6 @@ pub struct OwnWindow {
     /// The time between two frames at most, and when the next is due.
     period: Option<Duration>,
     due: Instant,
-    /// The scale its owner draws for: see [`OwnWindow::rescaled`].
-    drawn_at: f64,
 }
 
 impl std::fmt::Debug for OwnWindow {
@@ -498,9 +576,12 @@ impl std::fmt::Debug for OwnWindow {
 
 impl OwnWindow {
     /// Opens a window titled `title` whose client area is `size` pixels,
-    /// kept above the other windows when `topmost` (as the window manager
-    /// allows).
-    pub fn open(title: &str, size: (usize, usize), topmost: bool) -> Result<OwnWindow, String> {
+    /// standing as `standing` says (as the window manager allows).
+    pub fn open(
+        title: &str,
+        size: (usize, usize),
+        standing: Standing,
+    ) -> Result<OwnWindow, String> {
         if let Err(error) = platform::survive_window_errors() {
             log::warn!("{title}: the window system's errors on it may end the bot: {error}");
         }
@@ -508,14 +589,13 @@ impl OwnWindow {
         ask(Ask::Open {
             title: title.to_owned(),
             size,
-            topmost,
+            standing,
             opened,
         })?;
         let (window, id, shared) = answer
             .recv_timeout(ANSWER_WAIT)
             .map_err(|_| "the windows' thread did not make the window".to_owned())??;
         open_ids().push(id);
-        let drawn_at = inbox(&shared).scale;
         Ok(OwnWindow {
             window,
             shared,
@@ -524,7 +604,6 @@ impl OwnWindow {
             pressed: Vec::new(),
             period: None,
             due: Instant::now(),
-            drawn_at,
         })
     }
 
@@ -539,7 +618,10 @@ impl OwnWindow {
         self.period = (per_second > 0).then(|| Duration::from_secs(1) / per_second as u32);
     }
 
-    /// Puts the window's frame with its top-left at `at` (desktop pixels).
+    /// Puts the window's frame with its top-left at `at` (desktop pixels),
+    /// at the size last asked ([`OwnWindow::resize`]): the size its owner
+    /// chose for the monitor there, kept through the change of scale the
+    /// move brings.
     pub fn place(&mut self, at: (i32, i32)) {
         self.tell(Ask::Place(self.window, at));
     }
@@ -633,7 +715,7 @@ impl OwnWindow {
     /// The scale of the window's monitor (1.5 at 150%), as the toolkit
     /// reads it.
     pub fn scale(&self) -> f64 {
-        inbox(&self.shared).scale
+        inbox(&self.shared).scales.now
     }
 
     /// By how much the window's scale changed since the last call (1.5
@@ -641,14 +723,9 @@ impl OwnWindow {
     /// scale, or the desktop's scale changed. The window keeps its size
     /// meanwhile: its owner draws at its own scale times this and resizes
     /// the window ([`OwnWindow::resize`]), so that nothing is cut off.
+    /// The bot's own moves ([`OwnWindow::place`]) are drawn for already.
     pub fn rescaled(&mut self) -> Option<f32> {
-        let now = self.scale();
-        if now == self.drawn_at {
-            return None;
-        }
-        let by = now / self.drawn_at;
-        self.drawn_at = now;
-        Some(by as f32)
+        inbox(&self.shared).scales.rescaled()
     }
 }
 
@@ -668,6 +745,66 @@ impl Drop for OwnWindow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hint_window_opens_on_top_without_the_keyboard_and_the_app_with_it() {
+        let size = PhysicalSize::new(300, 200);
+        let aside = attributes("dustbot hints", size, Standing::Aside);
+        assert!(!aside.active, "the game keeps the keyboard");
+        assert_eq!(aside.window_level, WindowLevel::AlwaysOnTop);
+        let own = attributes("dustbot", size, Standing::Own);
+        assert!(own.active, "the app takes the keyboard at its start");
+        assert_eq!(own.window_level, WindowLevel::Normal);
+        for made in [aside, own] {
+            assert!(!made.resizable);
+            assert_eq!(made.inner_size, Some(size.into()));
+        }
+    }
+
+    /// The app's size drawn for `scale` (800x600 at 100%), as the
+    /// owners' layouts scale it.
+    fn chosen(scale: f64) -> (u32, u32) {
+        (
+            (800.0 * scale).round() as u32,
+            (600.0 * scale).round() as u32,
+        )
+    }
+
+    #[test]
+    fn the_bots_own_move_to_another_scale_ends_at_the_size_it_chose_there_both_ways() {
+        for (from, to) in [(1.0, 1.5), (1.5, 1.0)] {
+            let mut scales = Scales::at(from);
+            // The owner draws for the target monitor's scale, resizes to
+            // the size it chose there and moves the window: on Windows
+            // the move's WM_DPICHANGED comes within it, winit's scale is
+            // the target's as the move returns, ScaleFactorChanged told
+            // after (and answered with the size asked).
+            let mut drawn = to;
+            scales.moved_by_owner(to);
+            scales.changed(to);
+            if let Some(by) = scales.rescaled() {
+                drawn *= f64::from(by);
+            }
+            assert_eq!(chosen(drawn), chosen(to), "{from} -> {to}");
+            // Twice scaled it would be 1800x1350 or 533x400.
+            assert_ne!(chosen(to * to / from), chosen(to));
+            assert_eq!(scales.rescaled(), None);
+        }
+    }
+
+    #[test]
+    fn a_move_by_the_player_to_another_scale_is_drawn_for_once_both_ways() {
+        for (from, to) in [(1.0, 1.5), (1.5, 1.0)] {
+            let mut scales = Scales::at(from);
+            let mut drawn = from;
+            scales.changed(to);
+            if let Some(by) = scales.rescaled() {
+                drawn *= f64::from(by);
+            }
+            assert_eq!(chosen(drawn), chosen(to), "{from} -> {to}");
+            assert_eq!(scales.rescaled(), None);
+        }
+    }
 
     fn typed(text: &str) -> Option<Key> {
         Key::of(

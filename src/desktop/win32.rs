@@ -1095,8 +1095,12 @@ mod tests {
             IsWindow, PostMessageW, WM_LBUTTONDOWN, WM_LBUTTONUP, WM_MOUSEMOVE,
         };
         let lparam = |x: isize, y: isize| (y << 16) | x;
-        let mut window =
-            super::super::OwnWindow::open("dustbot presses", (120, 80), false).unwrap();
+        let mut window = super::super::OwnWindow::open(
+            "dustbot presses",
+            (120, 80),
+            super::super::Standing::Own,
+        )
+        .unwrap();
         let hwnd = handle(window.id());
         for (x, y) in [(30, 40), (90, 10)] {
             for message in [WM_MOUSEMOVE, WM_LBUTTONDOWN, WM_LBUTTONUP] {
@@ -1121,6 +1125,40 @@ mod tests {
             assert!(dropped.elapsed() < std::time::Duration::from_secs(10));
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
+    }
+
+    /// The hint window opens beside the game without taking the keyboard
+    /// from it (`SW_SHOWNOACTIVATE`: winit's `with_active(false)`), while
+    /// the app's window takes it at its start; here the app's window
+    /// stands for the game.
+    #[test]
+    fn the_hint_window_opens_without_taking_the_keyboard_from_the_window_that_has_it() {
+        use super::super::{OwnWindow, Standing};
+        use windows_sys::Win32::UI::WindowsAndMessaging::{GetForegroundWindow, IsWindowVisible};
+        let wait = |what: &str, done: &dyn Fn() -> bool| {
+            let asked = std::time::Instant::now();
+            while !done() {
+                assert!(
+                    asked.elapsed() < std::time::Duration::from_secs(10),
+                    "{what}"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        };
+        let app = OwnWindow::open("dustbot keyboard", (160, 100), Standing::Own).unwrap();
+        let app_hwnd = handle(app.id());
+        // SAFETY: reads which window has the keyboard.
+        wait("the app's window takes the keyboard", &|| unsafe {
+            GetForegroundWindow() == app_hwnd
+        });
+        let hints = OwnWindow::open("dustbot hints aside", (160, 100), Standing::Aside).unwrap();
+        let hints_hwnd = handle(hints.id());
+        // SAFETY: asks whether a window of this process is shown.
+        wait("the hint window is shown", &|| unsafe {
+            IsWindowVisible(hints_hwnd) != 0
+        });
+        // SAFETY: reads which window has the keyboard.
+        assert_eq!(unsafe { GetForegroundWindow() }, app_hwnd);
     }
 
     /// What dustbot.exe, which has no console, says of a fault or an
