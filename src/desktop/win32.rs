@@ -66,7 +66,7 @@ use super::console::Stream;
 use super::input::Button;
 use super::marks::Mark;
 use super::stop::GrabError;
-use super::{InputError, ScreenPoint, ScreenRect};
+use super::{InputError, MonitorArea, ScreenPoint, ScreenRect};
 
 /// Declares the process per-monitor DPI aware (v2); `Ok` also when it
 /// already was (a manifest, an earlier call), an error naming the
@@ -567,10 +567,58 @@ pub(super) fn show_message(title: &str, text: &str) {
     };
 }
 
-/// xcap's monitors are in the desktop's pixels already, for a process
-/// per-monitor DPI aware (`prepare`).
-pub(super) fn monitor_rects() -> Option<Vec<ScreenRect>> {
-    None
+/// The monitors from the monitor API, in `EnumDisplayMonitors`' order
+/// (xcap's own list is that call's): each one's rectangle and work area
+/// (`GetMonitorInfoW`'s `rcMonitor` and `rcWork`, the monitor less the
+/// taskbar and the app bars), in the desktop's pixels for a process
+/// per-monitor DPI aware (`prepare`). xcap reads a monitor's place and
+/// size with `EnumDisplaySettingsW`, which can fail (as reported under
+/// Remote Desktop) where the monitor API answers: no monitor is lost.
+/// `None` when a monitor cannot be read.
+pub(super) fn monitor_areas() -> Option<Vec<MonitorArea>> {
+    use windows_sys::Win32::Graphics::Gdi::{
+        EnumDisplayMonitors, GetMonitorInfoW, HDC, HMONITOR, MONITORINFO,
+    };
+    unsafe extern "system" fn each(monitor: HMONITOR, _: HDC, _: *mut RECT, found: LPARAM) -> BOOL {
+        // SAFETY: `found` is the vector lent below, for this call only.
+        let found = unsafe { &mut *(found as *mut Vec<HMONITOR>) };
+        found.push(monitor);
+        1
+    }
+    let mut monitors: Vec<HMONITOR> = Vec::new();
+    // SAFETY: the callback writes to the vector, alive through the call.
+    let listed = unsafe {
+        EnumDisplayMonitors(
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            Some(each),
+            (&raw mut monitors) as LPARAM,
+        )
+    };
+    if listed == 0 {
+        return None;
+    }
+    let rect = |r: RECT| ScreenRect {
+        x: r.left,
+        y: r.top,
+        width: (r.right - r.left).max(0) as u32,
+        height: (r.bottom - r.top).max(0) as u32,
+    };
+    monitors
+        .into_iter()
+        .map(|monitor| {
+            let mut info = MONITORINFO {
+                cbSize: std::mem::size_of::<MONITORINFO>() as u32,
+                // SAFETY: plain data, all zeros is valid.
+                ..unsafe { std::mem::zeroed() }
+            };
+            // SAFETY: writes one MONITORINFO of the size it is told.
+            (unsafe { GetMonitorInfoW(monitor, &mut info) } != 0).then(|| MonitorArea {
+                bounds: rect(info.rcMonitor),
+                work: rect(info.rcWork),
+            })
+        })
+        .collect()
 }
 
 /// Whether window `id`'s pixels are on the screen: visible (shown, with

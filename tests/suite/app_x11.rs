@@ -159,6 +159,42 @@ impl App {
 }
 
 #[test]
+fn the_app_beside_the_game_stays_above_a_dock_at_the_screens_bottom() {
+    let desktop = Desktop::start();
+    // A taskbar's 60 px: the app beside a game whose top is 220 px down
+    // would reach 220 + its 813 px with the frame, over the dock, on the
+    // whole screen's 1000.
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let out = desktop.xdotool(&["windowmove", &practice.id, "0", "220"]);
+    assert!(out.status.success(), "{out:?}");
+    let (_dock, work_bottom) = desktop.dock_at_bottom(60);
+    assert_eq!(work_bottom, 940);
+    let app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    let said = app.wait_for("placed beside the game", 1);
+    let (_, game_y, _, _) = desktop.window_rectangle(&practice.id);
+    let (_, _, _, h) = desktop.window_rectangle(&app.window(&desktop));
+    assert!(game_y >= 200, "the game at {game_y}: {said}");
+    // Where the bot put it (its frame's top-left), not where the window
+    // manager let it go (openbox keeps a window off a strut by itself, as
+    // Windows does not): with the frame Windows gives at 100% (31 px
+    // above the client area, 8 below), above the dock.
+    let placed_y: i32 = said
+        .rsplit_once("placed beside the game at (")
+        .and_then(|(_, at)| at.split_once(')'))
+        .and_then(|(at, _)| at.split(", ").nth(1)?.parse().ok())
+        .unwrap_or_else(|| panic!("no place said: {said}"));
+    assert!(
+        placed_y + 31 + h + 8 <= work_bottom,
+        "placed at y {placed_y}, {h} px tall, under the dock (from {work_bottom}): {said}"
+    );
+    assert!(
+        !desktop.overlap(&app.window(&desktop), &practice.id),
+        "{said}"
+    );
+}
+
+#[test]
 fn key_2_clears_the_game_in_the_optimum_record_shows_it_and_closing_ends_with_0() {
     let desktop = Desktop::start();
     let practice = desktop.practice(REAL_BOARD, 150, GAME);
