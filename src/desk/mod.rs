@@ -306,6 +306,11 @@ impl App {
                 self.window.pump();
             }
         }
+        // A window gone with its thread (a fault there) ends the app as
+        // closing it does, the run's summary said, and says why.
+        if let Some(why) = desktop::own::windows_ended() {
+            faults::say(&format!("dustbot: the window is gone: {why}"));
+        }
         self.door.close();
         self.take_in();
         echo("dustbot: closed");

@@ -321,7 +321,16 @@ fn attributes(
     size: PhysicalSize<u32>,
     standing: Standing,
 ) -> winit::window::WindowAttributes {
-    Window::default_attributes()
+    let attributes = Window::default_attributes();
+    // The taskbar's button takes the large icon (Windows: `ICON_BIG`);
+    // the title bar and Alt+Tab the window's.
+    #[cfg(windows)]
+    let attributes = winit::platform::windows::WindowAttributesExtWindows::with_taskbar_icon(
+        attributes,
+        window_icon(),
+    );
+    attributes
+        .with_window_icon(window_icon())
         .with_title(title)
         .with_inner_size(size)
         .with_resizable(false)
@@ -330,6 +339,41 @@ fn attributes(
             Standing::Aside => WindowLevel::AlwaysOnTop,
         })
         .with_active(standing == Standing::Own)
+}
+
+/// The icon file built into the programs (`build.rs` links it as their
+/// resource too), drawn by the renderer (`render::icon`).
+const ICON_FILE: &[u8] = include_bytes!("../../windows/dustbot.ico");
+
+/// The bot's icon for its windows: the 32-pixel picture of
+/// [`ICON_FILE`], read once; `None` (the system's own) should it not
+/// read.
+fn window_icon() -> Option<winit::window::Icon> {
+    static ICON: OnceLock<Option<winit::window::Icon>> = OnceLock::new();
+    ICON.get_or_init(|| {
+        let png = ico_entry(ICON_FILE, 32)?;
+        let picture = image::load_from_memory_with_format(png, image::ImageFormat::Png)
+            .ok()?
+            .to_rgba8();
+        let (width, height) = picture.dimensions();
+        winit::window::Icon::from_rgba(picture.into_raw(), width, height).ok()
+    })
+    .clone()
+}
+
+/// The image of `side` pixels in an icon file's bytes (its entries: 16
+/// bytes each after a 6-byte header, the width first, the image's length
+/// and offset last).
+fn ico_entry(file: &[u8], side: u8) -> Option<&[u8]> {
+    let count = u16::from_le_bytes([*file.get(4)?, *file.get(5)?]) as usize;
+    (0..count).find_map(|i| {
+        let entry = file.get(6 + 16 * i..6 + 16 * (i + 1))?;
+        let word = |at: usize| {
+            u32::from_le_bytes([entry[at], entry[at + 1], entry[at + 2], entry[at + 3]]) as usize
+        };
+        (entry[0] == side).then_some(())?;
+        file.get(word(12)..word(12) + word(8))
+    })
 }
 
 /// The window's id as the window list gives it: the X window's id, the
@@ -469,6 +513,38 @@ static PROXY: OnceLock<Result<Mutex<EventLoopProxy<Ask>>, String>> = OnceLock::n
 /// The windows' thread, while it runs.
 static THREAD: Mutex<Option<std::thread::JoinHandle<()>>> = Mutex::new(None);
 
+/// Why the windows' thread ended, once it has: every window is gone
+/// with it ([`windows_ended`]).
+static ENDED: Mutex<Option<String>> = Mutex::new(None);
+
+/// Runs the windows' event loop (`run`) and keeps in `ended` why it
+/// ended: its error, a panic's message, or its leaving asked for. A
+/// window whose thread is gone reads as closed: an app that read only
+/// its inbox looped on without a window, holding its single-instance
+/// lock.
+fn keep_why_it_ends(ended: &Mutex<Option<String>>, run: impl FnOnce() -> Result<(), String>) {
+    let why = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(Ok(())) => "the windows' event loop was left".to_owned(),
+        Ok(Err(error)) => format!("the windows' event loop ended: {error}"),
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_owned());
+            format!("the windows' thread stopped on a fault: {message}")
+        }
+    };
+    log::warn!("{why}");
+    *ended.lock().unwrap_or_else(PoisonError::into_inner) = Some(why);
+}
+
+/// Why the windows' thread ended, when it has: the bot's windows are all
+/// gone, each reads as closed ([`OwnWindow::is_open`]).
+pub fn windows_ended() -> Option<String> {
+    ENDED.lock().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
 /// The windows' thread, made at the first call: the way to ask it.
 fn windows_thread() -> Result<&'static Mutex<EventLoopProxy<Ask>>, String> {
     PROXY
@@ -479,9 +555,11 @@ fn windows_thread() -> Result<&'static Mutex<EventLoopProxy<Ask>>, String> {
                 .spawn(move || match event_loop() {
                     Ok(event_loop) => {
                         made.send(Ok(event_loop.create_proxy())).ok();
-                        if let Err(error) = event_loop.run_app(&mut Windows::default()) {
-                            log::warn!("the windows' event loop ended: {error}");
-                        }
+                        keep_why_it_ends(&ENDED, || {
+                            event_loop
+                                .run_app(&mut Windows::default())
+                                .map_err(|e| e.to_string())
+                        });
                     }
                     Err(error) => {
                         made.send(Err(error)).ok();
@@ -682,10 +760,11 @@ impl OwnWindow {
     }
 
     /// Whether the window is still there: not closed by the player, not
-    /// destroyed by another program.
+    /// destroyed by another program, its thread not ended
+    /// ([`windows_ended`]).
     pub fn is_open(&self) -> bool {
         let inbox = inbox(&self.shared);
-        !inbox.closed && !inbox.destroyed
+        !inbox.closed && !inbox.destroyed && windows_ended().is_none()
     }
 
     /// Whether another program destroyed the window.
@@ -759,6 +838,37 @@ mod tests {
             assert!(!made.resizable);
             assert_eq!(made.inner_size, Some(size.into()));
         }
+    }
+
+    #[test]
+    fn every_window_of_the_bots_has_its_icon() {
+        let png = ico_entry(ICON_FILE, 32).expect("a 32-pixel icon");
+        assert_eq!(&png[1..4], b"PNG");
+        assert!(ico_entry(ICON_FILE, 24).is_none());
+        assert!(window_icon().is_some());
+        for standing in [Standing::Own, Standing::Aside] {
+            let made = attributes("dustbot", PhysicalSize::new(10, 10), standing);
+            assert!(made.window_icon.is_some(), "{standing:?}");
+        }
+    }
+
+    #[test]
+    fn a_windows_thread_that_ends_says_why_a_panic_included() {
+        let ended = Mutex::new(None);
+        // A panic injected into a thread that runs as the windows' does.
+        std::thread::scope(|threads| {
+            threads.spawn(|| keep_why_it_ends(&ended, || panic!("injected into the loop")));
+        });
+        let why = ended.lock().unwrap().take().unwrap();
+        assert_eq!(
+            why,
+            "the windows' thread stopped on a fault: injected into the loop"
+        );
+        keep_why_it_ends(&ended, || Err("the display went away".into()));
+        let why = ended.lock().unwrap().take().unwrap();
+        assert_eq!(why, "the windows' event loop ended: the display went away");
+        keep_why_it_ends(&ended, || Ok(()));
+        assert!(ended.lock().unwrap().is_some());
     }
 
     /// The app's size drawn for `scale` (800x600 at 100%), as the
