@@ -1175,6 +1175,22 @@ mod tests {
         }
     }
 
+    /// Every monitor xcap lists comes from the monitor API too, in its
+    /// order, with a work area inside it: where xcap's own place
+    /// (`EnumDisplaySettingsW`) fails, none is lost.
+    #[test]
+    fn the_monitor_api_lists_every_monitor_with_its_work_area() {
+        let areas = monitor_areas().expect("the monitor API answers");
+        let xcaps = xcap::Monitor::all().unwrap();
+        assert_eq!(areas.len(), xcaps.len());
+        for (area, monitor) in areas.iter().zip(&xcaps) {
+            assert_eq!(area.work.intersection(&area.bounds), Some(area.work));
+            if let (Ok(x), Ok(width)) = (monitor.x(), monitor.width()) {
+                assert_eq!((area.bounds.x, area.bounds.width), (x, width));
+            }
+        }
+    }
+
     /// The hint window opens beside the game without taking the keyboard
     /// from it (`SW_SHOWNOACTIVATE`: winit's `with_active(false)`), while
     /// the app's window takes it at its start; here the app's window
