@@ -205,8 +205,7 @@ fn run() -> Result<()> {
         layout.scale
     ));
     app.place_at_the_side(first_screen);
-    app.run();
-    Ok(())
+    app.run()
 }
 
 /// The scale the window opens at: the first screen's (150% makes it one
@@ -263,8 +262,9 @@ impl App {
         });
     }
 
-    /// The window's loop, until it is closed or Quit.
-    fn run(&mut self) {
+    /// The window's loop, until it is closed or Quit; an error when the
+    /// window went with its thread.
+    fn run(&mut self) -> Result<()> {
         while self.window.is_open() {
             // Ctrl-C or a request to end (no window's button asked):
             // the app ends as its window's close ends it.
@@ -306,14 +306,16 @@ impl App {
                 self.window.pump();
             }
         }
-        // A window gone with its thread (a fault there) ends the app as
-        // closing it does, the run's summary said, and says why.
-        if let Some(why) = desktop::own::windows_ended() {
-            faults::say(&format!("dustbot: the window is gone: {why}"));
-        }
         self.door.close();
         self.take_in();
         echo("dustbot: closed");
+        // A window gone with its thread (a fault there) ends the app as
+        // closing it does, the run's summary said, then says why as the
+        // error it is, the lock released first.
+        match desktop::own::windows_ended() {
+            Some(why) => Err(anyhow::anyhow!("the window is gone: {why}")),
+            None => Ok(()),
+        }
     }
 
     fn act(&mut self, action: Action) -> Flow {

@@ -468,7 +468,11 @@ impl ApplicationHandler<Ask> for Windows {
                 Some(at) => inbox(&live.shared).presses.push_back(at),
                 None => log::debug!("a press on the window, the pointer's place unknown"),
             },
-            WindowEvent::KeyboardInput { event, .. } => heard(&mut inbox(&live.shared), &event),
+            WindowEvent::KeyboardInput { event, .. } => {
+                #[cfg(debug_assertions)]
+                fault_asked(&event);
+                heard(&mut inbox(&live.shared), &event);
+            }
             WindowEvent::ScaleFactorChanged {
                 scale_factor,
                 mut inner_size_writer,
@@ -491,6 +495,19 @@ impl ApplicationHandler<Ask> for Windows {
             }
             _ => {}
         }
+    }
+}
+
+/// A test build's way to a fault on the windows' thread (the suite's
+/// test of a thread that dies): F12 pressed in a window of the bot's
+/// panics there while `DUSTBOT_WINDOWS_FAULT` is set.
+#[cfg(debug_assertions)]
+fn fault_asked(event: &KeyEvent) {
+    if event.state == ElementState::Pressed
+        && event.physical_key == PhysicalKey::Code(KeyCode::F12)
+        && std::env::var_os("DUSTBOT_WINDOWS_FAULT").is_some()
+    {
+        panic!("a fault injected into the windows' thread (DUSTBOT_WINDOWS_FAULT)");
     }
 }
 

@@ -31,9 +31,17 @@ pub(crate) struct App {
 impl App {
     /// Starts `dustbot` with no argument and waits for its window.
     pub(crate) fn start(desktop: &Desktop) -> App {
+        App::start_with(desktop, &[])
+    }
+
+    /// [`App::start`] with `env` set.
+    pub(crate) fn start_with(desktop: &Desktop, env: &[(&str, &str)]) -> App {
         let started = Instant::now();
         let (process, id) = desktop.open_window("dustbot", || {
-            desktop.on_this_display(env!("CARGO_BIN_EXE_dustbot"), &[] as &[&str])
+            let mut command =
+                desktop.on_this_display(env!("CARGO_BIN_EXE_dustbot"), &[] as &[&str]);
+            command.envs(env.iter().copied());
+            command
         });
         App {
             process,
@@ -156,6 +164,32 @@ impl App {
         let status = wait_for("the app to end", || self.process.0.try_wait().unwrap());
         status.code()
     }
+}
+
+#[test]
+fn a_fault_on_the_windows_thread_ends_the_app_with_its_reason_and_frees_its_lock() {
+    let desktop = Desktop::start();
+    let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let mut app = App::start_with(&desktop, &[("DUSTBOT_WINDOWS_FAULT", "1")]);
+    app.yes_it_is_the_game(&desktop);
+    app.key(&desktop, "1");
+    app.wait_for("hint: click", 1);
+    // A test build's fault on the windows' thread: the window goes with
+    // it; the app, which read only its inbox, looped on without one.
+    app.key(&desktop, "F12");
+    assert_eq!(app.exit_code(), Some(2), "{}", app.said());
+    let said = app.said();
+    assert!(said.contains("ended: 1 hints"), "the run's summary: {said}");
+    assert!(said.contains("dustbot: closed"), "{said}");
+    assert!(
+        said.contains(
+            "error: the window is gone: the windows' thread stopped on a fault: a fault injected"
+        ),
+        "{said}"
+    );
+    // Its lock released: a start now opens the app, which quits with 0.
+    let mut again = App::start(&desktop);
+    assert_eq!(again.quit_by_key(&desktop), Some(0), "{}", again.said());
 }
 
 #[test]
