@@ -552,7 +552,7 @@ fn keep_why_it_ends(ended: &Mutex<Option<String>>, run: impl FnOnce() -> Result<
             format!("the windows' thread stopped on a fault: {message}")
         }
     };
-    log::warn!("{why}");
+    log::debug!("{why}");
     *ended.lock().unwrap_or_else(PoisonError::into_inner) = Some(why);
 }
 
