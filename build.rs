@@ -2,7 +2,9 @@
 //! compiled and linked into it: `bot.exe`'s and `dustbot.exe`'s (the
 //! desktop app, the front door players double-click) application manifest
 //! (`windows/app.manifest`, one for both with each program's name:
-//! asInvoker, per-monitor DPI awareness v2, the supported systems) and the
+//! asInvoker, per-monitor DPI awareness v2, the supported systems), their
+//! icon (`windows/dustbot.ico`, drawn by the renderer: `render::icon`;
+//! Explorer shows the first icon group's) and the
 //! version information Explorer's Properties, SmartScreen and Task
 //! Manager show (product, version, description, the file's own name).
 //! MinGW's `windres` compiles them for the GNU target (the cross build
@@ -19,6 +21,7 @@ const PROGRAMS: [&str; 2] = ["bot", "dustbot"];
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=windows/app.manifest");
+    println!("cargo::rerun-if-changed=windows/dustbot.ico");
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("windows") {
         return;
     }
@@ -61,6 +64,7 @@ fn resources(program: &str, manifest: &Path, version: &str, numbers: &[u16]) -> 
     format!(
         r#"// Made by build.rs.
 1 24 "{manifest}"
+1 ICON "{icon}"
 1 VERSIONINFO
 FILEVERSION {commas}
 PRODUCTVERSION {commas}
@@ -88,6 +92,11 @@ BEGIN
 END
 "#,
         manifest = manifest.display().to_string().replace('\\', "/"),
+        icon = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("windows/dustbot.ico")
+            .display()
+            .to_string()
+            .replace('\\', "/"),
         commas = numbers
             .iter()
             .map(u16::to_string)

@@ -1,12 +1,15 @@
 # On a real Windows (the CI's windows-latest runner), the players' archive
 # as `make dist` wrote it (MinGW's bot.exe, never run on Windows before):
-#   1. SHA256SUMS holds the zip's hash and, once unzipped, bot.exe's;
+#   1. SHA256SUMS holds the zip's hash and, once unzipped, bot.exe's and
+#      dustbot.exe's;
 #   2. unzipped into a folder whose path has spaces and letters beyond
 #      ASCII, bot.exe names itself `bot`, proves the README's example and
 #      reads every sample exactly with the calibration beside it;
-#   3. its version resource says "dustbot" (what Task Manager shows and
-#      xcap gives as every bot window's application) and its manifest is
-#      per-monitor DPI aware v2 and declares Windows 10 and 11 only;
+#   3. bot.exe's and dustbot.exe's version resources say "dustbot" (what
+#      Task Manager shows and xcap gives as every bot window's
+#      application), each its own OriginalFilename, their manifests are
+#      per-monitor DPI aware v2 and declare Windows 10 and 11 only, and
+#      each carries the repository's icon (windows/dustbot.ico);
 #   4. a copy alone where Explorer puts an exe opened inside a zip
 #      (%TEMP%\Temp1_NAME.zip\dustbot\) reads a sample with the built-in
 #      calibration and says to extract the zip first.
@@ -35,11 +38,12 @@ function Get-Listed([string] $name) {
 $player = Join-Path ([System.IO.Path]::GetTempPath()) "Jeux de Zoë $PID\dust bot ÅÄÖ"
 Expand-Archive -Path $zip.FullName -DestinationPath $player
 $exe = Join-Path $player 'dustbot\bot.exe'
-foreach ($file in @(@($zip.FullName, $zip.Name), @($exe, 'dustbot/bot.exe'))) {
+$app = Join-Path $player 'dustbot\dustbot.exe'
+foreach ($file in @(@($zip.FullName, $zip.Name), @($exe, 'dustbot/bot.exe'), @($app, 'dustbot/dustbot.exe'))) {
     $hash = (Get-FileHash -Algorithm SHA256 $file[0]).Hash.ToLowerInvariant()
     if ($hash -ne (Get-Listed $file[1])) { throw "$($file[1]): SHA-256 $hash is not the one SHA256SUMS lists" }
 }
-Write-Output "SHA256SUMS matches $($zip.Name) and dustbot/bot.exe unzipped"
+Write-Output "SHA256SUMS matches $($zip.Name), dustbot/bot.exe and dustbot/dustbot.exe unzipped"
 
 # The bot's output, standard error included, as one text; $LASTEXITCODE kept.
 function Invoke-Bot([string] $program) {
@@ -68,14 +72,19 @@ try {
 }
 Write-Output "in '$player': help names bot, solve proves 11, $read samples read exactly"
 
-$version = (Get-Item $exe).VersionInfo
-if ($version.FileDescription -ne 'dustbot') { throw "FileDescription '$($version.FileDescription)', not dustbot" }
-# The manifest is stored as the text it is, in the resource section.
-$bytes = [System.Text.Encoding]::Latin1.GetString([System.IO.File]::ReadAllBytes($exe))
-if (-not $bytes.Contains('PerMonitorV2')) { throw 'the manifest is not per-monitor DPI aware v2' }
-if (-not $bytes.Contains('{8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a}')) { throw 'the manifest does not declare Windows 10 and 11' }
-if ($bytes.Contains('{1f676c76-80e1-4239-95bb-83d0f6d0da78}')) { throw 'the manifest declares Windows 8.1' }
-Write-Output "version resource: FileDescription $($version.FileDescription), product $($version.ProductVersion); manifest PerMonitorV2, Windows 10 and 11"
+foreach ($program in @(@($exe, 'bot'), @($app, 'dustbot'))) {
+    $version = (Get-Item $program[0]).VersionInfo
+    $name = "$($program[1]).exe"
+    if ($version.FileDescription -ne 'dustbot') { throw "${name}: FileDescription '$($version.FileDescription)', not dustbot" }
+    if ($version.OriginalFilename -ne $name) { throw "${name}: OriginalFilename '$($version.OriginalFilename)'" }
+    # The manifest is stored as the text it is, in the resource section.
+    $bytes = [System.Text.Encoding]::Latin1.GetString([System.IO.File]::ReadAllBytes($program[0]))
+    if (-not $bytes.Contains('PerMonitorV2')) { throw "${name}: the manifest is not per-monitor DPI aware v2" }
+    if (-not $bytes.Contains('{8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a}')) { throw "${name}: the manifest does not declare Windows 10 and 11" }
+    if ($bytes.Contains('{1f676c76-80e1-4239-95bb-83d0f6d0da78}')) { throw "${name}: the manifest declares Windows 8.1" }
+    & (Join-Path $PSScriptRoot 'windows-runner.ps1') -IconIn $program[0]
+    Write-Output "${name}: FileDescription $($version.FileDescription), product $($version.ProductVersion); manifest PerMonitorV2, Windows 10 and 11; the icon"
+}
 
 $opened = Join-Path ([System.IO.Path]::GetTempPath()) "Temp1_$($zip.Name)\dustbot"
 New-Item -ItemType Directory -Force $opened | Out-Null

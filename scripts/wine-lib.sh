@@ -49,7 +49,7 @@ wine_bot() {
 # key) is what Task Manager shows and xcap names each bot window by, its
 # OriginalFilename the program's own; the manifest (UTF-8 text) names the
 # program, runs as the user (asInvoker), is per-monitor DPI aware v2 and
-# declares Windows 10 and 11, not 8.1.
+# declares Windows 10 and 11, not 8.1; its icon is the repository's.
 check_resources() {
   local exe=$1 program=$2 description original
   [[ -f $exe ]] || die "no $exe"
@@ -62,6 +62,19 @@ check_resources() {
   grep -q 'PerMonitorV2' "$exe" || die "$program.exe's manifest is not per-monitor DPI aware v2"
   grep -q '8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a' "$exe" || die "$program.exe's manifest does not declare Windows 10 and 11"
   if grep -q '1f676c76-80e1-4239-95bb-83d0f6d0da78' "$exe"; then die "$program.exe's manifest declares Windows 8.1"; fi
+  # The icon group resource Explorer shows (GRPICONDIR): the icon file's
+  # header and entries, each with its image's id (1, 2, ...) in place of
+  # its offset in the file; the file itself is in the exe too (the
+  # windows' icon), which this does not match.
+  python3 - "$exe" "$root/windows/dustbot.ico" <<'PY' || die "$program.exe carries no icon group of windows/dustbot.ico"
+import sys
+exe, ico = (open(path, "rb").read() for path in sys.argv[1:3])
+count = int.from_bytes(ico[4:6], "little")
+group = ico[:6] + b"".join(
+    ico[6 + 16 * i : 18 + 16 * i] + (i + 1).to_bytes(2, "little") for i in range(count)
+)
+sys.exit(0 if group in exe else 1)
+PY
 }
 
 # check_exe EXE WORK: what every bot.exe must do, run from the folder WORK
@@ -84,7 +97,7 @@ check_exe() {
   t0=$SECONDS
   check_resources "$exe" bot
   check_resources "$(dirname "$exe")/dustbot.exe" dustbot
-  say "bot.exe and dustbot.exe: FileDescription dustbot, each its own OriginalFilename and manifest (PerMonitorV2, asInvoker, Windows 10 and 11 only): $((SECONDS - t0)) s"
+  say "bot.exe and dustbot.exe: FileDescription dustbot, each its own OriginalFilename and manifest (PerMonitorV2, asInvoker, Windows 10 and 11 only), the icon: $((SECONDS - t0)) s"
 
   t0=$SECONDS
   example=GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG

@@ -79,17 +79,22 @@ fn gather(error: Option<&str>, debug_dir: &Path) -> Gathered {
     let screens = match desktop::screens() {
         Ok(screens) => screens
             .iter()
-            .map(|(area, scale)| {
+            .map(|(monitor, scale)| {
+                let (area, work) = (monitor.bounds, monitor.work);
                 let centre = desktop::ScreenPoint::new(
                     area.x + area.width as i32 / 2,
                     area.y + area.height as i32 / 2,
                 );
                 format!(
-                    "{}x{} at {},{}, display scale {:.0}%, HDR {}",
+                    "{}x{} at {},{} (work area {}x{} at {},{}), display scale {:.0}%, HDR {}",
                     area.width,
                     area.height,
                     area.x,
                     area.y,
+                    work.width,
+                    work.height,
+                    work.x,
+                    work.y,
                     scale * 100.0,
                     desktop::hdr::HdrState::at(centre)
                 )

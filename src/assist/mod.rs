@@ -761,7 +761,7 @@ fn open_window(eye: &Eye, board: &Board, look: &Look, query: &str) -> Result<Hin
         query,
         (board.width(), board.height()),
         look,
-        (eye.board.client, eye.board.area(), eye.screen()),
+        (eye.board.client, eye.board.area(), eye.work_area()),
         eye.screen_scale(),
     )
 }

@@ -15,7 +15,7 @@ use image::RgbaImage;
 
 use super::Hint;
 use super::follow::clicks_on;
-use crate::desktop::{self, Key, OwnWindow, ScreenRect, stop};
+use crate::desktop::{self, Key, OwnWindow, ScreenRect, Standing, stop};
 use crate::render::{Canvas, HintPainter, Look, hint_size};
 
 /// Titles for the hint window, the first that `--window`'s text is not part
@@ -127,7 +127,8 @@ impl std::fmt::Debug for HintWindow {
 impl HintWindow {
     /// Opens the window for boards of `cells` where [`place`] puts it for
     /// `game` (the game window's client area on the desktop), `board` (the
-    /// board's area on the desktop) and `screen`, kept above the other
+    /// board's area on the desktop) and `screen` (its work area: the
+    /// taskbar's and the docks' room left out), kept above the other
     /// windows where the window manager allows it; [`NO_ROOM`] when no
     /// place has room.
     pub fn open(
@@ -141,7 +142,7 @@ impl HintWindow {
         let painter = HintPainter::new(cells.0, cells.1, look, placement.scale);
         let (width, height) = painter.size();
         let title = title_for(query);
-        let mut window = OwnWindow::open(&title, (width, height), true)?;
+        let mut window = OwnWindow::open(&title, (width, height), Standing::Aside)?;
         // The assistant paces itself: no waiting in the window's updates.
         window.set_rate(0);
         // The keyboard is the game's once the player clicks it: the
@@ -243,7 +244,7 @@ pub fn title_for(query: &str) -> String {
 
 /// Where the hint window for boards of `cells` goes, for `game` (the game
 /// window's client area), `board` and `screen` (all on the desktop, the
-/// screen at `screen_scale`): beside the game window at the biggest scale
+/// screen's work area, at `screen_scale`): beside the game window at the biggest scale
 /// that has room (to its right, left, below or above), the screen's own
 /// first; else over the game window, beside the board at the biggest
 /// scale that has room there; `None` when neither has. The window with
@@ -325,6 +326,36 @@ mod tests {
             y,
             width,
             height,
+        }
+    }
+
+    #[test]
+    fn the_hint_window_stays_off_the_taskbar_at_1920x1080_at_every_scale() {
+        for taskbar in [48, 72] {
+            for scale in [1.0, 1.25, 1.5] {
+                let work = rect(0, 0, 1920, 1080 - taskbar);
+                // The game on the left, its top 63 px down, its board in
+                // its lower part: the hint window beside it.
+                let game = rect(0, 63, (1280.0 * scale) as u32, (800.0 * scale) as u32);
+                let board = rect(
+                    (200.0 * scale) as i32,
+                    63 + (300.0 * scale) as i32,
+                    (600.0 * scale) as u32,
+                    (450.0 * scale) as u32,
+                );
+                let placed = place(game, board, (work, scale), (8, 6))
+                    .unwrap_or_else(|| panic!("{taskbar} at {scale}: no room"));
+                let (w, h) = Border::at_scale(scale).around({
+                    let (w, h) = hint_size(8, 6, placed.scale);
+                    (w as i32, h as i32)
+                });
+                let outer = rect(placed.at.0, placed.at.1, w as u32, h as u32);
+                assert_eq!(
+                    work.intersection(&outer),
+                    Some(outer),
+                    "{taskbar} at {scale}: {placed:?}"
+                );
+            }
         }
     }
 

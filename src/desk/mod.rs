@@ -35,7 +35,8 @@ use crate::app::{Options, look_of};
 use crate::assist::{Border, place_sized};
 use crate::desktop::stop::{self, Asker};
 use crate::desktop::{
-    self, Desktop as _, Key, OwnWindow, ScreenPoint, ScreenRect, WindowInfo, folders,
+    self, Desktop as _, Key, MonitorArea, OwnWindow, ScreenPoint, ScreenRect, Standing, WindowInfo,
+    folders,
 };
 use crate::game::{NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use crate::render::{Canvas, HintPainter, font};
@@ -177,7 +178,10 @@ fn run() -> Result<()> {
     // The app's hints show in its own window, beside the game already.
     let door = Door::on_this_desktop(Options::default(), false)?;
     // The first screen, asked once: the window's scale and corner.
-    let first_screen = desktop::screens().ok().and_then(|s| s.into_iter().next());
+    let first_screen = desktop::screens()
+        .ok()
+        .and_then(|s| s.into_iter().next())
+        .map(|(area, scale)| (area.work, scale));
     let layout = Layout::new(CELLS, start_scale(first_screen));
     let window = open_window(&layout)?;
     let mut app = App {
@@ -204,13 +208,13 @@ fn run() -> Result<()> {
         layout.scale
     ));
     app.place_at_the_side(first_screen);
-    app.run();
-    Ok(())
+    app.run()
 }
 
 /// The scale the window opens at: the first screen's (150% makes it one
 /// and a half times as big, as every window there), smaller only where
-/// the screen has no room for it with its frame.
+/// the screen's work area (`first_screen`'s, the taskbar left out) has
+/// no room for it with its frame.
 fn start_scale(first_screen: Option<(ScreenRect, f32)>) -> f32 {
     let Some((screen, scale)) = first_screen else {
         return 1.0;
@@ -228,8 +232,23 @@ fn start_scale(first_screen: Option<(ScreenRect, f32)>) -> f32 {
         .unwrap_or(scales[scales.len() - 1])
 }
 
+/// The work area (the taskbar's and the docks' room left out) and scale
+/// of the screen that shows `area`'s centre, else of the first screen:
+/// where the app goes beside the game.
+fn work_area_of(area: ScreenRect, screens: &[(MonitorArea, f32)]) -> Option<(ScreenRect, f32)> {
+    let centre = ScreenPoint::new(
+        area.x + area.width as i32 / 2,
+        area.y + area.height as i32 / 2,
+    );
+    screens
+        .iter()
+        .find(|(s, _)| s.bounds.contains(centre))
+        .or(screens.first())
+        .map(|&(s, scale)| (s.work, scale))
+}
+
 fn open_window(layout: &Layout) -> Result<OwnWindow> {
-    let mut window = OwnWindow::open(TITLE, layout.size, false)
+    let mut window = OwnWindow::open(TITLE, layout.size, Standing::Own)
         .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))?;
     window.set_rate(RATE);
     Ok(window)
@@ -246,8 +265,9 @@ impl App {
         });
     }
 
-    /// The window's loop, until it is closed or Quit.
-    fn run(&mut self) {
+    /// The window's loop, until it is closed or Quit; an error when the
+    /// window went with its thread.
+    fn run(&mut self) -> Result<()> {
         while self.window.is_open() {
             // Ctrl-C, a request to end, the display closing: the app
             // ends as its window's close ends it.
@@ -300,6 +320,13 @@ impl App {
             None => echo("dustbot: closed"),
         }
         stop::face_ended();
+        // A window gone with its thread (a fault there) ends the app as
+        // closing it does, the run's summary said, then says why as the
+        // error it is, the lock released first.
+        match desktop::own::windows_ended() {
+            Some(why) => Err(anyhow::anyhow!("the window is gone: {why}")),
+            None => Ok(()),
+        }
     }
 
     fn act(&mut self, action: Action) -> Flow {
@@ -434,18 +461,10 @@ impl App {
     fn place_beside(&mut self, game: &WindowInfo) {
         let area = game.area();
         let screens = desktop::screens().unwrap_or_default();
-        let centre = ScreenPoint::new(
-            area.x + area.width as i32 / 2,
-            area.y + area.height as i32 / 2,
-        );
-        let Some(&(screen, scale)) = screens
-            .iter()
-            .find(|(s, _)| s.contains(centre))
-            .or(screens.first())
-        else {
+        let Some(work) = work_area_of(area, &screens) else {
             return;
         };
-        let placement = place_sized(area, area, (screen, scale), |s| Layout::new(CELLS, s).size);
+        let placement = place_sized(area, area, work, |s| Layout::new(CELLS, s).size);
         let Some(placement) = placement else {
             self.door
                 .notice("no room beside the game: move this window off the board".to_owned());
@@ -556,6 +575,74 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A 1920x1080 monitor with a taskbar of `taskbar` pixels at its
+    /// bottom (48 at 100% on Windows 11, 72 at 150%).
+    fn laptop(taskbar: u32) -> MonitorArea {
+        let bounds = ScreenRect {
+            x: 0,
+            y: 0,
+            width: 1920,
+            height: 1080,
+        };
+        MonitorArea {
+            bounds,
+            work: ScreenRect {
+                height: 1080 - taskbar,
+                ..bounds
+            },
+        }
+    }
+
+    #[test]
+    fn the_app_stays_off_the_taskbar_at_1920x1080_at_every_scale() {
+        for taskbar in [48, 72] {
+            for scale in [1.0, 1.25, 1.5] {
+                let screens = [(laptop(taskbar), scale)];
+                let work = screens[0].0.work;
+                let frame = Border::at_scale(scale);
+                let inside = |(x, y): (i32, i32), s: f32| {
+                    let (w, h) = Layout::new(CELLS, s).size;
+                    let (w, h) = (w as i32 + 2 * frame.side, h as i32 + frame.top + frame.side);
+                    let outer = ScreenRect {
+                        x,
+                        y,
+                        width: w as u32,
+                        height: h as u32,
+                    };
+                    work.intersection(&outer) == Some(outer)
+                };
+                let said = format!("taskbar {taskbar} px at {scale}");
+                // Opened in a corner of the first screen, its buttons
+                // (Stop, Quit) above the taskbar.
+                let first = screens.first().map(|&(s, scale)| (s.work, scale));
+                let opened = start_scale(first);
+                let (_, h) = Layout::new(CELLS, opened).size;
+                let bottom = work.height as i32 - h as i32 - frame.top - frame.side;
+                assert!(
+                    inside((0, bottom.max(0)), opened),
+                    "{said}: opened at {opened}"
+                );
+                // Beside a game window whose top is 63 px down the screen
+                // (the case), on its left.
+                let game = ScreenRect {
+                    x: 0,
+                    y: 63,
+                    width: (800.0 * scale) as u32,
+                    height: (600.0 * scale) as u32,
+                };
+                let at = work_area_of(game, &screens).unwrap();
+                assert_eq!(at, (work, scale), "{said}");
+                let placed = place_sized(game, game, at, |s| Layout::new(CELLS, s).size)
+                    .unwrap_or_else(|| panic!("{said}: no room"));
+                assert!(inside(placed.at, placed.scale), "{said}: {placed:?}");
+                assert!(
+                    placed.at.0 >= game.x + game.width as i32,
+                    "{said}: {placed:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_keys_ask_the_door_for_what_the_buttons_offer() {

@@ -15,7 +15,7 @@ use super::platform;
 use super::process::{
     CommandLine, bots_own, own_processes, own_terminal_among, own_window, terminal_app,
 };
-use super::{Desktop, GameWindow, Pointer, Region, ScreenPoint, ScreenRect};
+use super::{Desktop, GameWindow, MonitorArea, Pointer, Region, ScreenPoint, ScreenRect};
 
 /// A window as the window system reports it; the position is the top-left
 /// of its client area on the screen.
@@ -142,6 +142,10 @@ pub enum CaptureError {
     Grab { title: String, cause: String },
     #[error("the window {} is not on any screen", crate::text::title(.title))]
     OffScreen { title: String },
+    /// The system lists no monitor at all: where the window is cannot be
+    /// told, and is never said as off screen.
+    #[error("the system lists no monitor ({cause}): the screen cannot be read")]
+    NoMonitor { cause: String },
 }
 
 /// `parts` of `window`'s client area cut from one capture of the
@@ -387,7 +391,7 @@ pub struct SystemWindow {
     info: WindowInfo,
     /// The monitor the last region capture used and its place on the
     /// desktop: looking it up costs several round trips to the display.
-    screen: Option<(xcap::Monitor, ScreenRect)>,
+    screen: Option<(xcap::Monitor, MonitorArea)>,
     /// On X11, the screen's pixels through one connection kept open
     /// (`xcap` opens three a capture, which cost the X server more than
     /// the pixels); `None` where that cannot serve.
@@ -485,7 +489,8 @@ impl GameWindow for SystemWindow {
     // Where a connection is kept (X11), each part is its own small
     // request on it.
     fn capture_parts(&mut self, parts: &[Region]) -> Result<Vec<RgbaImage>, CaptureError> {
-        if let (Some(pixels), Some((_, bounds))) = (&self.pixels, &self.screen) {
+        if let (Some(pixels), Some((_, MonitorArea { bounds, .. }))) = (&self.pixels, &self.screen)
+        {
             let origin = self.info.area().origin();
             return parts
                 .iter()
@@ -507,7 +512,11 @@ impl GameWindow for SystemWindow {
     }
 
     fn screen(&self) -> Option<ScreenRect> {
-        self.screen.as_ref().map(|(_, bounds)| *bounds)
+        self.screen.as_ref().map(|(_, area)| area.bounds)
+    }
+
+    fn work_area(&self) -> Option<ScreenRect> {
+        self.screen.as_ref().map(|(_, area)| area.work)
     }
 
     fn screen_scale(&self) -> f32 {
@@ -530,60 +539,98 @@ impl SystemWindow {
         &mut self,
         area: &ScreenRect,
     ) -> Result<(xcap::Monitor, ScreenRect), CaptureError> {
-        if let Some((monitor, bounds)) = &self.screen
-            && bounds.intersection(area) == Some(*area)
+        if let Some((monitor, found)) = &self.screen
+            && found.bounds.intersection(area) == Some(*area)
         {
-            return Ok((monitor.clone(), *bounds));
+            return Ok((monitor.clone(), found.bounds));
         }
         let grab = |e: xcap::XCapError| CaptureError::Grab {
             title: self.info.title.clone(),
             cause: e.to_string(),
         };
         let mut monitors = monitors().map_err(grab)?;
-        let bounds: Vec<ScreenRect> = monitors.iter().map(|(_, b)| *b).collect();
-        let best = most_of(area, &bounds).ok_or_else(|| CaptureError::OffScreen {
-            title: self.info.title.clone(),
-        })?;
+        let bounds: Vec<ScreenRect> = monitors.iter().map(|(_, a)| a.bounds).collect();
+        let best = screen_for(area, &bounds, &self.info.title)?;
         let found = monitors.swap_remove(best);
+        let bounds = found.1.bounds;
         self.screen = Some(found.clone());
-        Ok(found)
+        Ok((found.0, bounds))
     }
 }
 
-/// The monitors with their place on the desktop.
-fn monitors() -> Result<Vec<(xcap::Monitor, ScreenRect)>, xcap::XCapError> {
-    let all = xcap::Monitor::all()?;
-    // In the desktop's pixels, where the platform says them (X11: xcap's
-    // are divided by the desktop's scale).
-    let exact = platform::monitor_rects().filter(|rects| rects.len() == all.len());
-    Ok(all
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, m)| {
-            let bounds = match &exact {
-                Some(rects) => rects[i],
-                None => ScreenRect {
-                    x: m.x().ok()?,
-                    y: m.y().ok()?,
-                    width: m.width().ok()?,
-                    height: m.height().ok()?,
-                },
-            };
-            Some((m, bounds))
-        })
-        .collect())
+/// Which of `monitors` a capture of `area` (of the window `title`) is
+/// on: the one that shows most of it ([`most_of`]); none listed is said
+/// as such, never as the window off screen.
+fn screen_for(
+    area: &ScreenRect,
+    monitors: &[ScreenRect],
+    title: &str,
+) -> Result<usize, CaptureError> {
+    if monitors.is_empty() {
+        return Err(CaptureError::NoMonitor {
+            cause: "none listed".into(),
+        });
+    }
+    most_of(area, monitors).ok_or_else(|| CaptureError::OffScreen {
+        title: title.to_owned(),
+    })
 }
 
-/// The screens: each one's place on the desktop and its display scale
-/// (1.0 for 100%).
-pub fn screens() -> Result<Vec<(ScreenRect, f32)>, CaptureError> {
+/// The monitors with their place on the desktop and their work area.
+fn monitors() -> Result<Vec<(xcap::Monitor, MonitorArea)>, xcap::XCapError> {
+    let own = |m: &xcap::Monitor| {
+        Some(ScreenRect {
+            x: m.x().ok()?,
+            y: m.y().ok()?,
+            width: m.width().ok()?,
+            height: m.height().ok()?,
+        })
+    };
+    Ok(with_areas(
+        xcap::Monitor::all()?,
+        platform::monitor_areas(),
+        own,
+    ))
+}
+
+/// Each of `all` with its area: the platform's, where it gives one for
+/// each (in the same order: X11's RandR, xcap's are divided by the
+/// desktop's scale; Windows' monitor API, which answers where xcap's
+/// `EnumDisplaySettingsW` fails), else its `own` rectangle, all of it work
+/// area; one with neither is left out.
+fn with_areas<M>(
+    all: Vec<M>,
+    platform: Option<Vec<MonitorArea>>,
+    own: impl Fn(&M) -> Option<ScreenRect>,
+) -> Vec<(M, MonitorArea)> {
+    match platform.filter(|areas| areas.len() == all.len()) {
+        Some(areas) => all.into_iter().zip(areas).collect(),
+        None => all
+            .into_iter()
+            .filter_map(|m| {
+                let area = MonitorArea::whole(own(&m)?);
+                Some((m, area))
+            })
+            .collect(),
+    }
+}
+
+/// The screens: each one's place on the desktop, its work area (where
+/// the bot's windows go) and its display scale (1.0 for 100%). An error
+/// when none is listed.
+pub fn screens() -> Result<Vec<(MonitorArea, f32)>, CaptureError> {
     platform::check_display()?;
     let monitors = monitors().map_err(|e| CaptureError::NoDesktop {
         cause: e.to_string(),
     })?;
+    if monitors.is_empty() {
+        return Err(CaptureError::NoMonitor {
+            cause: "none listed".into(),
+        });
+    }
     Ok(monitors
         .into_iter()
-        .map(|(m, bounds)| (bounds, m.scale_factor().unwrap_or(1.0)))
+        .map(|(m, area)| (area, m.scale_factor().unwrap_or(1.0)))
         .collect())
 }
 
@@ -606,6 +653,65 @@ fn most_of(area: &ScreenRect, monitors: &[ScreenRect]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn rect(x: i32, width: u32) -> ScreenRect {
+        ScreenRect {
+            x,
+            y: 0,
+            width,
+            height: 1080,
+        }
+    }
+
+    #[test]
+    fn every_monitor_the_monitor_api_lists_is_kept_where_xcaps_own_place_fails() {
+        // xcap's EnumDisplaySettingsW failing for both (Remote Desktop):
+        // no place of its own; the monitor API gives each, work areas too.
+        let api = vec![
+            MonitorArea {
+                bounds: rect(0, 1920),
+                work: ScreenRect {
+                    height: 1032,
+                    ..rect(0, 1920)
+                },
+            },
+            MonitorArea::whole(rect(1920, 1280)),
+        ];
+        let kept = with_areas(vec!['a', 'b'], Some(api.clone()), |_| None);
+        assert_eq!(kept, vec![('a', api[0]), ('b', api[1])]);
+        // Without the platform's list (or one of another length), xcap's
+        // own places, the whole monitor its work area; one without is
+        // left out.
+        let own = |m: &char| (*m == 'a').then(|| rect(0, 1920));
+        let alone = vec![('a', MonitorArea::whole(rect(0, 1920)))];
+        assert_eq!(with_areas(vec!['a', 'b'], None, own), alone);
+        assert_eq!(
+            with_areas(vec!['a', 'b'], Some(api[..1].to_vec()), own),
+            alone
+        );
+    }
+
+    #[test]
+    fn no_monitor_listed_is_said_so_never_off_screen() {
+        let area = rect(100, 200);
+        assert!(matches!(
+            screen_for(&area, &[], "Nodiatis"),
+            Err(CaptureError::NoMonitor { .. })
+        ));
+        assert!(matches!(
+            screen_for(&area, &[rect(5000, 100)], "Nodiatis"),
+            Err(CaptureError::OffScreen { .. })
+        ));
+        assert_eq!(
+            screen_for(&area, &[rect(5000, 100), rect(0, 1920)], "Nodiatis"),
+            Ok(1)
+        );
+        let said = CaptureError::NoMonitor {
+            cause: "none listed".into(),
+        }
+        .to_string();
+        assert!(!said.contains("not on any screen"), "{said}");
+    }
 
     fn window(title: &str, app: &str, width: u32, minimised: bool) -> WindowInfo {
         WindowInfo {

@@ -388,8 +388,11 @@ pub(super) fn client_area(_id: u32) -> Option<ScreenRect> {
     None
 }
 
-/// xcap's monitors are in points already (`CGDisplayBounds`).
-pub(super) fn monitor_rects() -> Option<Vec<ScreenRect>> {
+/// xcap's monitors are in points already (`CGDisplayBounds`), each taken
+/// whole as its work area: NSScreen's `visibleFrame` (the menu bar and
+/// the Dock left out) is asked on the main thread only, which is not
+/// done yet.
+pub(super) fn monitor_areas() -> Option<Vec<super::MonitorArea>> {
     None
 }
 
@@ -844,8 +847,8 @@ extern "C" fn on_hot_key(
 /// The key that stops a run from anywhere (`RegisterEventHotKey` on the
 /// application's target, on the main thread while the windows' loop
 /// runs there), held until dropped. The chords are the Mac's
-/// ([`macos_rules::carbon_hot_key`]): Control-Option-S, and F15 for
-/// Pause.
+/// ([`macos_rules::carbon_hot_key`]): Control-Shift-Delete, and F15
+/// for Pause.
 pub(super) struct StopKeyGrab {
     /// Carbon's reference, as an address (it is used on the main thread
     /// alone).

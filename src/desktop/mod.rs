@@ -96,7 +96,7 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(u32) -> Option<String> = platform::wm_name;
     let _: fn(u32) -> Option<ScreenRect> = platform::client_area;
     let _: fn(u32) -> bool = platform::shown;
-    let _: fn() -> Option<Vec<ScreenRect>> = platform::monitor_rects;
+    let _: fn() -> Option<Vec<MonitorArea>> = platform::monitor_areas;
     let _: fn(ScreenPoint) -> Result<Option<u32>, String> = platform::window_at;
     let _: fn(u32) -> Option<u32> = platform::parent_of;
     // A monitor's DXGI colour space (HDR), by a window or a point.
@@ -135,8 +135,8 @@ use image::RgbaImage;
 pub use capture::{CaptureError, WindowInfo, names, screens};
 pub use input::{InputError, Mouse};
 pub use marks::{BoardMarks, Mark};
-pub use own::{Key, OwnWindow, end_windows};
-pub use screen::{Region, ScreenPoint, ScreenRect};
+pub use own::{Key, OwnWindow, Standing, end_windows};
+pub use screen::{MonitorArea, Region, ScreenPoint, ScreenRect};
 
 /// The game window, as live play and assist mode watch it.
 pub trait GameWindow: std::fmt::Debug {
@@ -175,6 +175,12 @@ pub trait GameWindow: std::fmt::Debug {
 
     /// The screen the last capture was on, in desktop coordinates.
     fn screen(&self) -> Option<ScreenRect>;
+
+    /// That screen's work area (less the taskbar and the docks), where
+    /// the bot's windows go; the whole screen where none is known.
+    fn work_area(&self) -> Option<ScreenRect> {
+        self.screen()
+    }
 
     /// The display scale of the screen the last capture was on (1.0 for
     /// 100%, 1.5 for 150%): what the window manager's frames are drawn

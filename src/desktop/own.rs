@@ -35,6 +35,18 @@ use winit::window::{Window, WindowId, WindowLevel};
 use super::macos_main as mac;
 use super::platform;
 
+/// How a window of the bot's stands among the others as it opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// A window the player works in (the app's, the practice window): as
+    /// the others are, taking the keyboard as it opens.
+    Own,
+    /// A window beside the game (the hint window): above the others, and
+    /// opened without taking the keyboard from the game or the terminal,
+    /// whose keys the player is typing.
+    Aside,
+}
+
 /// The keys the bot's windows listen to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
@@ -138,10 +150,62 @@ struct Inbox {
     stale: Vec<Key>,
     closed: bool,
     destroyed: bool,
-    scale: f64,
+    scales: Scales,
     /// The picture shown: 0RGB words, row by row, and its size.
     pixels: Vec<u32>,
     size: (usize, usize),
+}
+
+/// A window's scale as the toolkit reads it, and the scale its owner
+/// draws for: a change of the one the other has not followed is drawn
+/// for ([`OwnWindow::rescaled`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Scales {
+    now: f64,
+    drawn_for: f64,
+}
+
+impl Default for Scales {
+    fn default() -> Scales {
+        Scales::at(1.0)
+    }
+}
+
+impl Scales {
+    fn at(scale: f64) -> Scales {
+        Scales {
+            now: scale,
+            drawn_for: scale,
+        }
+    }
+
+    /// The bot moved the window itself, at the size it chose for the
+    /// monitor it lands on: its scale there, `landed`, is drawn for
+    /// already. On Windows the move's `WM_DPICHANGED` comes within the
+    /// move (`SetWindowPos`), and winit reads its scale then
+    /// (`window_state.scale_factor`), telling `ScaleFactorChanged` after:
+    /// followed, it would draw at the target's scale times the change,
+    /// twice scaled (0.67x or 1.5x between 100% and 150%).
+    fn moved_by_owner(&mut self, landed: f64) {
+        *self = Scales::at(landed);
+    }
+
+    /// The toolkit tells the window's scale changed (a move by the
+    /// player, the desktop's scale changed, or the bot's own move told).
+    fn changed(&mut self, scale: f64) {
+        self.now = scale;
+    }
+
+    /// By how much the scale changed since it was last drawn for, when it
+    /// did; drawn for from now on.
+    fn rescaled(&mut self) -> Option<f32> {
+        if self.now == self.drawn_for {
+            return None;
+        }
+        let by = self.now / self.drawn_for;
+        self.drawn_for = self.now;
+        Some(by as f32)
+    }
 }
 
 type Shared = Arc<Mutex<Inbox>>;
@@ -155,7 +219,7 @@ enum Ask {
     Open {
         title: String,
         size: (usize, usize),
-        topmost: bool,
+        standing: Standing,
         opened: mpsc::Sender<Result<(WindowId, u32, Shared), String>>,
     },
     /// Draw the picture in the window's inbox.
@@ -216,19 +280,10 @@ impl Windows {
         event_loop: &ActiveEventLoop,
         title: &str,
         (width, height): (usize, usize),
-        topmost: bool,
+        standing: Standing,
     ) -> Result<(WindowId, u32, Shared), String> {
         let size = PhysicalSize::new(width as u32, height as u32);
-        let attributes = Window::default_attributes()
-            .with_title(title)
-            .with_inner_size(size)
-            // The pictures are drawn for the client area's size.
-            .with_resizable(false)
-            .with_window_level(if topmost {
-                WindowLevel::AlwaysOnTop
-            } else {
-                WindowLevel::Normal
-            });
+        let attributes = attributes(title, size, standing);
         let window = Rc::new(
             event_loop
                 .create_window(attributes)
@@ -243,7 +298,7 @@ impl Windows {
         let surface = softbuffer::Surface::new(&context, Rc::clone(&window));
         self.context = Some(context);
         let shared = Arc::new(Mutex::new(Inbox {
-            scale: window.scale_factor(),
+            scales: Scales::at(window.scale_factor()),
             ..Inbox::default()
         }));
         let live = Live {
@@ -257,6 +312,73 @@ impl Windows {
         self.live.insert(window_id, live);
         Ok((window_id, id, shared))
     }
+}
+
+/// What a window is made with: its client area `size`, fixed (the
+/// pictures are drawn for it), and its standing. A window aside is
+/// `WS_EX_TOPMOST` on Windows (`WindowLevel::AlwaysOnTop`) and shown with
+/// `SW_SHOWNOACTIVATE` (winit 0.30's `with_active(false)`: the window's
+/// first `ShowWindow`, `window_state.rs` `apply_diff`), so that the
+/// game keeps the keyboard; on X11 winit does not apply it (its docs:
+/// "X11: Unsupported"), and the window manager decides.
+fn attributes(
+    title: &str,
+    size: PhysicalSize<u32>,
+    standing: Standing,
+) -> winit::window::WindowAttributes {
+    let attributes = Window::default_attributes();
+    // The taskbar's button takes the large icon (Windows: `ICON_BIG`);
+    // the title bar and Alt+Tab the window's.
+    #[cfg(windows)]
+    let attributes = winit::platform::windows::WindowAttributesExtWindows::with_taskbar_icon(
+        attributes,
+        window_icon(),
+    );
+    attributes
+        .with_window_icon(window_icon())
+        .with_title(title)
+        .with_inner_size(size)
+        .with_resizable(false)
+        .with_window_level(match standing {
+            Standing::Own => WindowLevel::Normal,
+            Standing::Aside => WindowLevel::AlwaysOnTop,
+        })
+        .with_active(standing == Standing::Own)
+}
+
+/// The icon file built into the programs (`build.rs` links it as their
+/// resource too), drawn by the renderer (`render::icon`).
+const ICON_FILE: &[u8] = include_bytes!("../../windows/dustbot.ico");
+
+/// The bot's icon for its windows: the 32-pixel picture of
+/// [`ICON_FILE`], read once; `None` (the system's own) should it not
+/// read.
+fn window_icon() -> Option<winit::window::Icon> {
+    static ICON: OnceLock<Option<winit::window::Icon>> = OnceLock::new();
+    ICON.get_or_init(|| {
+        let png = ico_entry(ICON_FILE, 32)?;
+        let picture = image::load_from_memory_with_format(png, image::ImageFormat::Png)
+            .ok()?
+            .to_rgba8();
+        let (width, height) = picture.dimensions();
+        winit::window::Icon::from_rgba(picture.into_raw(), width, height).ok()
+    })
+    .clone()
+}
+
+/// The image of `side` pixels in an icon file's bytes (its entries: 16
+/// bytes each after a 6-byte header, the width first, the image's length
+/// and offset last).
+fn ico_entry(file: &[u8], side: u8) -> Option<&[u8]> {
+    let count = u16::from_le_bytes([*file.get(4)?, *file.get(5)?]) as usize;
+    (0..count).find_map(|i| {
+        let entry = file.get(6 + 16 * i..6 + 16 * (i + 1))?;
+        let word = |at: usize| {
+            u32::from_le_bytes([entry[at], entry[at + 1], entry[at + 2], entry[at + 3]]) as usize
+        };
+        (entry[0] == side).then_some(())?;
+        file.get(word(12)..word(12) + word(8))
+    })
 }
 
 /// The window's id as the window list gives it: the X window's id, the
@@ -299,12 +421,12 @@ impl ApplicationHandler<Ask> for Windows {
             Ask::Open {
                 title,
                 size,
-                topmost,
+                standing,
                 opened,
             } => {
                 // The owner may have given up waiting: nobody to tell.
                 opened
-                    .send(self.open(event_loop, &title, size, topmost))
+                    .send(self.open(event_loop, &title, size, standing))
                     .ok();
             }
             Ask::Close(id, closed) => {
@@ -337,6 +459,8 @@ impl ApplicationHandler<Ask> for Windows {
                     #[cfg(target_os = "macos")]
                     live.window
                         .set_outer_position(winit::dpi::LogicalPosition::new(x, y));
+                    let landed = live.window.scale_factor();
+                    inbox(&live.shared).scales.moved_by_owner(landed);
                 }
             }
             Ask::Resize(id, (width, height)) => {
@@ -375,7 +499,11 @@ impl ApplicationHandler<Ask> for Windows {
                 event,
                 is_synthetic,
                 ..
-            } => heard(&mut inbox(&live.shared), &event, is_synthetic),
+            } => {
+                #[cfg(debug_assertions)]
+                fault_asked(&event);
+                heard(&mut inbox(&live.shared), &event, is_synthetic);
+            }
             WindowEvent::ScaleFactorChanged {
                 scale_factor,
                 mut inner_size_writer,
@@ -384,7 +512,7 @@ impl ApplicationHandler<Ask> for Windows {
                 // the new scale: the toolkit's own resize would stretch
                 // the client area around a picture of the old size.
                 let _ = inner_size_writer.request_inner_size(live.size);
-                inbox(&live.shared).scale = scale_factor;
+                inbox(&live.shared).scales.changed(scale_factor);
             }
             WindowEvent::CloseRequested => {
                 inbox(&live.shared).closed = true;
@@ -398,6 +526,19 @@ impl ApplicationHandler<Ask> for Windows {
             }
             _ => {}
         }
+    }
+}
+
+/// A test build's way to a fault on the windows' thread (the suite's
+/// test of a thread that dies): F12 pressed in a window of the bot's
+/// panics there while `DUSTBOT_WINDOWS_FAULT` is set.
+#[cfg(debug_assertions)]
+fn fault_asked(event: &KeyEvent) {
+    if event.state == ElementState::Pressed
+        && event.physical_key == PhysicalKey::Code(KeyCode::F12)
+        && std::env::var_os("DUSTBOT_WINDOWS_FAULT").is_some()
+    {
+        panic!("a fault injected into the windows' thread (DUSTBOT_WINDOWS_FAULT)");
     }
 }
 
@@ -444,6 +585,38 @@ static PROXY: OnceLock<Result<Mutex<EventLoopProxy<Ask>>, String>> = OnceLock::n
 /// The windows' thread, while it runs.
 static THREAD: Mutex<Option<std::thread::JoinHandle<()>>> = Mutex::new(None);
 
+/// Why the windows' thread ended, once it has: every window is gone
+/// with it ([`windows_ended`]).
+static ENDED: Mutex<Option<String>> = Mutex::new(None);
+
+/// Runs the windows' event loop (`run`) and keeps in `ended` why it
+/// ended: its error, a panic's message, or its leaving asked for. A
+/// window whose thread is gone reads as closed: an app that read only
+/// its inbox looped on without a window, holding its single-instance
+/// lock.
+fn keep_why_it_ends(ended: &Mutex<Option<String>>, run: impl FnOnce() -> Result<(), String>) {
+    let why = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(Ok(())) => "the windows' event loop was left".to_owned(),
+        Ok(Err(error)) => format!("the windows' event loop ended: {error}"),
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_owned());
+            format!("the windows' thread stopped on a fault: {message}")
+        }
+    };
+    log::debug!("{why}");
+    *ended.lock().unwrap_or_else(PoisonError::into_inner) = Some(why);
+}
+
+/// Why the windows' thread ended, when it has: the bot's windows are all
+/// gone, each reads as closed ([`OwnWindow::is_open`]).
+pub fn windows_ended() -> Option<String> {
+    ENDED.lock().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
 /// The windows' thread, made at the first call: the way to ask it. On
 /// macOS it is the process's main thread, asked to start the windows
 /// (`desktop::macos_main::main_thread_serves_windows`).
@@ -476,9 +649,11 @@ fn run_windows(made: mpsc::Sender<Result<EventLoopProxy<Ask>, String>>) {
     match event_loop() {
         Ok(event_loop) => {
             made.send(Ok(event_loop.create_proxy())).ok();
-            if let Err(error) = event_loop.run_app(&mut Windows::default()) {
-                log::warn!("the windows' event loop ended: {error}");
-            }
+            keep_why_it_ends(&ENDED, || {
+                event_loop
+                    .run_app(&mut Windows::default())
+                    .map_err(|e| e.to_string())
+            });
         }
         Err(error) => {
             made.send(Err(error)).ok();
@@ -497,7 +672,9 @@ fn event_loop() -> Result<EventLoop<Ask>, String> {
     winit::platform::x11::EventLoopBuilderExtX11::with_any_thread(&mut builder, true);
     #[cfg(target_os = "macos")]
     mac::policy(&mut builder);
-    builder.build().map_err(|e| without_source_place(&e.to_string()))
+    builder
+        .build()
+        .map_err(|e| without_source_place(&e.to_string()))
 }
 
 /// A toolkit's error without the place in its source it was made at:
@@ -575,8 +752,6 @@ pub struct OwnWindow {
     /// The time between two frames at most, and when the next is due.
     period: Option<Duration>,
     due: Instant,
-    /// The scale its owner draws for: see [`OwnWindow::rescaled`].
-    drawn_at: f64,
 }
 
 impl std::fmt::Debug for OwnWindow {
@@ -589,9 +764,12 @@ impl std::fmt::Debug for OwnWindow {
 
 impl OwnWindow {
     /// Opens a window titled `title` whose client area is `size` pixels,
-    /// kept above the other windows when `topmost` (as the window manager
-    /// allows).
-    pub fn open(title: &str, size: (usize, usize), topmost: bool) -> Result<OwnWindow, String> {
+    /// standing as `standing` says (as the window manager allows).
+    pub fn open(
+        title: &str,
+        size: (usize, usize),
+        standing: Standing,
+    ) -> Result<OwnWindow, String> {
         if let Err(error) = platform::survive_window_errors() {
             log::warn!("{title}: the window system's errors on it may end the bot: {error}");
         }
@@ -599,14 +777,13 @@ impl OwnWindow {
         ask(Ask::Open {
             title: title.to_owned(),
             size,
-            topmost,
+            standing,
             opened,
         })?;
         let (window, id, shared) = answer
             .recv_timeout(ANSWER_WAIT)
             .map_err(|_| "the windows' thread did not make the window".to_owned())??;
         open_ids().push(id);
-        let drawn_at = inbox(&shared).scale;
         Ok(OwnWindow {
             window,
             shared,
@@ -615,7 +792,6 @@ impl OwnWindow {
             pressed: Vec::new(),
             period: None,
             due: Instant::now(),
-            drawn_at,
         })
     }
 
@@ -630,7 +806,10 @@ impl OwnWindow {
         self.period = (per_second > 0).then(|| Duration::from_secs(1) / per_second as u32);
     }
 
-    /// Puts the window's frame with its top-left at `at` (desktop pixels).
+    /// Puts the window's frame with its top-left at `at` (desktop pixels),
+    /// at the size last asked ([`OwnWindow::resize`]): the size its owner
+    /// chose for the monitor there, kept through the change of scale the
+    /// move brings.
     pub fn place(&mut self, at: (i32, i32)) {
         self.tell(Ask::Place(self.window, at));
     }
@@ -691,10 +870,11 @@ impl OwnWindow {
     }
 
     /// Whether the window is still there: not closed by the player, not
-    /// destroyed by another program.
+    /// destroyed by another program, its thread not ended
+    /// ([`windows_ended`]).
     pub fn is_open(&self) -> bool {
         let inbox = inbox(&self.shared);
-        !inbox.closed && !inbox.destroyed
+        !inbox.closed && !inbox.destroyed && windows_ended().is_none()
     }
 
     /// Whether another program destroyed the window.
@@ -732,7 +912,7 @@ impl OwnWindow {
     /// The scale of the window's monitor (1.5 at 150%), as the toolkit
     /// reads it.
     pub fn scale(&self) -> f64 {
-        inbox(&self.shared).scale
+        inbox(&self.shared).scales.now
     }
 
     /// By how much the window's scale changed since the last call (1.5
@@ -740,14 +920,9 @@ impl OwnWindow {
     /// scale, or the desktop's scale changed. The window keeps its size
     /// meanwhile: its owner draws at its own scale times this and resizes
     /// the window ([`OwnWindow::resize`]), so that nothing is cut off.
+    /// The bot's own moves ([`OwnWindow::place`]) are drawn for already.
     pub fn rescaled(&mut self) -> Option<f32> {
-        let now = self.scale();
-        if now == self.drawn_at {
-            return None;
-        }
-        let by = now / self.drawn_at;
-        self.drawn_at = now;
-        Some(by as f32)
+        inbox(&self.shared).scales.rescaled()
     }
 }
 
@@ -803,6 +978,97 @@ mod tests {
         assert!(counts(&mut inbox, Key::Enter, true, false, false));
         assert!(!counts(&mut inbox, Key::Enter, false, true, false));
         assert!(inbox.held.is_empty());
+    }
+
+    #[test]
+    fn the_hint_window_opens_on_top_without_the_keyboard_and_the_app_with_it() {
+        let size = PhysicalSize::new(300, 200);
+        let aside = attributes("dustbot hints", size, Standing::Aside);
+        assert!(!aside.active, "the game keeps the keyboard");
+        assert_eq!(aside.window_level, WindowLevel::AlwaysOnTop);
+        let own = attributes("dustbot", size, Standing::Own);
+        assert!(own.active, "the app takes the keyboard at its start");
+        assert_eq!(own.window_level, WindowLevel::Normal);
+        for made in [aside, own] {
+            assert!(!made.resizable);
+            assert_eq!(made.inner_size, Some(size.into()));
+        }
+    }
+
+    #[test]
+    fn every_window_of_the_bots_has_its_icon() {
+        let png = ico_entry(ICON_FILE, 32).expect("a 32-pixel icon");
+        assert_eq!(&png[1..4], b"PNG");
+        assert!(ico_entry(ICON_FILE, 24).is_none());
+        assert!(window_icon().is_some());
+        for standing in [Standing::Own, Standing::Aside] {
+            let made = attributes("dustbot", PhysicalSize::new(10, 10), standing);
+            assert!(made.window_icon.is_some(), "{standing:?}");
+        }
+    }
+
+    #[test]
+    fn a_windows_thread_that_ends_says_why_a_panic_included() {
+        let ended = Mutex::new(None);
+        // A panic injected into a thread that runs as the windows' does.
+        std::thread::scope(|threads| {
+            threads.spawn(|| keep_why_it_ends(&ended, || panic!("injected into the loop")));
+        });
+        let why = ended.lock().unwrap().take().unwrap();
+        assert_eq!(
+            why,
+            "the windows' thread stopped on a fault: injected into the loop"
+        );
+        keep_why_it_ends(&ended, || Err("the display went away".into()));
+        let why = ended.lock().unwrap().take().unwrap();
+        assert_eq!(why, "the windows' event loop ended: the display went away");
+        keep_why_it_ends(&ended, || Ok(()));
+        assert!(ended.lock().unwrap().is_some());
+    }
+
+    /// The app's size drawn for `scale` (800x600 at 100%), as the
+    /// owners' layouts scale it.
+    fn chosen(scale: f64) -> (u32, u32) {
+        (
+            (800.0 * scale).round() as u32,
+            (600.0 * scale).round() as u32,
+        )
+    }
+
+    #[test]
+    fn the_bots_own_move_to_another_scale_ends_at_the_size_it_chose_there_both_ways() {
+        for (from, to) in [(1.0, 1.5), (1.5, 1.0)] {
+            let mut scales = Scales::at(from);
+            // The owner draws for the target monitor's scale, resizes to
+            // the size it chose there and moves the window: on Windows
+            // the move's WM_DPICHANGED comes within it, winit's scale is
+            // the target's as the move returns, ScaleFactorChanged told
+            // after (and answered with the size asked).
+            let mut drawn = to;
+            scales.moved_by_owner(to);
+            scales.changed(to);
+            if let Some(by) = scales.rescaled() {
+                drawn *= f64::from(by);
+            }
+            assert_eq!(chosen(drawn), chosen(to), "{from} -> {to}");
+            // Twice scaled it would be 1800x1350 or 533x400.
+            assert_ne!(chosen(to * to / from), chosen(to));
+            assert_eq!(scales.rescaled(), None);
+        }
+    }
+
+    #[test]
+    fn a_move_by_the_player_to_another_scale_is_drawn_for_once_both_ways() {
+        for (from, to) in [(1.0, 1.5), (1.5, 1.0)] {
+            let mut scales = Scales::at(from);
+            let mut drawn = from;
+            scales.changed(to);
+            if let Some(by) = scales.rescaled() {
+                drawn *= f64::from(by);
+            }
+            assert_eq!(chosen(drawn), chosen(to), "{from} -> {to}");
+            assert_eq!(scales.rescaled(), None);
+        }
     }
 
     fn typed(text: &str) -> Option<Key> {

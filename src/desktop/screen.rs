@@ -1,7 +1,40 @@
 //! The screen's vocabulary, shared by every part of the desktop floor
 //! and the floors above it: a point on the desktop ([`ScreenPoint`]), a
-//! rectangle on it ([`ScreenRect`]), and a rectangle of a window's client
-//! area in its own pixels ([`Region`]), with the moves between the two.
+//! rectangle on it ([`ScreenRect`]), a monitor's rectangle and the part
+//! of it windows may take ([`MonitorArea`]), and a rectangle of a
+//! window's client area in its own pixels ([`Region`]), with the moves
+//! between the two.
+
+/// A monitor on the desktop: its whole rectangle, where captures read,
+/// and its work area, where the bot's windows go: the monitor less the
+/// taskbar and the docks (Windows' `rcWork`, X11's `_NET_WORKAREA`), so
+/// that no button of the bot's lies under them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MonitorArea {
+    pub bounds: ScreenRect,
+    pub work: ScreenRect,
+}
+
+impl MonitorArea {
+    /// A monitor with nothing reserved on it: all of it is work area.
+    pub fn whole(bounds: ScreenRect) -> MonitorArea {
+        MonitorArea {
+            bounds,
+            work: bounds,
+        }
+    }
+
+    /// The monitor with `reserved` (a work area that may span several
+    /// monitors, as X11's one for the whole desktop does) taken off: its
+    /// part on this monitor, the whole monitor where none is.
+    pub fn within(bounds: ScreenRect, reserved: Option<ScreenRect>) -> MonitorArea {
+        let work = reserved.and_then(|work| bounds.intersection(&work));
+        MonitorArea {
+            bounds,
+            work: work.unwrap_or(bounds),
+        }
+    }
+}
 
 /// A position on the screen, in pixels (x to the right, y down).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -284,7 +284,8 @@ pub enum Asker {
     /// Pause, the key that stops from anywhere ([`StopKey`]), pressed in
     /// any window.
     StopKey,
-    /// Ctrl+Alt+S, the stop from anywhere that every keyboard has.
+    /// Ctrl+Shift+Backspace, the stop from anywhere that every keyboard
+    /// has.
     StopChord,
     /// The Stop button of the bot's own window.
     StopButton,
@@ -438,15 +439,19 @@ pub const PAUSE: GlobalKey = GlobalKey {
     asker: Asker::StopKey,
 };
 
-/// Ctrl+Alt+S (`XK_s` with Control and Mod1; `MOD_CONTROL | MOD_ALT`,
-/// `S`): the stop of the keyboards without Pause (most laptops, compact
-/// ones). No system's or browser's shortcut, and the game types no such
-/// chord; Shift+Escape would be Chrome's task manager.
+/// Ctrl+Shift+Backspace (`XK_BackSpace` with Control and Shift;
+/// `MOD_CONTROL | MOD_SHIFT`, `VK_BACK`): the stop of the keyboards
+/// without Pause (most laptops, compact ones). No layout types with it:
+/// Ctrl+Alt is AltGr on Windows (Ctrl+Alt+S was a Polish "s acute"),
+/// Windows-key chords are the system's (`RegisterHotKey`), F12 the
+/// debugger's; Backspace with Ctrl deletes a word, and with Shift too
+/// is no shortcut of Windows, Chrome, Edge, Firefox or Discord (Shift+
+/// Escape is Chrome's task manager, Ctrl+Shift+Escape Windows').
 pub const CHORD: GlobalKey = GlobalKey {
-    name: "Ctrl+Alt+S",
-    keysym: 0x73,
-    modifiers: Some(0x4 | 0x8),
-    hot_key: (0x4000 | 0x2 | 0x1, 0x53),
+    name: "Ctrl+Shift+Backspace",
+    keysym: 0xff08,
+    modifiers: Some(0x4 | 0x1),
+    hot_key: (0x4000 | 0x2 | 0x4, 0x08),
     id: 0x5054,
     asker: Asker::StopChord,
 };
@@ -502,7 +507,7 @@ impl StopKey {
         self.grabs.iter().any(|(_, grab)| grab.is_ok())
     }
 
-    /// The keys that stop from anywhere, in words: "Pause or Ctrl+Alt+S".
+    /// The keys that stop from anywhere, in words: "Pause or Ctrl+Shift+Backspace".
     pub fn names(&self) -> String {
         said_keys(&self.held_names())
     }
@@ -515,8 +520,8 @@ impl StopKey {
             .collect()
     }
 
-    /// What the player is told: "Pause or Ctrl+Alt+S stops from
-    /// anywhere", and each key that is not available, and why.
+    /// What the player is told: "Pause or Ctrl+Shift+Backspace stops
+    /// from anywhere", and each key that is not available, and why.
     pub fn said(&self) -> String {
         let held = self.held_names();
         let refused: Vec<String> = self
@@ -536,7 +541,7 @@ impl StopKey {
     }
 }
 
-/// Key names joined as a player reads them: "Pause or Ctrl+Alt+S".
+/// Key names joined as a player reads them: "Pause or Ctrl+Shift+Backspace".
 fn said_keys(names: &[&str]) -> String {
     names.join(" or ")
 }
@@ -575,19 +580,23 @@ mod tests {
         );
         assert_eq!(Asker::Key('q').to_string(), "q");
         assert_eq!(Asker::StopKey.to_string(), "the Pause key");
-        assert_eq!(Asker::StopChord.to_string(), "Ctrl+Alt+S");
+        assert_eq!(Asker::StopChord.to_string(), "Ctrl+Shift+Backspace");
     }
 
     #[test]
-    fn the_stop_keys_are_pause_bare_and_ctrl_alt_s_and_their_presses_come_to_the_thread() {
+    fn the_stop_keys_are_pause_bare_and_ctrl_shift_backspace_and_their_presses_come_to_the_thread()
+    {
         // RegisterHotKey(NULL, id, MOD_NOREPEAT, VK_PAUSE): no modifier
         // to hold, one WM_HOTKEY for a key held down; and
-        // MOD_CONTROL | MOD_ALT | MOD_NOREPEAT with 'S'.
+        // MOD_CONTROL | MOD_SHIFT | MOD_NOREPEAT with VK_BACK: never
+        // MOD_ALT with MOD_CONTROL, which AltGr is (a layout's typing).
         assert_eq!(PAUSE.hot_key, (0x4000, 0x13));
-        assert_eq!(CHORD.hot_key, (0x4003, 0x53));
-        // X11: Pause with any modifiers; s with Control (4) and Mod1 (8).
+        assert_eq!(CHORD.hot_key, (0x4006, 0x08));
+        assert_ne!(CHORD.hot_key.0 & 0x3, 0x3, "Ctrl+Alt is AltGr");
+        // X11: Pause with any modifiers; BackSpace with Control (4) and
+        // Shift (1), never Mod1 (Alt) or Mod5 (AltGr, ISO_Level3_Shift).
         assert_eq!((PAUSE.keysym, PAUSE.modifiers), (0xff13, None));
-        assert_eq!((CHORD.keysym, CHORD.modifiers), (0x73, Some(12)));
+        assert_eq!((CHORD.keysym, CHORD.modifiers), (0xff08, Some(5)));
         for key in GLOBAL_KEYS {
             assert!((0..=0xBFFF).contains(&key.id));
         }
@@ -605,9 +614,12 @@ mod tests {
         assert!(!taken.held());
         assert_eq!(
             taken.said(),
-            "the Pause key is not available (another program holds it); the Ctrl+Alt+S key is not available (another program holds it)"
+            "the Pause key is not available (another program holds it); the Ctrl+Shift+Backspace key is not available (another program holds it)"
         );
-        assert_eq!(said_keys(&["Pause", "Ctrl+Alt+S"]), "Pause or Ctrl+Alt+S");
+        assert_eq!(
+            said_keys(&["Pause", "Ctrl+Shift+Backspace"]),
+            "Pause or Ctrl+Shift+Backspace"
+        );
     }
 
     #[test]

@@ -66,7 +66,7 @@ use super::console::Stream;
 use super::input::Button;
 use super::marks::Mark;
 use super::stop::GrabError;
-use super::{InputError, ScreenPoint, ScreenRect};
+use super::{InputError, MonitorArea, ScreenPoint, ScreenRect};
 
 /// Declares the process per-monitor DPI aware (v2); `Ok` also when it
 /// already was (a manifest, an earlier call), an error naming the
@@ -576,10 +576,58 @@ pub(super) fn show_message(title: &str, text: &str) {
     };
 }
 
-/// xcap's monitors are in the desktop's pixels already, for a process
-/// per-monitor DPI aware (`prepare`).
-pub(super) fn monitor_rects() -> Option<Vec<ScreenRect>> {
-    None
+/// The monitors from the monitor API, in `EnumDisplayMonitors`' order
+/// (xcap's own list is that call's): each one's rectangle and work area
+/// (`GetMonitorInfoW`'s `rcMonitor` and `rcWork`, the monitor less the
+/// taskbar and the app bars), in the desktop's pixels for a process
+/// per-monitor DPI aware (`prepare`). xcap reads a monitor's place and
+/// size with `EnumDisplaySettingsW`, which can fail (as reported under
+/// Remote Desktop) where the monitor API answers: no monitor is lost.
+/// `None` when a monitor cannot be read.
+pub(super) fn monitor_areas() -> Option<Vec<MonitorArea>> {
+    use windows_sys::Win32::Graphics::Gdi::{
+        EnumDisplayMonitors, GetMonitorInfoW, HDC, HMONITOR, MONITORINFO,
+    };
+    unsafe extern "system" fn each(monitor: HMONITOR, _: HDC, _: *mut RECT, found: LPARAM) -> BOOL {
+        // SAFETY: `found` is the vector lent below, for this call only.
+        let found = unsafe { &mut *(found as *mut Vec<HMONITOR>) };
+        found.push(monitor);
+        1
+    }
+    let mut monitors: Vec<HMONITOR> = Vec::new();
+    // SAFETY: the callback writes to the vector, alive through the call.
+    let listed = unsafe {
+        EnumDisplayMonitors(
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            Some(each),
+            (&raw mut monitors) as LPARAM,
+        )
+    };
+    if listed == 0 {
+        return None;
+    }
+    let rect = |r: RECT| ScreenRect {
+        x: r.left,
+        y: r.top,
+        width: (r.right - r.left).max(0) as u32,
+        height: (r.bottom - r.top).max(0) as u32,
+    };
+    monitors
+        .into_iter()
+        .map(|monitor| {
+            let mut info = MONITORINFO {
+                cbSize: std::mem::size_of::<MONITORINFO>() as u32,
+                // SAFETY: plain data, all zeros is valid.
+                ..unsafe { std::mem::zeroed() }
+            };
+            // SAFETY: writes one MONITORINFO of the size it is told.
+            (unsafe { GetMonitorInfoW(monitor, &mut info) } != 0).then(|| MonitorArea {
+                bounds: rect(info.rcMonitor),
+                work: rect(info.rcWork),
+            })
+        })
+        .collect()
 }
 
 /// Whether window `id`'s pixels are on the screen: visible (shown, with
@@ -1104,8 +1152,12 @@ mod tests {
             IsWindow, PostMessageW, WM_LBUTTONDOWN, WM_LBUTTONUP, WM_MOUSEMOVE,
         };
         let lparam = |x: isize, y: isize| (y << 16) | x;
-        let mut window =
-            super::super::OwnWindow::open("dustbot presses", (120, 80), false).unwrap();
+        let mut window = super::super::OwnWindow::open(
+            "dustbot presses",
+            (120, 80),
+            super::super::Standing::Own,
+        )
+        .unwrap();
         let hwnd = handle(window.id());
         for (x, y) in [(30, 40), (90, 10)] {
             for message in [WM_MOUSEMOVE, WM_LBUTTONDOWN, WM_LBUTTONUP] {
@@ -1130,6 +1182,56 @@ mod tests {
             assert!(dropped.elapsed() < std::time::Duration::from_secs(10));
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
+    }
+
+    /// Every monitor xcap lists comes from the monitor API too, in its
+    /// order, with a work area inside it: where xcap's own place
+    /// (`EnumDisplaySettingsW`) fails, none is lost.
+    #[test]
+    fn the_monitor_api_lists_every_monitor_with_its_work_area() {
+        let areas = monitor_areas().expect("the monitor API answers");
+        let xcaps = xcap::Monitor::all().unwrap();
+        assert_eq!(areas.len(), xcaps.len());
+        for (area, monitor) in areas.iter().zip(&xcaps) {
+            assert_eq!(area.work.intersection(&area.bounds), Some(area.work));
+            if let (Ok(x), Ok(width)) = (monitor.x(), monitor.width()) {
+                assert_eq!((area.bounds.x, area.bounds.width), (x, width));
+            }
+        }
+    }
+
+    /// The hint window opens beside the game without taking the keyboard
+    /// from it (`SW_SHOWNOACTIVATE`: winit's `with_active(false)`), while
+    /// the app's window takes it at its start; here the app's window
+    /// stands for the game.
+    #[test]
+    fn the_hint_window_opens_without_taking_the_keyboard_from_the_window_that_has_it() {
+        use super::super::{OwnWindow, Standing};
+        use windows_sys::Win32::UI::WindowsAndMessaging::{GetForegroundWindow, IsWindowVisible};
+        let wait = |what: &str, done: &dyn Fn() -> bool| {
+            let asked = std::time::Instant::now();
+            while !done() {
+                assert!(
+                    asked.elapsed() < std::time::Duration::from_secs(10),
+                    "{what}"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        };
+        let app = OwnWindow::open("dustbot keyboard", (160, 100), Standing::Own).unwrap();
+        let app_hwnd = handle(app.id());
+        // SAFETY: reads which window has the keyboard.
+        wait("the app's window takes the keyboard", &|| unsafe {
+            GetForegroundWindow() == app_hwnd
+        });
+        let hints = OwnWindow::open("dustbot hints aside", (160, 100), Standing::Aside).unwrap();
+        let hints_hwnd = handle(hints.id());
+        // SAFETY: asks whether a window of this process is shown.
+        wait("the hint window is shown", &|| unsafe {
+            IsWindowVisible(hints_hwnd) != 0
+        });
+        // SAFETY: reads which window has the keyboard.
+        assert_eq!(unsafe { GetForegroundWindow() }, app_hwnd);
     }
 
     /// What dustbot.exe, which has no console, says of a fault or an
@@ -1209,10 +1311,10 @@ mod tests {
     }
 
     #[test]
-    fn the_stop_keys_are_windows_own_pause_and_ctrl_alt_s_and_hot_key_messages() {
+    fn the_stop_keys_are_windows_own_pause_and_ctrl_shift_backspace_and_hot_key_messages() {
         use windows_sys::Win32::Foundation::ERROR_HOTKEY_ALREADY_REGISTERED;
         use windows_sys::Win32::UI::Input::KeyboardAndMouse::{
-            MOD_ALT, MOD_CONTROL, MOD_NOREPEAT, VK_PAUSE, VK_S,
+            MOD_CONTROL, MOD_NOREPEAT, MOD_SHIFT, VK_BACK, VK_PAUSE,
         };
         use windows_sys::Win32::UI::WindowsAndMessaging::WM_HOTKEY;
         let pause = super::super::stop::PAUSE.hot_key;
@@ -1220,7 +1322,7 @@ mod tests {
         let chord = super::super::stop::CHORD.hot_key;
         assert_eq!(
             chord,
-            (MOD_CONTROL | MOD_ALT | MOD_NOREPEAT, u32::from(VK_S))
+            (MOD_CONTROL | MOD_SHIFT | MOD_NOREPEAT, u32::from(VK_BACK))
         );
         assert_eq!(super::super::answers::WM_HOTKEY, WM_HOTKEY);
         assert_eq!(super::super::answers::WM_APP, WM_APP);

@@ -30,7 +30,7 @@ use x11rb::wrapper::ConnectionExt as _;
 use super::input::Button;
 use super::marks::Mark;
 use super::stop::GrabError;
-use super::{CaptureError, InputError, ScreenPoint, ScreenRect};
+use super::{CaptureError, InputError, MonitorArea, ScreenPoint, ScreenRect};
 
 /// `Ok` when there is an X11 display to list windows on; else what works
 /// instead of what the window system's library makes of it.
@@ -637,10 +637,13 @@ pub(super) fn show_message(_title: &str, _text: &str) {}
 /// xcap lists (each RandR monitor's outputs, in order): xcap gives them
 /// divided by the desktop's scale (`Xft.dpi` 144: two thirds), while the
 /// windows' places, the captures and the clicks are in pixels, so that at
-/// 150% a window in the screen's right third would read as off it.
-pub(super) fn monitor_rects() -> Option<Vec<ScreenRect>> {
+/// 150% a window in the screen's right third would read as off it. Each
+/// one's work area is its part of the window manager's `_NET_WORKAREA`
+/// for the current desktop (the desktop less the docks' struts: EWMH).
+pub(super) fn monitor_areas() -> Option<Vec<MonitorArea>> {
     let (conn, root) = display().ok()?;
     let reply = conn.randr_get_monitors(*root, true).ok()?.reply().ok()?;
+    let reserved = work_area(conn, *root);
     Some(
         reply
             .monitors
@@ -652,10 +655,49 @@ pub(super) fn monitor_rects() -> Option<Vec<ScreenRect>> {
                     width: u32::from(m.width),
                     height: u32::from(m.height),
                 };
-                m.outputs.iter().map(move |_| rect)
+                m.outputs
+                    .iter()
+                    .map(move |_| MonitorArea::within(rect, reserved))
             })
             .collect(),
     )
+}
+
+/// The current desktop's work area, as the window manager sets it on the
+/// root (`_NET_WORKAREA`: x, y, width, height for each desktop, the one
+/// shown at `_NET_CURRENT_DESKTOP`); `None` without a window manager that
+/// says it.
+fn work_area(conn: &RustConnection, root: Window) -> Option<ScreenRect> {
+    let cardinals = |name: &[u8]| -> Option<Vec<u32>> {
+        let reply = conn
+            .get_property(
+                false,
+                root,
+                atom(conn, name).ok()?,
+                AtomEnum::CARDINAL,
+                0,
+                1024,
+            )
+            .ok()?
+            .reply()
+            .ok()?;
+        Some(reply.value32()?.collect())
+    };
+    let desktop = cardinals(b"_NET_CURRENT_DESKTOP")
+        .and_then(|d| d.first().copied())
+        .unwrap_or(0) as usize;
+    work_area_of(&cardinals(b"_NET_WORKAREA")?, desktop)
+}
+
+/// Desktop `desktop`'s rectangle in a `_NET_WORKAREA` value.
+fn work_area_of(values: &[u32], desktop: usize) -> Option<ScreenRect> {
+    let four = values.chunks_exact(4).nth(desktop)?;
+    (four[2] > 0 && four[3] > 0).then(|| ScreenRect {
+        x: four[0] as i32,
+        y: four[1] as i32,
+        width: four[2],
+        height: four[3],
+    })
 }
 
 /// Whether window `id`'s pixels are on the screen: mapped with all its
@@ -986,6 +1028,31 @@ fn keycodes_of(keysym: u32, min: u8, per: u8, keysyms: &[u32]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_monitors_work_area_is_its_part_of_the_current_desktops() {
+        // Two desktops; the second's work area leaves 48 px at the bottom
+        // (a dock's strut) of a desktop 3840 wide over two monitors.
+        let values = [0, 0, 3840, 1080, 0, 0, 3840, 1032];
+        let work = work_area_of(&values, 1).unwrap();
+        assert_eq!(work_area_of(&values, 2), None);
+        assert_eq!(work_area_of(&[0, 0, 0, 0], 0), None);
+        let right = ScreenRect {
+            x: 1920,
+            y: 0,
+            width: 1920,
+            height: 1080,
+        };
+        let area = MonitorArea::within(right, Some(work));
+        assert_eq!(
+            area.work,
+            ScreenRect {
+                height: 1032,
+                ..right
+            }
+        );
+        assert_eq!(MonitorArea::within(right, None), MonitorArea::whole(right));
+    }
 
     #[test]
     fn mark_colours_are_the_visuals_pixels() {

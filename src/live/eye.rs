@@ -274,6 +274,12 @@ impl<'w> Eye<'w> {
         self.window.screen().unwrap_or(self.board.client)
     }
 
+    /// That screen's work area (less the taskbar and the docks): where
+    /// the hint window goes.
+    pub fn work_area(&self) -> ScreenRect {
+        self.window.work_area().unwrap_or_else(|| self.screen())
+    }
+
     /// The display scale of that screen.
     pub fn screen_scale(&self) -> f32 {
         self.window.screen_scale()

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::desktop::{Key, OwnWindow};
+use crate::desktop::{Key, OwnWindow, Standing};
 use crate::game::{Board, Cell, Rules};
 use crate::geometry::{Geometry, PixelPoint};
 use crate::render::{self, Canvas};
@@ -398,8 +398,8 @@ pub fn run(
         out: BufWriter::new(file),
     });
     let (geometry, (width, height)) = layout(&settings.board, settings.scale);
-    let mut window =
-        OwnWindow::open(&settings.title, (width, height), false).map_err(PracticeError::Window)?;
+    let mut window = OwnWindow::open(&settings.title, (width, height), Standing::Own)
+        .map_err(PracticeError::Window)?;
     // Polling at 120 Hz: a click shows within a frame, and where the
     // platform gives no presses (`OwnWindow::press`), the button's state
     // still sees a 40 ms one.

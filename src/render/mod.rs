@@ -14,6 +14,7 @@ mod canvas;
 mod decoys;
 pub mod font;
 mod hint;
+pub mod icon;
 mod noise;
 mod pile;
 mod swamp;

@@ -31,9 +31,17 @@ pub(crate) struct App {
 impl App {
     /// Starts `dustbot` with no argument and waits for its window.
     pub(crate) fn start(desktop: &Desktop) -> App {
+        App::start_with(desktop, &[])
+    }
+
+    /// [`App::start`] with `env` set.
+    pub(crate) fn start_with(desktop: &Desktop, env: &[(&str, &str)]) -> App {
         let started = Instant::now();
         let (process, id) = desktop.open_window("dustbot", || {
-            desktop.on_this_display(env!("CARGO_BIN_EXE_dustbot"), &[] as &[&str])
+            let mut command =
+                desktop.on_this_display(env!("CARGO_BIN_EXE_dustbot"), &[] as &[&str]);
+            command.envs(env.iter().copied());
+            command
         });
         App {
             process,
@@ -156,6 +164,68 @@ impl App {
         let status = wait_for("the app to end", || self.process.0.try_wait().unwrap());
         status.code()
     }
+}
+
+#[test]
+fn a_fault_on_the_windows_thread_ends_the_app_with_its_reason_and_frees_its_lock() {
+    let desktop = Desktop::start();
+    let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let mut app = App::start_with(&desktop, &[("DUSTBOT_WINDOWS_FAULT", "1")]);
+    app.yes_it_is_the_game(&desktop);
+    app.key(&desktop, "1");
+    app.wait_for("hint: click", 1);
+    // A test build's fault on the windows' thread: the window goes with
+    // it; the app, which read only its inbox, looped on without one.
+    app.key(&desktop, "F12");
+    assert_eq!(app.exit_code(), Some(2), "{}", app.said());
+    let said = app.said();
+    assert!(said.contains("ended: 1 hints"), "the run's summary: {said}");
+    assert!(said.contains("dustbot: closed"), "{said}");
+    assert!(
+        said.contains(
+            "error: the window is gone: the windows' thread stopped on a fault: a fault injected"
+        ),
+        "{said}"
+    );
+    // Its lock released: a start now opens the app, which quits with 0.
+    let mut again = App::start(&desktop);
+    assert_eq!(again.quit_by_key(&desktop), Some(0), "{}", again.said());
+}
+
+#[test]
+fn the_app_beside_the_game_stays_above_a_dock_at_the_screens_bottom() {
+    let desktop = Desktop::start();
+    // A taskbar's 60 px: the app beside a game whose top is 220 px down
+    // would reach 220 + its 813 px with the frame, over the dock, on the
+    // whole screen's 1000.
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let out = desktop.xdotool(&["windowmove", &practice.id, "0", "220"]);
+    assert!(out.status.success(), "{out:?}");
+    let (_dock, work_bottom) = desktop.dock_at_bottom(60);
+    assert_eq!(work_bottom, 940);
+    let app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    let said = app.wait_for("placed beside the game", 1);
+    let (_, game_y, _, _) = desktop.window_rectangle(&practice.id);
+    let (_, _, _, h) = desktop.window_rectangle(&app.window(&desktop));
+    assert!(game_y >= 200, "the game at {game_y}: {said}");
+    // Where the bot put it (its frame's top-left), not where the window
+    // manager let it go (openbox keeps a window off a strut by itself, as
+    // Windows does not): with the frame Windows gives at 100% (31 px
+    // above the client area, 8 below), above the dock.
+    let placed_y: i32 = said
+        .rsplit_once("placed beside the game at (")
+        .and_then(|(_, at)| at.split_once(')'))
+        .and_then(|(at, _)| at.split(", ").nth(1)?.parse().ok())
+        .unwrap_or_else(|| panic!("no place said: {said}"));
+    assert!(
+        placed_y + 31 + h + 8 <= work_bottom,
+        "placed at y {placed_y}, {h} px tall, under the dock (from {work_bottom}): {said}"
+    );
+    assert!(
+        !desktop.overlap(&app.window(&desktop), &practice.id),
+        "{said}"
+    );
 }
 
 #[test]
@@ -355,7 +425,7 @@ fn pause_stops_hints_from_the_game_and_is_given_back_at_the_end() {
     app.yes_it_is_the_game(&desktop);
     app.key(&desktop, "1");
     app.wait_for("hint: click", 1);
-    let said = app.wait_for("Pause or Ctrl+Alt+S stops from anywhere", 1);
+    let said = app.wait_for("Pause or Ctrl+Shift+Backspace stops from anywhere", 1);
     assert!(!said.contains("not available"), "{said}");
     // The keyboard is the game's: Pause pressed there ends the hints,
     // said as the stop it is, with no error.
@@ -367,15 +437,20 @@ fn pause_stops_hints_from_the_game_and_is_given_back_at_the_end() {
     assert!(!said.contains("error"), "{said}");
     assert!(practice.clicks().is_empty(), "{said}");
     // Given back at the end: the next run takes it again, and the stop
-    // of the keyboards without Pause, Ctrl+Alt+S from the game, ends it.
+    // of the keyboards without Pause, Ctrl+Shift+Backspace from the game,
+    // ends it. Ctrl+Alt+S (AltGr+S, a Polish "s acute" on Windows) is
+    // the game's: typed there first, it stops nothing, and the stop is
+    // said as the chord's.
     app.key(&desktop, "1");
-    let said = app.wait_for("Pause or Ctrl+Alt+S stops from anywhere", 2);
+    let said = app.wait_for("Pause or Ctrl+Shift+Backspace stops from anywhere", 2);
     assert!(!said.contains("not available"), "{said}");
     desktop.focus(&practice.id);
     let out = desktop.xdotool(&["key", "ctrl+alt+s"]);
     assert!(out.status.success(), "{out:?}");
+    let out = desktop.xdotool(&["key", "ctrl+shift+BackSpace"]);
+    assert!(out.status.success(), "{out:?}");
     let said = app.wait_for("ended: 1 hints, 2 play", 2);
-    assert!(said.contains("stopped by Ctrl+Alt+S"), "{said}");
+    assert!(said.contains("stopped by Ctrl+Shift+Backspace"), "{said}");
     assert!(practice.clicks().is_empty(), "{said}");
 }
 
@@ -387,7 +462,7 @@ fn a_pause_key_another_program_holds_is_said_and_the_hints_go_on() {
     let bot = desktop.start_bot(GAME, &["--assist", "--games", "0"]);
     wait_for("the bot to hold the Pause key", || {
         let out = std::fs::read_to_string(desktop.path("bot.out")).unwrap_or_default();
-        out.contains("Pause or Ctrl+Alt+S stops from anywhere")
+        out.contains("Pause or Ctrl+Shift+Backspace stops from anywhere")
             .then_some(())
     });
     let app = App::start(&desktop);
@@ -406,7 +481,7 @@ fn a_pause_key_another_program_holds_is_said_and_the_hints_go_on() {
     assert!(
         finished
             .stdout
-            .contains("Pause or Ctrl+Alt+S stops from anywhere"),
+            .contains("Pause or Ctrl+Shift+Backspace stops from anywhere"),
         "{}",
         finished.dump()
     );

@@ -360,7 +360,7 @@ fn a_run_names_the_stops_that_reach_the_bot_and_every_summary_says_why_it_ended(
         .nth(1)
         .unwrap_or_default();
     assert!(
-        said.contains("Stop here or Pause or Ctrl+Alt+S from anywhere ends them"),
+        said.contains("Stop here or Pause or Ctrl+Shift+Backspace from anywhere ends them"),
         "{said}"
     );
     assert!(!run.contains("Escape"), "{said}");
@@ -401,7 +401,7 @@ fn a_run_names_the_stops_that_reach_the_bot_and_every_summary_says_why_it_ended(
     app.wait_for("1 hints, 2 play", 4);
     // Quit during a run: the run's end said, then the app's.
     app.key(&desktop, "1");
-    app.wait_for("Ctrl+Alt+S from anywhere ends them", 2);
+    app.wait_for("Ctrl+Shift+Backspace from anywhere ends them", 2);
     assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
     let said = app.said();
     assert!(said.contains("; stopped by closing the app"), "{said}");

@@ -614,6 +614,93 @@ impl Desktop {
         (x, y)
     }
 
+    /// A dock along the screen's bottom, `height` pixels tall, that
+    /// reserves them as a taskbar or a panel does (EWMH's dock type and
+    /// `_NET_WM_STRUT_PARTIAL`), there while the value lives: returned
+    /// once the window manager's work area (`_NET_WORKAREA`) leaves it
+    /// out, with that work area's bottom.
+    pub fn dock_at_bottom(&self, height: u16) -> (Dock, i32) {
+        use x11rb::connection::Connection as _;
+        use x11rb::protocol::xproto::{
+            AtomEnum, ConnectionExt as _, CreateWindowAux, PropMode, WindowClass,
+        };
+        use x11rb::wrapper::ConnectionExt as _;
+        let (conn, screen) = x11rb::connect(Some(&self.display)).expect("the test's display");
+        let (root, width, full) = {
+            let s = &conn.setup().roots[screen];
+            (s.root, s.width_in_pixels, s.height_in_pixels)
+        };
+        let atom = |name: &str| {
+            conn.intern_atom(false, name.as_bytes())
+                .unwrap()
+                .reply()
+                .unwrap()
+                .atom
+        };
+        let id = conn.generate_id().unwrap();
+        let top = full - height;
+        conn.create_window(
+            0,
+            id,
+            root,
+            0,
+            top as i16,
+            width,
+            height,
+            0,
+            WindowClass::INPUT_OUTPUT,
+            0,
+            &CreateWindowAux::new().background_pixel(0x20_20_20),
+        )
+        .unwrap();
+        let dock = atom("_NET_WM_WINDOW_TYPE_DOCK");
+        conn.change_property32(
+            PropMode::REPLACE,
+            id,
+            atom("_NET_WM_WINDOW_TYPE"),
+            AtomEnum::ATOM,
+            &[dock],
+        )
+        .unwrap();
+        // left, right, top, bottom, then each side's start and end.
+        let strut = [
+            0,
+            0,
+            0,
+            u32::from(height),
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            u32::from(width) - 1,
+        ];
+        conn.change_property32(
+            PropMode::REPLACE,
+            id,
+            atom("_NET_WM_STRUT_PARTIAL"),
+            AtomEnum::CARDINAL,
+            &strut,
+        )
+        .unwrap();
+        conn.map_window(id).unwrap();
+        conn.flush().unwrap();
+        let work_area = atom("_NET_WORKAREA");
+        let bottom = wait_for("the work area to leave the dock out", || {
+            let reply = conn
+                .get_property(false, root, work_area, AtomEnum::CARDINAL, 0, 4)
+                .ok()?
+                .reply()
+                .ok()?;
+            let area: Vec<u32> = reply.value32()?.collect();
+            let bottom = (area.get(1)? + area.get(3)?) as i32;
+            (bottom == i32::from(top)).then_some(bottom)
+        });
+        (Dock(conn), bottom)
+    }
+
     /// A window's client area on the screen: left, top, width, height.
     pub fn window_rectangle(&self, id: &str) -> (i32, i32, i32, i32) {
         let out = self.xdotool(&["getwindowgeometry", "--shell", id]);
@@ -628,6 +715,10 @@ impl Desktop {
         (field("X"), field("Y"), field("WIDTH"), field("HEIGHT"))
     }
 }
+
+/// A dock window of the test's ([`Desktop::dock_at_bottom`]): gone with
+/// its connection.
+pub struct Dock(#[allow(dead_code)] x11rb::rust_connection::RustConnection);
 
 /// Xvfb on the first display whose lock it can take: the server's own
 /// lock file settles races between tests starting at once.
