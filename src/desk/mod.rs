@@ -27,6 +27,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
+use std::time::Duration;
 
 use anyhow::Result;
 
@@ -158,15 +159,8 @@ fn run() -> Result<()> {
         .and_then(|data| instance::take(&instance::path_in(&data)));
     let lock = match lock {
         Ok(instance::Start::First(lock)) => Some(lock),
-        Ok(instance::Start::Running(window)) => {
-            let raised = window.map(desktop::bring_to_front);
-            echo(&match raised {
-                Some(Ok(())) => "dustbot runs already: its window brought to the front".to_owned(),
-                Some(Err(why)) => {
-                    format!("dustbot runs already (its window not brought to the front: {why})")
-                }
-                None => "dustbot runs already, its window still opening".to_owned(),
-            });
+        Ok(instance::Start::Running(first)) => {
+            second_start(&first);
             return Ok(());
         }
         Err(why) => {
@@ -210,6 +204,47 @@ fn run() -> Result<()> {
     app.place_at_the_side(first_screen);
     app.run()
 }
+
+/// A second start while `first` runs: its window brought forward (a
+/// minimised one restored), or why not said where a program without a
+/// console shows it (a message box on Windows): another display's app, or
+/// one that does not answer (stopped, hung), with how to end it.
+fn second_start(first: &instance::First) {
+    let process = first
+        .pid
+        .map_or_else(String::new, |pid| format!(" (process {pid})"));
+    let said = match (first.elsewhere(), first.window) {
+        (true, _) => Some(format!(
+            "dustbot runs already on the display {}{process}, and one app serves one data folder: quit it there first",
+            first.display.as_deref().unwrap_or_default()
+        )),
+        (false, Some(window)) if !desktop::answers(window, ANSWER_WAIT) => Some(format!(
+            "dustbot runs already but does not answer{process}: end it ({}) and start again",
+            if cfg!(windows) {
+                "Task Manager, End task"
+            } else {
+                "kill it, or its window's close button"
+            }
+        )),
+        (false, Some(window)) => match desktop::bring_to_front(window) {
+            Ok(()) => {
+                echo("dustbot runs already: its window brought to the front");
+                None
+            }
+            Err(why) => Some(format!(
+                "dustbot runs already (its window not brought to the front: {why})"
+            )),
+        },
+        (false, None) => Some("dustbot runs already, its window still opening".to_owned()),
+    };
+    if let Some(text) = said {
+        echo(&text);
+        desktop::show_message("dustbot", &text);
+    }
+}
+
+/// How long a second start waits for the first app's answer.
+const ANSWER_WAIT: Duration = Duration::from_secs(1);
 
 /// The scale the window opens at: the first screen's (150% makes it one
 /// and a half times as big, as every window there), smaller only where
@@ -315,6 +350,8 @@ impl App {
         }
         self.door.close();
         self.take_in();
+        // The run over, the next start may open at once.
+        self.lock = None;
         match stop::end_asked() {
             Some(asker) => echo(&format!("dustbot: closed by {asker}")),
             None => echo("dustbot: closed"),

@@ -116,6 +116,7 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(&mut Mouse, Button, bool) -> Result<(), InputError> = Mouse::press;
     // The bot's own windows.
     let _: fn(u32) -> Result<(), String> = platform::bring_to_front;
+    let _: fn(u32, std::time::Duration) -> bool = platform::answers;
     let _: fn() -> Result<(), String> = platform::survive_window_errors;
     // The marks over the game's board: a window of the bot's own that
     // takes no click, shown, hidden, kept above, its events taken in.
@@ -291,6 +292,14 @@ pub fn own_console() -> bool {
 /// button); why not, when it did not.
 pub fn bring_to_front(id: u32) -> Result<(), String> {
     platform::bring_to_front(id)
+}
+
+/// Whether the window `id` (another app's) answers within `wait`: a
+/// stopped or hung app does not (X11's `_NET_WM_PING`, Windows'
+/// `SendMessageTimeoutW`); where nothing can ask, it is taken as
+/// answering.
+pub fn answers(id: u32, wait: std::time::Duration) -> bool {
+    platform::answers(id, wait)
 }
 
 /// Shows a failure where a program without a console can show it: a

@@ -362,12 +362,19 @@ pub(super) fn drop_typed_ahead() {
 /// flashes until the player looks.
 pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
     use windows_sys::Win32::UI::WindowsAndMessaging::{
-        FLASHW_TIMERNOFG, FLASHW_TRAY, FLASHWINFO, FlashWindowEx, SetForegroundWindow,
+        FLASHW_TIMERNOFG, FLASHW_TRAY, FLASHWINFO, FlashWindowEx, IsIconic, SW_RESTORE,
+        SetForegroundWindow, ShowWindow,
     };
     let hwnd = handle(id);
     // SAFETY: a window handle (a stale one makes the calls fail); the
     // structure's size is set as the API asks.
     unsafe {
+        // A minimised window brought to the front stays a taskbar button
+        // (SetForegroundWindow restores nothing): restored first, as
+        // ShowWindow's SW_RESTORE documents for a minimised window.
+        if IsIconic(hwnd) != 0 {
+            ShowWindow(hwnd, SW_RESTORE);
+        }
         if SetForegroundWindow(hwnd) != 0 {
             return Ok(());
         }
@@ -381,6 +388,30 @@ pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
         FlashWindowEx(&flash);
     }
     Err("Windows kept another window in front: its taskbar button flashes".into())
+}
+
+/// Whether the window `id` answers within `wait`: a message that does
+/// nothing (WM_NULL) sent with SendMessageTimeoutW, which gives up on a
+/// hung window (SMTO_ABORTIFHUNG) or after the wait.
+pub(super) fn answers(id: u32, wait: std::time::Duration) -> bool {
+    use windows_sys::Win32::UI::WindowsAndMessaging::{
+        SMTO_ABORTIFHUNG, SendMessageTimeoutW, WM_NULL,
+    };
+    let mut result = 0usize;
+    let millis = u32::try_from(wait.as_millis()).unwrap_or(u32::MAX);
+    // SAFETY: a window handle (a stale one makes the call fail, said as
+    // no answer) and a place for the result.
+    unsafe {
+        SendMessageTimeoutW(
+            handle(id),
+            WM_NULL,
+            0,
+            0,
+            SMTO_ABORTIFHUNG,
+            millis,
+            &mut result,
+        ) != 0
+    }
 }
 
 /// How many processes share the bot's console: 1 when Windows made the

@@ -19,10 +19,10 @@ use x11rb::protocol::Event;
 use x11rb::protocol::randr::ConnectionExt as _;
 use x11rb::protocol::shape::{self, ConnectionExt as _, SK, SO};
 use x11rb::protocol::xproto::{
-    Atom, AtomEnum, ChangeGCAux, ClientMessageEvent, ClipOrdering, ConfigureWindowAux,
-    ConnectionExt, CreateGCAux, CreateWindowAux, EventMask, Gcontext, ImageFormat, ImageOrder,
-    KeyButMask, MapState, PropMode, Rectangle, StackMode, Visibility, VisualClass, Window,
-    WindowClass,
+    Atom, AtomEnum, ChangeGCAux, ChangeWindowAttributesAux, ClientMessageEvent, ClipOrdering,
+    ConfigureWindowAux, ConnectionExt, CreateGCAux, CreateWindowAux, EventMask, Gcontext,
+    ImageFormat, ImageOrder, KeyButMask, MapState, PropMode, Rectangle, StackMode, Visibility,
+    VisualClass, Window, WindowClass,
 };
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
@@ -833,6 +833,58 @@ pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether the window `id` answers a ping (`_NET_WM_PING`, EWMH's "is
+/// this client still alive?": the client sends the message back to the
+/// root) within `wait`: a stopped or hung app does not. A window that
+/// takes no ping is taken as answering.
+pub(super) fn answers(id: u32, wait: std::time::Duration) -> bool {
+    let asked = || -> Result<bool, String> {
+        let text = |e: &dyn std::fmt::Display| e.to_string();
+        let (conn, screen) = x11rb::connect(None).map_err(|e| text(&e))?;
+        let root = conn.setup().roots[screen].root;
+        let protocols = atom(&conn, b"WM_PROTOCOLS")?;
+        let ping = atom(&conn, b"_NET_WM_PING")?;
+        let taken = conn
+            .get_property(false, id, protocols, AtomEnum::ATOM, 0, 32)
+            .map_err(|e| text(&e))?
+            .reply()
+            .map_err(|e| text(&e))?;
+        if !taken
+            .value32()
+            .is_some_and(|mut atoms| atoms.any(|a| a == ping))
+        {
+            return Ok(true);
+        }
+        // The answer comes to the root, as a message to its redirecting
+        // and notified clients.
+        let listen = ChangeWindowAttributesAux::new().event_mask(EventMask::SUBSTRUCTURE_NOTIFY);
+        conn.change_window_attributes(root, &listen)
+            .map_err(|e| text(&e))?;
+        let stamp = 0x5054_u32;
+        let event = ClientMessageEvent::new(32, id, protocols, [ping, stamp, id, 0, 0]);
+        conn.send_event(false, id, EventMask::NO_EVENT, event)
+            .map_err(|e| text(&e))?;
+        conn.flush().map_err(|e| text(&e))?;
+        let asked = std::time::Instant::now();
+        while asked.elapsed() < wait {
+            while let Some(event) = conn.poll_for_event().map_err(|e| text(&e))? {
+                if let Event::ClientMessage(message) = event {
+                    let data = message.data.as_data32();
+                    if data[0] == ping && data[2] == id {
+                        return Ok(true);
+                    }
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        Ok(false)
+    };
+    asked().unwrap_or_else(|why| {
+        log::debug!("window {id} not pinged: {why}");
+        true
+    })
 }
 
 /// Makes the loss of the connection of the bot's own windows (`xkill` on

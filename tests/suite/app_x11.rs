@@ -159,6 +159,11 @@ impl App {
         desktop.client_place(&self.window(desktop))
     }
 
+    /// Sends `signal` ("STOP", "CONT", "TERM") to the app.
+    pub(crate) fn signal(&self, signal: &str) {
+        self.process.signal(signal);
+    }
+
     /// Waits for the process to end; its exit code.
     pub(crate) fn exit_code(&mut self) -> Option<i32> {
         let status = wait_for("the app to end", || self.process.0.try_wait().unwrap());
@@ -496,7 +501,7 @@ fn a_request_to_end_or_the_windows_connection_killed_end_the_app_with_its_summar
     app.yes_it_is_the_game(&desktop);
     app.key(&desktop, "1");
     app.wait_for("ends them", 1);
-    app.process.signal("TERM");
+    app.signal("TERM");
     assert_eq!(app.exit_code(), Some(0), "{}", app.said());
     let said = app.said();
     assert!(

@@ -816,3 +816,42 @@ fn an_escape_held_as_the_practice_window_takes_the_keyboard_does_not_close_it() 
         (!practice.is_running()).then_some(())
     });
 }
+
+#[test]
+fn a_second_dustbot_restores_a_minimised_first_says_a_stopped_one_and_opens_after_a_quit() {
+    let desktop = Desktop::start();
+    let mut app = App::start(&desktop);
+    app.wait_for("looking again every", 1);
+    let second = || {
+        let out = desktop
+            .on_this_display(env!("CARGO_BIN_EXE_dustbot"), &[] as &[&str])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    // Minimised: restored, shown again.
+    let id = app.window(&desktop);
+    assert!(desktop.xdotool(&["windowminimize", &id]).status.success());
+    wait_for("the app minimised", || {
+        desktop.visible("dustbot").is_none().then_some(())
+    });
+    let (code, said) = second();
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("its window brought to the front"), "{said}");
+    wait_for("the first app shown again", || desktop.visible("dustbot"));
+    // Stopped (SIGSTOP): it does not answer, and is said so, never
+    // "brought to the front".
+    app.signal("STOP");
+    let (code, said) = second();
+    app.signal("CONT");
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("does not answer (process "), "{said}");
+    assert!(!said.contains("brought to the front"), "{said}");
+    // Quit, and started again at once: the second start opens.
+    assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
+    let again = App::start(&desktop);
+    again.wait_for("looking again every", 1);
+}
