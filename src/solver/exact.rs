@@ -5,10 +5,12 @@
 //! depth-first search pruned by two admissible bounds (the colours left,
 //! see `bound`, under every variant of the rules; and the halves' relaxed
 //! games, see `halves`, under the variants where no tile crosses the
-//! middle), by a transposition table of proven bounds under canonical
-//! keys, and under `centre-rows` by taking moves that commute across the
-//! middle in one order only (see [`Came`]); the work below the first two
-//! moves is shared out to all threads, which share the tables.
+//! middle; a move that cannot lower the halves' bound enough is cut
+//! before it is played, see [`Halves::at_most_down`]), by a transposition
+//! table of proven bounds under canonical keys, and under `centre-rows` by
+//! taking moves that commute across the middle in one order only (see
+//! [`Came`]); the work below the first two moves is shared out to all
+//! threads, which share the tables.
 //! `left-columns` is searched as `centre-columns`, the same game (see
 //! [`searched`]), so that the halves bound serves it too.
 
@@ -649,6 +651,7 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
         let mut cut = u32::MAX;
         let mut pruned = false;
         let [_, right] = shape.halves();
+        let cross = iteration.halves.map_or(0, |h| h.cross(planes));
         'colours: for colour in planes.colours() {
             let plane = planes.colour[colour];
             for cells in shape.clusters(plane) {
@@ -656,6 +659,15 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
                     // Such a move leaves as many colours as moves left.
                     cut = cut.min(budget);
                     continue 'colours;
+                }
+                // Where the halves' bound leaves no move to spare, a move
+                // that cannot lower it enough is cut before it is played.
+                if let Some(h) = iteration.halves {
+                    let need = Halves::bound(h.at_most_down(halves, cells, colour, cross));
+                    if need >= budget {
+                        cut = cut.min(need);
+                        continue;
+                    }
                 }
                 let mut played = None;
                 if let Some(came) = &came

@@ -200,6 +200,41 @@ impl Halves {
         values
     }
 
+    /// The colours both sides of the board of `planes` have.
+    #[inline]
+    pub(super) fn cross<T: Bits>(&self, planes: &Planes<T>) -> u8 {
+        self.sides[0].colours_in(planes) & self.sides[1].colours_in(planes)
+    }
+
+    /// A bound on what [`Halves::after`] gives, without playing the move:
+    /// the halves' values after the move that takes `cells` of `colour`
+    /// from a board whose values are `values` and whose sides both have
+    /// the colours of `cross`. In a side's relaxed game that move is one
+    /// of its own, which costs 2, or, when it takes clusters of a colour
+    /// both sides have that touch the centre (as a move spanning the
+    /// middle does), one that costs 1: the side's value falls by no more.
+    /// A side the move does not touch keeps its value (see `after`).
+    #[inline]
+    pub(super) fn at_most_down<T: Bits>(
+        &self,
+        values: [u32; 2],
+        cells: T,
+        colour: usize,
+        cross: u8,
+    ) -> [u32; 2] {
+        let cells = cells.to_u128();
+        let spans = cross >> colour & 1 != 0;
+        let mut after = values;
+        for (value, side) in after.iter_mut().zip(&self.sides) {
+            if cells & side.board_cells == 0 {
+                continue;
+            }
+            let at_centre = cells & (u128::from(side.centre) << side.offset) != 0;
+            *value = value.saturating_sub(if spans && at_centre { 1 } else { 2 });
+        }
+        after
+    }
+
     /// Both sides of the board of `planes`.
     fn split<T: Bits>(&self, planes: &Planes<T>) -> [Half; 2] {
         self.sides.each_ref().map(|side| side.half_of(planes))
@@ -541,6 +576,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_move_lowers_a_sides_value_no_more_than_it_costs() {
+        // The exact search cuts a move on this bound before playing it.
+        let mut rng = BoardRng::new(67);
+        let mut lowered = [0; 3];
+        for rules in SIDED {
+            let halves = Halves::new(&rng.board(8, 6, 5).unwrap(), rules, 1, far()).unwrap();
+            for _ in 0..20 {
+                let mut board = rng.board(8, 6, 5).unwrap();
+                while board.tile_count() > 24 {
+                    let clusters = board.clusters();
+                    let pick = clusters[rng.below(clusters.len() as u64) as usize];
+                    board = board.remove_under(pick.cells, rules);
+                }
+                let planes = Planes::<u128>::of(&board);
+                let (values, cross) = (halves.of(&planes), halves.cross(&planes));
+                for cluster in board.clusters().iter() {
+                    let colour = usize::from(cluster.colour.index());
+                    let bound = halves.at_most_down(values, cluster.cells.0, colour, cross);
+                    let after = halves.of(&Planes::<u128>::of(
+                        &board.remove_under(cluster.cells, rules),
+                    ));
+                    for side in [0, 1] {
+                        assert!(bound[side] <= after[side], "{rules} {board} {cluster:?}");
+                        // How far below the value a side's bound falls:
+                        // the bound is not merely 0.
+                        lowered[(values[side] - bound[side]) as usize] += 1;
+                    }
+                }
+            }
+        }
+        assert!(lowered.iter().all(|&n| n > 0), "{lowered:?}");
     }
 
     #[test]

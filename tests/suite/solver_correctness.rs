@@ -277,6 +277,56 @@ fn optimal_equals_an_exhaustive_search_mid_game() {
     }
 }
 
+/// The slowest boards to prove of 1000 random boards (`bot bench
+/// --boards 1000 --seed 2021`): the 13- and 14-click games, whose proofs
+/// run the most budgets and lean hardest on the bounds and the cuts.
+const HARDEST: [&str; 7] = [
+    "OYGGGGOG,GOBYBOYY,ORYBOBGR,RRGRYGOB,YBBOBORY,ORYYYBGB",
+    "BGYROYOB,BRRGBGYB,RBYRBYBB,OBGOGOYG,YGYRBYOR,YOBBRORB",
+    "RGROBYYG,ORBGRBYR,GGOBYGOR,RYROORGG,RORGRRBR,YBYBYROB",
+    "BYGYORBB,RROGRBOY,YBBBYGYB,RGROBRRO,RORGYRGB,GYGYBROB",
+    "ORORBYBG,YYGYYRYY,OBBOGYOB,RGOBOBGY,YROYRRBB,YBYOBOYO",
+    "BOGROGYO,BOYBRORG,GBORYBYO,OYOOGRRR,GYBOBYOB,YGYBGGRY",
+    "OYYOGGRO,GOBYRGGR,YBYOYGRY,GORBOOOY,OGBORGBO,YOYGGOYB",
+];
+
+/// One of [`HARDEST`], a few random moves into its game: down to 24 to
+/// 34 tiles, where [`clears_within`] still finds the truth in seconds.
+fn hardest_board_later() -> impl proptest::strategy::Strategy<Value = Board> {
+    (0..HARDEST.len(), any::<u64>(), 24usize..=34).prop_map(|(which, seed, tiles)| {
+        let mut rng = BoardRng::new(seed);
+        let mut board: Board = HARDEST[which].parse().unwrap();
+        while board.tile_count() > tiles {
+            board = random_move(&board, &mut rng, Rules::CentreRows);
+        }
+        board
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(67),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Every optimum `optimal` proves on the hardest games, later on, is
+    /// the one an exhaustive search of its own finds: no cut of the
+    /// proof's hides a shorter solution.
+    #[test]
+    fn proofs_in_the_hardest_games_match_an_exhaustive_search(
+        board in hardest_board_later(),
+        threads in 1usize..=2,
+    ) {
+        let mut failed = HashMap::new();
+        let truth = (lower_bound(&board)..)
+            .find(|&budget| clears_within(&board, budget, &mut failed))
+            .expect("every board can be cleared");
+        assert_optimum(&board, truth, threads, Rules::CentreRows);
+    }
+}
+
 #[test]
 fn real_board_optimum_is_11_proven() {
     let board = crate::vision_support::real_board();
