@@ -29,7 +29,7 @@ use winit::event::{ElementState, KeyEvent, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop, EventLoopProxy, OwnedDisplayHandle};
 use winit::keyboard::{Key as Logical, KeyCode, KeyLocation, NamedKey, PhysicalKey};
 use winit::raw_window_handle::{HasWindowHandle, RawWindowHandle};
-use winit::window::{Window, WindowId, WindowLevel};
+use winit::window::{Window, WindowButtons, WindowId, WindowLevel};
 
 #[cfg(target_os = "macos")]
 use super::macos_main as mac;
@@ -339,6 +339,10 @@ fn attributes(
         .with_title(title)
         .with_inner_size(size)
         .with_resizable(false)
+        // A window of a fixed size offers no maximise button (Windows,
+        // macOS; X11's window managers leave it out of a window whose
+        // size cannot change).
+        .with_enabled_buttons(WindowButtons::CLOSE | WindowButtons::MINIMIZE)
         .with_window_level(match standing {
             Standing::Own => WindowLevel::Normal,
             Standing::Aside => WindowLevel::AlwaysOnTop,
@@ -991,6 +995,7 @@ mod tests {
         assert_eq!(own.window_level, WindowLevel::Normal);
         for made in [aside, own] {
             assert!(!made.resizable);
+            assert!(!made.enabled_buttons.contains(WindowButtons::MAXIMIZE));
             assert_eq!(made.inner_size, Some(size.into()));
         }
     }
