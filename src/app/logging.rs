@@ -14,9 +14,10 @@ use indicatif::MultiProgress;
 use crate::desktop::folders;
 use crate::files::{self, Existing, FileError};
 
-/// Sets up the log (standard error) and returns the progress bars that
-/// its lines keep clear of.
-pub fn init(verbose: u8, quiet: u8) -> indicatif::MultiProgress {
+/// Sets up the log (standard error, where `shown`; its lines are kept
+/// for a report either way) and returns the progress bars that its lines
+/// keep clear of.
+pub fn init(verbose: u8, quiet: u8, shown: bool) -> indicatif::MultiProgress {
     let level = match i16::from(verbose) - i16::from(quiet) {
         i16::MIN..=-2 => log::LevelFilter::Error,
         -1 => log::LevelFilter::Warn,
@@ -49,6 +50,7 @@ pub fn init(verbose: u8, quiet: u8) -> indicatif::MultiProgress {
             .parse_env("DUSTBOT_LOG")
             .format(log_line)
             .build(),
+        shown,
     )
 }
 
@@ -67,10 +69,12 @@ fn log_line(out: &mut env_logger::fmt::Formatter, record: &log::Record<'_>) -> s
     )
 }
 
-/// The logger: `env_logger`'s, writing each line with the bars lifted.
+/// The logger: `env_logger`'s, writing each line with the bars lifted
+/// (where `shown`), and keeping it for a report.
 struct Bridge {
     logger: env_logger::Logger,
     bars: MultiProgress,
+    shown: bool,
 }
 
 impl log::Log for Bridge {
@@ -80,7 +84,9 @@ impl log::Log for Bridge {
 
     fn log(&self, record: &log::Record<'_>) {
         if self.logger.matches(record) {
-            self.bars.suspend(|| self.logger.log(record));
+            if self.shown {
+                self.bars.suspend(|| self.logger.log(record));
+            }
             let line = format!("{:<5} {}", record.level(), record.args());
             let mut kept = SESSION_LOG.lock().unwrap_or_else(PoisonError::into_inner);
             if kept.len() == KEPT_LOG_LINES {
@@ -110,12 +116,13 @@ pub fn session_log() -> Vec<String> {
 
 /// Installs `logger` as the log's, and returns the bars it keeps apart
 /// from its lines: every progress bar is to be added to them.
-fn install(logger: env_logger::Logger) -> MultiProgress {
+fn install(logger: env_logger::Logger, shown: bool) -> MultiProgress {
     let bars = MultiProgress::new();
     let level = logger.filter();
     let bridge = Bridge {
         logger,
         bars: bars.clone(),
+        shown,
     };
     // Only a second call fails, and the first logger is as good.
     if log::set_boxed_logger(Box::new(bridge)).is_ok() {

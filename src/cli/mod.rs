@@ -56,10 +56,13 @@ pub fn main() -> ExitCode {
         }
     };
     // The guided session's terminal is the player's to read: its lines
-    // are the session's own, the log's notes only asked for (-v), its
-    // warnings still said.
-    let quiet = cli.quiet.saturating_add(u8::from(guided::wanted(&cli)));
-    let bars = app::logging::init(cli.verbose, quiet);
+    // are the session's own, which say every warning in words; the log's
+    // lines show there only when asked for (-v), and are kept for a
+    // report either way.
+    let guided = guided::wanted(&cli);
+    let quiet = cli.quiet.saturating_add(u8::from(guided));
+    let shown = !guided || cli.verbose > 0;
+    let bars = app::logging::init(cli.verbose, quiet, shown);
     if let Err(cause) = prepared {
         log::warn!("{cause}: on a scaled display the pixels read and the clicks may disagree");
     }

@@ -66,7 +66,7 @@ const CELLS: (u8, u8) = (NODIATIS_WIDTH, NODIATIS_HEIGHT);
 pub fn main() -> ExitCode {
     faults::catch_panics();
     let prepared = desktop::prepare();
-    let _bars = crate::app::logging::init(0, 1);
+    let _bars = crate::app::logging::init(0, 1, true);
     if let Err(cause) = prepared {
         log::warn!("{cause}: on a scaled display the pixels read and the clicks may disagree");
     }

@@ -313,7 +313,8 @@ pub fn show_message(title: &str, text: &str) {
 /// capture or an input fails. When it is, every run is asked to stop and
 /// the faces end, as on a request to end ([`stop::end_asked`]).
 pub fn display_lost() -> bool {
-    let lost = !platform::display_alive();
+    // No display named is no display lost (the scripted desktop's runs).
+    let lost = platform::check_display().is_ok() && !platform::display_alive();
     if lost {
         stop::display_closed();
     }

@@ -114,6 +114,21 @@ pub(super) fn display_closed() {
     ask(Asker::DisplayClosed);
 }
 
+/// The terminal the bot reads its keys from is gone (a read failed
+/// after it hung up): the face ends as on SIGHUP, which may come a moment
+/// later or not at all.
+pub fn terminal_closed() {
+    ENDING
+        .compare_exchange(
+            0,
+            Asker::TerminalClosed.code(),
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        )
+        .ok();
+    ask(Asker::TerminalClosed);
+}
+
 /// The request to end the process that came (a signal, the terminal or
 /// the display closing), if one did; kept for the process's life.
 pub fn end_asked() -> Option<Asker> {
@@ -125,6 +140,11 @@ pub fn end_asked() -> Option<Asker> {
 pub fn face_ended() {
     FACE_ENDED.store(true, Ordering::SeqCst);
 }
+
+/// How long [`Signals::which`] waits for a flag of the signal that woke
+/// it: the handler that sets it runs on, at once, after ctrlc's.
+#[cfg(unix)]
+const FLAG_WAIT: Duration = Duration::from_millis(20);
 
 /// Which signal came: ctrlc's handler is one for SIGINT, SIGTERM and
 /// SIGHUP, and these flags, set by handlers of their own that chain to
@@ -160,14 +180,25 @@ impl Signals {
     }
 
     /// The signal that came, as its asker; Ctrl-C when no flag is set.
+    /// signal-hook's handler calls the one before it (ctrlc's, which
+    /// wakes its thread, where this runs) before it sets its flags: a
+    /// flag is waited for a moment before the signal is taken for Ctrl-C
+    /// (without the wait, one closed terminal in three was taken for one).
     fn which(&self) -> Asker {
         #[cfg(unix)]
         {
-            if self.hang_up.swap(false, Ordering::SeqCst) {
-                return Asker::TerminalClosed;
-            }
-            if self.terminate.swap(false, Ordering::SeqCst) {
-                return Asker::EndRequest;
+            let looked = Instant::now();
+            loop {
+                if self.hang_up.swap(false, Ordering::SeqCst) {
+                    return Asker::TerminalClosed;
+                }
+                if self.terminate.swap(false, Ordering::SeqCst) {
+                    return Asker::EndRequest;
+                }
+                if looked.elapsed() > FLAG_WAIT {
+                    break;
+                }
+                std::thread::yield_now();
             }
         }
         Asker::CtrlC

@@ -331,7 +331,10 @@ pub fn end_of(error: &LiveError) -> End {
 /// or the mouse lost.
 fn as_display_closed(error: LiveError) -> LiveError {
     match error {
-        LiveError::Capture(_) | LiveError::Input(_) if crate::desktop::display_lost() => {
+        LiveError::Capture(CaptureError::Grab { .. } | CaptureError::NoDesktop { .. })
+        | LiveError::Input(InputError::Device(_))
+            if crate::desktop::display_lost() =>
+        {
             LiveError::Capture(CaptureError::DisplayClosed)
         }
         error => error,

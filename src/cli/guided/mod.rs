@@ -101,13 +101,21 @@ pub fn run(options: Options) -> Result<ExitCode> {
             face.keys.ask();
             face.put_offer(&door);
         }
-        let action = match offer {
-            Offer::Calibrating => face.corrections(&mut door)?,
+        let read = match offer {
+            Offer::Calibrating => face.corrections(&mut door),
             _ => face
                 .keys
-                .next(Some(POLL))?
-                .and_then(|key| action_of(key, offer)),
+                .next(Some(POLL))
+                .map(|key| key.and_then(|key| action_of(key, offer)))
+                .map_err(anyhow::Error::from),
         };
+        // A terminal that can no longer be read has closed: ended as
+        // its hang-up ends the session, at the loop's top.
+        let action = read.unwrap_or_else(|error| {
+            log::debug!("the terminal cannot be read: {error:#}");
+            crate::desktop::stop::terminal_closed();
+            None
+        });
         if let Some(action) = action
             && door.act(action) == Flow::Quit
         {
