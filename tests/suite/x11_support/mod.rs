@@ -630,13 +630,7 @@ impl Desktop {
             let s = &conn.setup().roots[screen];
             (s.root, s.width_in_pixels, s.height_in_pixels)
         };
-        let atom = |name: &str| {
-            conn.intern_atom(false, name.as_bytes())
-                .unwrap()
-                .reply()
-                .unwrap()
-                .atom
-        };
+        let atom = |name: &str| atom(&conn, name);
         let id = conn.generate_id().unwrap();
         let top = full - height;
         conn.create_window(
@@ -783,6 +777,16 @@ pub fn left_button_down(display: &str) -> bool {
     reply.mask.contains(KeyButMask::BUTTON1)
 }
 
+/// The atom `name` on the display `conn` is connected to.
+fn atom(conn: &impl x11rb::connection::Connection, name: &str) -> u32 {
+    use x11rb::protocol::xproto::ConnectionExt as _;
+    conn.intern_atom(false, name.as_bytes())
+        .unwrap()
+        .reply()
+        .unwrap()
+        .atom
+}
+
 /// Asks the window `id` (as xdotool names it) to close, as a window
 /// manager's close button does: the WM_DELETE_WINDOW message of ICCCM
 /// 4.2.8.1 sent to the window.
@@ -790,15 +794,8 @@ pub fn close_window(display: &str, id: &str) {
     use x11rb::connection::Connection as _;
     use x11rb::protocol::xproto::{ClientMessageEvent, ConnectionExt as _, EventMask};
     let (conn, _) = x11rb::connect(Some(display)).unwrap();
-    let atom = |name: &str| {
-        conn.intern_atom(false, name.as_bytes())
-            .unwrap()
-            .reply()
-            .unwrap()
-            .atom
-    };
     let window: u32 = id.parse().unwrap();
-    let (protocols, delete) = (atom("WM_PROTOCOLS"), atom("WM_DELETE_WINDOW"));
+    let (protocols, delete) = (atom(&conn, "WM_PROTOCOLS"), atom(&conn, "WM_DELETE_WINDOW"));
     let event = ClientMessageEvent::new(32, window, protocols, [delete, 0, 0, 0, 0]);
     conn.send_event(false, window, EventMask::NO_EVENT, event)
         .unwrap();
