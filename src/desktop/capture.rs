@@ -486,27 +486,27 @@ impl GameWindow for SystemWindow {
         Ok((image, part.in_client(origin)))
     }
 
-    // Where a connection is kept (X11), each part is its own small
-    // request on it.
+    // Where a connection is kept (X11), the parts are small requests on
+    // it, asked for together.
     fn capture_parts(&mut self, parts: &[Region]) -> Result<Vec<RgbaImage>, CaptureError> {
         if let (Some(pixels), Some((_, MonitorArea { bounds, .. }))) = (&self.pixels, &self.screen)
         {
             let origin = self.info.area().origin();
-            return parts
+            let on_desktop: Vec<ScreenRect> = parts.iter().map(|p| p.on_screen(origin)).collect();
+            if on_desktop
                 .iter()
-                .map(|part| {
-                    let on_desktop = part.on_screen(origin);
-                    if on_desktop.intersection(bounds) != Some(on_desktop) {
-                        return Err(CaptureError::OffScreen {
-                            title: self.info.title.clone(),
-                        });
-                    }
-                    pixels.grab(on_desktop).map_err(|cause| CaptureError::Grab {
-                        title: self.info.title.clone(),
-                        cause,
-                    })
-                })
-                .collect();
+                .any(|part| part.intersection(bounds) != Some(*part))
+            {
+                return Err(CaptureError::OffScreen {
+                    title: self.info.title.clone(),
+                });
+            }
+            return pixels
+                .grab_all(&on_desktop)
+                .map_err(|cause| CaptureError::Grab {
+                    title: self.info.title.clone(),
+                    cause,
+                });
         }
         parts_of_one_capture(self, parts)
     }

@@ -242,6 +242,11 @@ impl Pixels {
     /// size in points ("The returned image size is the same as the screen
     /// size", Apple's `CGWindowImageOption`); a picture at the backing
     /// scale anyway is brought to points.
+    /// The pixels of each of `areas`, one picture each.
+    pub(crate) fn grab_all(&self, areas: &[ScreenRect]) -> Result<Vec<RgbaImage>, String> {
+        areas.iter().map(|&area| self.grab(area)).collect()
+    }
+
     pub(crate) fn grab(&self, area: ScreenRect) -> Result<RgbaImage, String> {
         let rect = CGRect::new(
             CGPoint::new(f64::from(area.x), f64::from(area.y)),

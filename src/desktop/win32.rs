@@ -711,6 +711,10 @@ impl Pixels {
     pub(crate) fn grab(&self, _: ScreenRect) -> Result<image::RgbaImage, String> {
         match *self {}
     }
+
+    pub(crate) fn grab_all(&self, _: &[ScreenRect]) -> Result<Vec<image::RgbaImage>, String> {
+        match *self {}
+    }
 }
 
 /// The extended and plain styles of the marks window: layered (drawn

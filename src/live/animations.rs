@@ -1,7 +1,7 @@
 //! The settling and rule-learning logic against every animation the
 //! practice window plays, under every variant of the rules, without a
 //! screen: each frame the window would show at the live loop's capture
-//! times is drawn, cut to the board's region and read by the vision at the
+//! times (as often as the settling rule asks) is drawn, cut to the board's region and read by the vision at the
 //! board's place, as the eye does, and fed with its time to the rules the
 //! live loop follows (settling, pace, learned rules, a lost click made
 //! again). Every click must settle on the board the window plays, never on
@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 
 use image::imageops;
 
-use super::POLL;
 use super::rules::{Explanation, Learned, RulesChoice};
 use super::screen::ScreenBoard;
 use super::settling::{Pace, Settling, Status};
@@ -147,20 +146,22 @@ fn play(style: Style, truth: Rules, calibration: &Calibration) -> Result<u32, St
                 .map(|(after, _)| after)
                 .into_iter()
                 .collect();
-            let mut settle = Settling::new(Some(current), expected, pace.hold());
+            let mut settle =
+                Settling::new(Some(current), expected, pace.hold()).ending_at(pace.ends(clicked));
             let mut at = clicked + LAG;
             let read = loop {
                 if let Status::Settled(read) = settle.see(screen.read(at), at) {
                     break read;
                 }
-                at += POLL;
+                at += settle.next_read(at);
                 if at - clicked > Duration::from_secs(3) {
                     return Err(format!("{game}, click {number}: unsettled"));
                 }
             };
             now = at + LAG;
             if read != current {
-                pace.animated(settle.steady_since().unwrap() - clicked);
+                let moving = settle.moving_until().unwrap_or(clicked);
+                pace.animated(moving.saturating_duration_since(clicked));
                 break read;
             }
             tries += 1;

@@ -33,6 +33,9 @@ pub struct Frame {
     /// the game showed it): only such a frame may be kept, as no picture
     /// of another window ever is.
     pub shows_the_game: bool,
+    /// The board's region of the client area captured, and its glance
+    /// (none for a capture of the whole window).
+    glance: Option<(Region, Glance)>,
 }
 
 /// The window and where its board is.
@@ -127,7 +130,8 @@ impl<'w> Eye<'w> {
         if part != region {
             return Err(LiveError::OffScreen);
         }
-        self.seen = Some(Glance::of_capture(&image, region));
+        let seen = Glance::of_capture(&image, region);
+        self.seen = Some(seen);
         let started = Instant::now();
         let geometry = self.board.geometry.translated(part.x as f32, part.y as f32);
         let reading = vision::read_at(&image, self.calibration, &geometry);
@@ -152,7 +156,22 @@ impl<'w> Eye<'w> {
             client,
             taken: Instant::now(),
             shows_the_game,
+            glance: Some((region, seen)),
         })
+    }
+
+    /// Whether the board's pixels are still those of `frame`, by a glance
+    /// at a few rows where the board is (the window's place is not looked
+    /// up): the board read in `frame` is the board now. `false` when the
+    /// board's region changed since, anything there changed, or the glance
+    /// failed.
+    pub fn still_shows(&mut self, frame: &Frame) -> bool {
+        match (frame.glance, self.board.region()) {
+            (Some((region, seen)), Some(now)) if region == now => {
+                glance(self.window, region) == Some(seen)
+            }
+            _ => false,
+        }
     }
 
     /// Whether the board's pixels are those of the last frame, by a glance
@@ -322,6 +341,7 @@ fn find(
         client,
         taken: Instant::now(),
         shows_the_game: true,
+        glance: None,
     };
     Ok((geometry, frame, swamp))
 }

@@ -36,7 +36,8 @@ pub use rules::{Explanation, Learned, RulesChoice};
 use settling::{Settling, Status};
 use watch::Cadence;
 
-/// How often the board is captured while it settles, and glanced at right
+/// How often the board is captured while it settles and its animation is
+/// still due to run (see [`Settling::next_read`]), and glanced at right
 /// after a change (see [`watch::Cadence`]).
 pub const POLL: Duration = Duration::from_millis(50);
 
@@ -65,13 +66,16 @@ pub struct LiveSettings {
     pub query: String,
 }
 
-/// A board settled: the board, its frame, and when it was first read so
-/// (where the animation that led to it ended).
+/// A board settled: the board, its frame, when it was first read so
+/// (where the animation that led to it ended, at the latest), and when it
+/// was last read otherwise (when the animation was still on, if it was
+/// read other).
 #[derive(Debug)]
 pub(crate) struct Settled {
     pub board: Board,
     pub frame: Frame,
     pub since: Instant,
+    pub moving: Option<Instant>,
 }
 
 /// Waits until `window` shows the next game: a full board (no click has
@@ -124,11 +128,14 @@ pub(crate) fn wait_next_game(
     }
 }
 
-/// Captures every [`POLL`] until the board settles by `rule` (see
-/// [`Settling`]), for at most the settings' limit. Runs `guard` before
-/// every capture (the user's mouse, Ctrl-C), so that a stop is seen at
-/// once. A window in front of the board is an error at once: its pixels
-/// could pass for an animation frame or even for a board.
+/// Captures the board until it settles by `rule` (see [`Settling`]), as
+/// often as the rule says, for at most the settings' limit. Runs `guard`
+/// before every capture (the user's mouse, Ctrl-C), so that a stop is seen
+/// at once. A window in front of the board is an error at once: its
+/// pixels could pass for an animation frame or even for a board. A
+/// predicted board is settled by a glance that finds the pixels of the
+/// frame that read it unchanged (the same pixels read the same); a glance
+/// that differs brings a full read at once.
 pub(crate) fn wait_settled(
     eye: &mut Eye,
     guard: &mut dyn FnMut() -> Result<(), LiveError>,
@@ -144,6 +151,24 @@ pub(crate) fn wait_settled(
     loop {
         let tick = Instant::now();
         guard()?;
+        if let (Some(board), Some(last)) = (rule.to_agree(), &before)
+            && last.board.as_ref() == Ok(&board)
+            && eye.still_shows(last)
+            && let Status::Settled(board) = rule.held(Instant::now())
+        {
+            let frame = before.take().expect("the frame that read the board");
+            log::debug!(
+                "settled {when} in {} ms (agreed by a glance)",
+                started.elapsed().as_millis()
+            );
+            let since = rule.steady_since().unwrap_or(frame.taken);
+            return Ok(Settled {
+                board,
+                frame,
+                since,
+                moving: rule.moving_until(),
+            });
+        }
         let frame = eye.frame()?;
         eye.uncovered(when)?;
         let read = frame.board.as_ref().ok().copied();
@@ -151,8 +176,10 @@ pub(crate) fn wait_settled(
             Status::Settled(board) => Some(board),
             Status::Wait if tick >= deadline => rule.timed_out(),
             Status::Wait => {
+                // From the read: a glance must come AGREE after it.
+                let next = frame.taken + rule.next_read(frame.taken);
                 before = Some(frame);
-                sleep(POLL.saturating_sub(tick.elapsed()));
+                sleep(next.saturating_duration_since(Instant::now()));
                 continue;
             }
         };
@@ -163,6 +190,7 @@ pub(crate) fn wait_settled(
                 board,
                 frame,
                 since,
+                moving: rule.moving_until(),
             });
         }
         let mut frames = vec![("last", &frame)];

@@ -1,17 +1,25 @@
 //! When the board has settled after a click, and how long the game
 //! animates: rules alone, fed with the boards read one after another and
-//! their times, so that they can be tested without a screen. A read that
-//! agrees with the one before it and is a board the rules in force predict
-//! (the plan's next board, or in assist mode any board one click can make)
-//! is settled at once. Any other board, the board from before the click
+//! their times, so that they can be tested without a screen. A board the
+//! rules in force predict (the plan's next board, or in assist mode any
+//! board one click can make) is settled once its pixels held still from
+//! its read to a glance [`AGREE`] later, or once reads at least [`POLL`]
+//! apart agree on it (an overlay over a board at rest, a score or specks,
+//! keeps its pixels changing). Any other board, the board from before the click
 //! included, counts only once it has held still longer than the longest
 //! animation seen plus a margin: an animation can pause on an in-between
 //! board (the board after the fall alone is exactly what `gravity`
 //! predicts, and an in-between state of every variant), and the game may
 //! not have started the animation yet, or may not have taken the click.
+//! The rule also says when to read next: every [`POLL`] while the
+//! animation is still due to run, every [`QUICK`] from when it may end,
+//! and the glance at a predicted board [`AGREE`] after its read, so that
+//! the click that follows waits on the game's animation and not on the
+//! reads.
 
 use std::time::{Duration, Instant};
 
+use super::POLL;
 use crate::game::Board;
 
 /// The least time a board the rules in force did not predict must hold
@@ -21,6 +29,20 @@ pub const QUIET: Duration = Duration::from_millis(500);
 /// How much longer than the longest animation seen such a board must hold
 /// still: reads come every 50 ms, and a busy machine captures late.
 pub const MARGIN: Duration = Duration::from_millis(250);
+
+/// How often the board is read from when the animation may end: about as
+/// often as a read and the check of the windows in front take (3 to 10 ms
+/// here), so that the board at rest is seen as soon as it shows.
+pub const QUICK: Duration = Duration::from_millis(5);
+
+/// How long a predicted board's pixels must hold still, from its read to
+/// a glance, to settle: longer than a frame of the practice window (it
+/// draws at 120 Hz while it animates), so that tiles still moving in the
+/// last frames of an animation, read where they end within the vision's
+/// tolerance, change the pixels in between. (A game that draws less often
+/// may be clicked in its last frame of motion, its tiles read where they
+/// end; a click it does not take is made again, see [`Pace::took_input`].)
+pub const AGREE: Duration = Duration::from_millis(10);
 
 /// What the rule says after a read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,8 +62,14 @@ pub struct Settling {
     /// How long any other board must hold still.
     hold: Duration,
     /// The last board read, when it was first read in this run of equal
-    /// reads, and how many reads the run has.
-    run: Option<(Board, Instant, u32)>,
+    /// reads, how many reads the run has, and when the read before the run
+    /// was made (another board or none: the board was still moving then).
+    run: Option<(Board, Instant, u32, Option<Instant>)>,
+    /// When the last read was made.
+    last_read: Option<Instant>,
+    /// When the animation may end, at the soonest: reads are
+    /// [`POLL`] apart until then.
+    ends: Option<Instant>,
 }
 
 impl Settling {
@@ -51,26 +79,77 @@ impl Settling {
             expected,
             hold,
             run: None,
+            last_read: None,
+            ends: None,
         }
+    }
+
+    /// The same rule, told that the animation does not end before `ends`
+    /// (the click plus the longest animation seen): until then the board
+    /// is read every [`POLL`] (for the checks made with each read), from
+    /// then every [`QUICK`].
+    pub fn ending_at(self, ends: Instant) -> Settling {
+        Settling {
+            ends: Some(ends),
+            ..self
+        }
+    }
+
+    /// How long after a read at `now` the next read comes: [`AGREE`] after
+    /// a read of a predicted board (the glance at it), else [`QUICK`] once
+    /// the animation may have ended, and until then up to [`POLL`], no
+    /// later than when it may end.
+    pub fn next_read(&self, now: Instant) -> Duration {
+        if self.to_agree().is_some() {
+            return AGREE;
+        }
+        self.ends.map_or(QUICK, |ends| {
+            ends.saturating_duration_since(now).clamp(QUICK, POLL)
+        })
+    }
+
+    /// The board of the last read, when the rules in force predict it: it
+    /// settles once its pixels hold still ([`Settling::held`]).
+    pub fn to_agree(&self) -> Option<Board> {
+        self.run
+            .filter(|(board, _, _, _)| self.predicted(board))
+            .map(|(board, _, _, _)| board)
+    }
+
+    /// A glance at `at` found the pixels of the last read unchanged: the
+    /// board it read settles when the rules in force predict it and the
+    /// pixels held [`AGREE`] or longer.
+    pub fn held(&mut self, at: Instant) -> Status {
+        match (self.to_agree(), self.last_read) {
+            (Some(board), Some(read)) if at.saturating_duration_since(read) >= AGREE => {
+                Status::Settled(board)
+            }
+            _ => Status::Wait,
+        }
+    }
+
+    fn predicted(&self, board: &Board) -> bool {
+        let anything = self.before.is_none() && self.expected.is_empty();
+        anything || self.expected.contains(board)
     }
 
     /// Takes one read (`None`: unreadable or unsure) made at `at`.
     pub fn see(&mut self, board: Option<Board>, at: Instant) -> Status {
+        let read_before = self.last_read.replace(at);
         let Some(board) = board else {
             self.run = None;
             return Status::Wait;
         };
-        let (since, count) = match self.run {
-            Some((last, since, count)) if last == board => (since, count + 1),
-            _ => (at, 1),
+        let (since, count, moving) = match self.run {
+            Some((last, since, count, moving)) if last == board => (since, count + 1, moving),
+            _ => (at, 1, read_before),
         };
-        self.run = Some((board, since, count));
+        self.run = Some((board, since, count, moving));
         if count < 2 {
             return Status::Wait;
         }
-        let anything = self.before.is_none() && self.expected.is_empty();
-        let predicted = anything || self.expected.contains(&board);
-        if predicted || at.duration_since(since) >= self.hold {
+        let held = at.duration_since(since);
+        if (self.predicted(&board) && held >= POLL) || held >= self.hold {
             Status::Settled(board)
         } else {
             Status::Wait
@@ -81,15 +160,22 @@ impl Settling {
     /// settled on a board other than the one before, where the animation
     /// ended.
     pub fn steady_since(&self) -> Option<Instant> {
-        self.run.map(|(_, since, _)| since)
+        self.run.map(|(_, since, _, _)| since)
+    }
+
+    /// When the board was last read other than it is now (or not read):
+    /// once settled on a board other than the one before, a time the
+    /// animation was still on. `None` when every read was of this board.
+    pub fn moving_until(&self) -> Option<Instant> {
+        self.run.and_then(|(_, _, _, moving)| moving)
     }
 
     /// The board to go on with when the time is up: the last one, if at
     /// least two reads in a row agreed on it.
     pub fn timed_out(&self) -> Option<Board> {
         self.run
-            .filter(|&(_, _, count)| count >= 2)
-            .map(|(board, _, _)| board)
+            .filter(|&(_, _, count, _)| count >= 2)
+            .map(|(board, _, _, _)| board)
     }
 }
 
@@ -113,13 +199,24 @@ impl Pace {
         }
     }
 
+    /// When the animation of a click made at `clicked` may end, at the
+    /// soonest: a [`POLL`] before the longest animation seen ends (as the
+    /// longest is measured by quick reads, reading quick only from its end
+    /// would keep it from ever shrinking to the game's own).
+    pub fn ends(&self, clicked: Instant) -> Instant {
+        clicked + self.longest.saturating_sub(POLL)
+    }
+
     /// How long a board the rules in force do not predict must hold still
     /// before it counts.
     pub fn hold(&self) -> Duration {
         (self.longest + MARGIN).max(QUIET)
     }
 
-    /// A click's animation took `took`, from the click to its last change.
+    /// A click's animation took `took`, from the click to its last change
+    /// seen (live play: to the last read that was not the board at rest,
+    /// so that a read made late on a busy machine does not lengthen every
+    /// wait after it).
     pub fn animated(&mut self, took: Duration) {
         self.longest = self.longest.max(took);
     }
@@ -162,6 +259,9 @@ mod tests {
         assert_eq!(settle.see(None, ms(t, 150)), Status::Wait);
         assert_eq!(settle.see(Some(after), ms(t, 200)), Status::Wait);
         assert_eq!(settle.see(Some(after), ms(t, 250)), Status::Settled(after));
+        // Read otherwise last at 150 ms (unreadable), first so at 200 ms.
+        assert_eq!(settle.moving_until(), Some(ms(t, 150)));
+        assert_eq!(settle.steady_since(), Some(ms(t, 200)));
     }
 
     #[test]
@@ -209,6 +309,8 @@ mod tests {
         let t = Instant::now();
         let mut settle = Settling::new(Some(before), vec![after, other], QUIET);
         assert_eq!(settle.see(Some(other), ms(t, 0)), Status::Wait);
+        // Reads agreeing less than POLL apart are not enough.
+        assert_eq!(settle.see(Some(other), ms(t, 20)), Status::Wait);
         assert_eq!(settle.see(Some(other), ms(t, 50)), Status::Settled(other));
     }
 
@@ -234,8 +336,42 @@ mod tests {
         pace.took_input(Duration::from_millis(1200));
         assert_eq!(pace.between_clicks(), Duration::from_millis(1200));
         assert_eq!(pace.hold(), Duration::from_millis(450) + MARGIN);
+        // Quick reads from a POLL before the longest animation ends.
+        let clicked = Instant::now();
+        assert_eq!(pace.ends(clicked), clicked + Duration::from_millis(400));
         let given = Pace::new(Some(Duration::from_millis(1500)));
         assert_eq!(given.hold(), Duration::from_millis(1500) + MARGIN);
         assert_eq!(given.between_clicks(), Duration::from_millis(1500));
+    }
+
+    #[test]
+    fn reads_come_quick_from_the_animations_end_and_agree_soon() {
+        let (before, after, other) = boards();
+        let t = Instant::now();
+        let ends = ms(t, 300);
+        let mut settle = Settling::new(Some(before), vec![after], QUIET).ending_at(ends);
+        // While the animation runs: a read every POLL, none past its end.
+        assert_eq!(settle.next_read(t), POLL);
+        assert_eq!(settle.next_read(ms(t, 280)), Duration::from_millis(20));
+        assert_eq!(settle.next_read(ms(t, 298)), QUICK);
+        assert_eq!(settle.next_read(ms(t, 400)), QUICK);
+        // A board not predicted, read once: no hurry to agree.
+        settle.see(Some(other), ms(t, 300));
+        assert_eq!(settle.to_agree(), None);
+        assert_eq!(settle.next_read(ms(t, 300)), QUICK);
+        // The predicted board read: the glance at it comes AGREE on, and
+        // settles it if its pixels held that long.
+        settle.see(Some(after), ms(t, 310));
+        assert_eq!(settle.to_agree(), Some(after));
+        assert_eq!(settle.next_read(t), AGREE);
+        assert_eq!(settle.held(ms(t, 315)), Status::Wait);
+        assert_eq!(settle.held(ms(t, 320)), Status::Settled(after));
+        // Another board read last: no glance settles it.
+        settle.see(Some(other), ms(t, 330));
+        assert_eq!(settle.to_agree(), None);
+        assert_eq!(settle.held(ms(t, 400)), Status::Wait);
+        // No animation known: quick from the start.
+        let unknown = Settling::new(Some(before), vec![after], QUIET);
+        assert_eq!(unknown.next_read(t), QUICK);
     }
 }

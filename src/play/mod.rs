@@ -179,6 +179,8 @@ impl Playing<'_, '_, '_> {
         moves: &[Step],
     ) -> Result<Followed, LiveError> {
         let mut current = *board;
+        // The frame the board was last settled on, for the next aim.
+        let mut recent = None;
         for step in moves {
             if self
                 .settings
@@ -189,23 +191,24 @@ impl Playing<'_, '_, '_> {
             }
             let number = self.game.report.clicks() + 1;
             let last_taken = self.last_click;
-            let (settled, aimed) = match self.click(eye, mouse, &current, step, number)? {
-                Some(done) => done,
-                None => {
-                    let wait = self.pace.between_clicks();
-                    log::warn!("click {number} changed nothing: clicking again");
-                    self.game.tell(Event::Lost { number, wait });
-                    sleep(wait);
-                    let done = self
-                        .click(eye, mouse, &current, step, number)?
-                        .ok_or(LiveError::NoEffect { number })?;
-                    // The game ignored a click made sooner than this one.
-                    if let (Some(before), Some(now)) = (last_taken, self.last_click) {
-                        self.pace.took_input(now.duration_since(before));
+            let (settled, aimed) =
+                match self.click(eye, mouse, &current, step, number, recent.take())? {
+                    Some(done) => done,
+                    None => {
+                        let wait = self.pace.between_clicks();
+                        log::warn!("click {number} changed nothing: clicking again");
+                        self.game.tell(Event::Lost { number, wait });
+                        sleep(wait);
+                        let done = self
+                            .click(eye, mouse, &current, step, number, None)?
+                            .ok_or(LiveError::NoEffect { number })?;
+                        // The game ignored a click made sooner than this one.
+                        if let (Some(before), Some(now)) = (last_taken, self.last_click) {
+                            self.pace.took_input(now.duration_since(before));
+                        }
+                        done
                     }
-                    done
-                }
-            };
+                };
             let read = settled.board;
             let predicted = |rules| current.play_under(step.cell, rules).map(|(after, _)| after);
             let seen = self.game.see(number, |rules| predicted(rules) == Ok(read));
@@ -237,6 +240,7 @@ impl Playing<'_, '_, '_> {
                 return Ok(Followed::Differs(read));
             }
             current = read;
+            recent = Some(settled.frame);
         }
         Ok(if current.is_cleared() {
             Followed::Cleared
@@ -248,7 +252,8 @@ impl Playing<'_, '_, '_> {
     /// Aims at `step`'s cell on `current`, clicks it once the game has
     /// had the time it takes after the last click, and waits for the board
     /// to settle: the board settled and the frame aimed at, or `None` when
-    /// the board settled as it was (the click changed nothing).
+    /// the board settled as it was (the click changed nothing). `recent`
+    /// is the frame `current` was settled on, if any (see [`aim`]).
     fn click(
         &mut self,
         eye: &mut Eye,
@@ -256,6 +261,7 @@ impl Playing<'_, '_, '_> {
         current: &Board,
         step: &Step,
         number: u32,
+        recent: Option<Frame>,
     ) -> Result<Option<(Settled, Frame)>, LiveError> {
         // A game may go on animating, or ignore input, after its board
         // looks final.
@@ -264,7 +270,14 @@ impl Playing<'_, '_, '_> {
         }
         let live = &self.settings.live;
         mouse.check()?;
-        let (at, rest, aimed) = aim(eye, current, step, Moment::BeforeClick(number), live)?;
+        let (at, rest, aimed) = aim(
+            eye,
+            current,
+            step,
+            Moment::BeforeClick(number),
+            live,
+            recent,
+        )?;
         // Within a quarter cell of the centre is on the cell.
         let g = &eye.board.geometry;
         let within = (0.25 * g.pitch_x.min(g.pitch_y)) as i32;
@@ -289,7 +302,8 @@ impl Playing<'_, '_, '_> {
             .map(|(after, _)| after)
             .into_iter()
             .collect();
-        let rule = Settling::new(Some(*current), expected, self.pace.hold());
+        let rule = Settling::new(Some(*current), expected, self.pace.hold())
+            .ending_at(self.pace.ends(pressed));
         // The user taking the mouse stops it.
         let settled = live::wait_settled(
             eye,
@@ -305,8 +319,9 @@ impl Playing<'_, '_, '_> {
         if settled.board == *current {
             return Ok(None);
         }
+        let moving = settled.moving.unwrap_or(pressed);
         self.pace
-            .animated(settled.since.saturating_duration_since(pressed));
+            .animated(moving.saturating_duration_since(pressed));
         Ok(Some((settled, aimed)))
     }
 }
@@ -327,15 +342,22 @@ enum Followed {
 /// where to click, where to rest the mouse, and the frame checked: a fresh
 /// read at the window's current place must be `expected`, and the window
 /// must still be there just after; if it moved in between, look again.
+/// The read is `recent`'s (a frame that read `expected`) where a glance
+/// finds its pixels still on the board: the same pixels read the same.
 fn aim(
     eye: &mut Eye,
     expected: &Board,
     step: &Step,
     when: Moment,
     settings: &LiveSettings,
+    recent: Option<Frame>,
 ) -> Result<(ScreenPoint, ScreenPoint, Frame), LiveError> {
+    let mut recent = recent.filter(|frame| frame.board.as_ref() == Ok(expected));
     for _ in 0..AIM_TRIES {
-        let frame = eye.frame()?;
+        let frame = match recent.take() {
+            Some(frame) if eye.still_shows(&frame) => frame,
+            _ => eye.frame()?,
+        };
         let found = match &frame.board {
             Ok(board) => *board,
             Err(cause) => {
