@@ -175,6 +175,8 @@ fn append_bounded(path: &Path, line: &str, limit: u64) -> Result<(), FileError> 
         kept.drain(..cut);
     }
     kept.extend_from_slice(line.as_bytes());
+    // Windows replaces no file that is open.
+    drop(file);
     Ok(files::write_whole(path, &kept, Existing::Replace)?)
 }
 
