@@ -77,6 +77,10 @@ pub enum LiveError {
     /// The terminal the bot runs in: the bot's own, never "another".
     #[error("this terminal covers the board {when}: move it aside")]
     TerminalOver { when: Moment },
+    /// A window of the bot's own (the app's, the hint window): never
+    /// "another".
+    #[error("the bot's own window ({by}) covers the board {when}: move it aside")]
+    OwnWindowOver { when: Moment, by: String },
     #[error("the window kept moving while aiming {when}")]
     Unsteady { when: Moment },
     #[error("the board read differed from the plan {count} times (at most {max} re-plans)")]

@@ -203,10 +203,7 @@ impl<'w> Eye<'w> {
                 if is_own_terminal(by, &front) {
                     return Err(LiveError::TerminalOver { when });
                 }
-                return Err(LiveError::Covered {
-                    when,
-                    by: by.to_string(),
-                });
+                return Err(covered_by(by, when));
             }
         }
         Ok(())
@@ -220,14 +217,13 @@ impl<'w> Eye<'w> {
             return Ok(());
         }
         let listed = self.in_front(0)?;
-        let by = listed
-            .iter()
-            .find(|w| w.area().contains(point))
-            .map_or_else(
-                || "a window the window list does not show (one of the bot's own?)".to_owned(),
-                ToString::to_string,
-            );
-        Err(LiveError::Covered { when, by })
+        Err(match listed.iter().find(|w| w.area().contains(point)) {
+            Some(by) => covered_by(by, when),
+            None => LiveError::Covered {
+                when,
+                by: "a window the window list does not show (one of the bot's own?)".to_owned(),
+            },
+        })
     }
 
     fn takes_click_at(&self, point: ScreenPoint) -> Result<bool, LiveError> {
@@ -344,4 +340,20 @@ fn find(
         glance: None,
     };
     Ok((geometry, frame, swamp))
+}
+
+/// The error of a board covered by `by`: the bot's own window said as
+/// the bot's (move it aside), any other as another window.
+fn covered_by(by: &WindowInfo, when: Moment) -> LiveError {
+    if by.is_ours() {
+        LiveError::OwnWindowOver {
+            when,
+            by: by.to_string(),
+        }
+    } else {
+        LiveError::Covered {
+            when,
+            by: by.to_string(),
+        }
+    }
 }

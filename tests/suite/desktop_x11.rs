@@ -855,3 +855,23 @@ fn a_second_dustbot_restores_a_minimised_first_says_a_stopped_one_and_opens_afte
     let again = App::start(&desktop);
     again.wait_for("looking again every", 1);
 }
+
+#[test]
+fn the_apps_own_window_dragged_over_the_board_in_play_is_said_as_the_bots() {
+    let desktop = Desktop::start();
+    let practice = desktop.practice(REAL_BOARD, 300, GAME);
+    let app = App::start(&desktop);
+    app.yes_it_is_the_game(&desktop);
+    app.key(&desktop, "2");
+    practice.wait_for_clicks(1);
+    // The player drags the app over the game's board during play.
+    let (x, y, width, _) = desktop.window_rectangle(&practice.id);
+    let window = app.window(&desktop);
+    let over = [(x + width / 4).to_string(), (y + 20).to_string()];
+    desktop.xdotool(&["windowmove", "--sync", &window, &over[0], &over[1]]);
+    desktop.xdotool(&["windowraise", &window]);
+    let said = app.wait_for("covers the board", 1);
+    assert!(said.contains("the bot's own window (\"dustbot\""), "{said}");
+    assert!(!said.contains("another window covers the board"), "{said}");
+    assert!(practice.clicks().len() < 11, "{said}");
+}
