@@ -488,12 +488,6 @@ pub(super) fn catch_console_end() -> Result<(), String> {
     Ok(())
 }
 
-/// Drops what was typed on the terminal and not read yet.
-pub(super) fn drop_typed_ahead() {
-    // Not a terminal, or one gone: nothing typed to drop.
-    let _ = rustix::termios::tcflush(std::io::stdin(), rustix::termios::QueueSelector::IFlush);
-}
-
 /// No HDR colour space to read: a Mac's captures come in the display's
 /// profile instead.
 pub(super) fn colour_space_of_window(_id: u32) -> Result<Option<i32>, String> {

@@ -85,6 +85,9 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn() -> bool = platform::console_closes_at_exit;
     let _: fn() -> Option<u32> = platform::console_window;
     let _: fn() -> Result<(), String> = platform::catch_console_end;
+    // Windows' console (a Unix terminal is flushed by termios alike on
+    // every Unix: `drop_typed_ahead` below).
+    #[cfg(windows)]
     let _: fn() = platform::drop_typed_ahead;
     let _: fn(console::Stream) -> Option<u32> = platform::console_mode;
     let _: fn(console::Stream, u32) -> bool = platform::set_console_mode;
@@ -324,5 +327,9 @@ pub fn display_lost() -> bool {
 /// Drops what was typed on the bot's terminal (or console) and not read
 /// yet: a question is answered only by a key pressed after it is asked.
 pub fn drop_typed_ahead() {
+    // Not a terminal, or one gone: nothing typed to drop.
+    #[cfg(unix)]
+    let _ = rustix::termios::tcflush(std::io::stdin(), rustix::termios::QueueSelector::IFlush);
+    #[cfg(windows)]
     platform::drop_typed_ahead();
 }

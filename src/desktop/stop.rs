@@ -103,30 +103,23 @@ pub fn exit_code(asker: Asker) -> u8 {
 /// The display closed (its X server ended): no run can go on, and the
 /// faces end as on a request to end.
 pub(super) fn display_closed() {
-    ENDING
-        .compare_exchange(
-            0,
-            Asker::DisplayClosed.code(),
-            Ordering::SeqCst,
-            Ordering::SeqCst,
-        )
-        .ok();
-    ask(Asker::DisplayClosed);
+    end_by(Asker::DisplayClosed);
 }
 
 /// The terminal the bot reads its keys from is gone (a read failed
 /// after it hung up): the face ends as on SIGHUP, which may come a moment
 /// later or not at all.
 pub fn terminal_closed() {
+    end_by(Asker::TerminalClosed);
+}
+
+/// The process is to end, as `asker` says (the first request to end is
+/// the one kept), and the run under way stops.
+fn end_by(asker: Asker) {
     ENDING
-        .compare_exchange(
-            0,
-            Asker::TerminalClosed.code(),
-            Ordering::SeqCst,
-            Ordering::SeqCst,
-        )
+        .compare_exchange(0, asker.code(), Ordering::SeqCst, Ordering::SeqCst)
         .ok();
-    ask(Asker::TerminalClosed);
+    ask(asker);
 }
 
 /// The request to end the process that came (a signal, the terminal or
@@ -223,10 +216,7 @@ fn wait_released(held: impl Fn() -> bool, wait: Duration) -> bool {
 /// game and record it, and the face to say its end. Returns once the
 /// button is up and they ended.
 pub(super) fn ending(asker: Asker, release: impl FnOnce()) {
-    ENDING
-        .compare_exchange(0, asker.code(), Ordering::SeqCst, Ordering::SeqCst)
-        .ok();
-    ask(asker);
+    end_by(asker);
     end_the_hold(|| HELD.load(Ordering::SeqCst), release, RELEASE_WAIT);
     let here = std::thread::current().id();
     let elsewhere = || runs().iter().any(|&thread| thread != here);

@@ -195,12 +195,6 @@ pub(super) fn client_area(_id: u32) -> Option<ScreenRect> {
     None
 }
 
-/// Drops what was typed on the terminal and not read yet.
-pub(super) fn drop_typed_ahead() {
-    // Not a terminal, or one gone: nothing typed to drop.
-    let _ = rustix::termios::tcflush(std::io::stdin(), rustix::termios::QueueSelector::IFlush);
-}
-
 /// No HDR under X11: no colour space to read.
 pub(super) fn colour_space_of_window(_id: u32) -> Result<Option<i32>, String> {
     Ok(None)

@@ -128,6 +128,17 @@ pub(crate) fn wait_next_game(
     }
 }
 
+/// `board`, read in `frame`, settled by `rule`: steady since the rule
+/// saw it hold (else since the frame), the animation's end as it saw it.
+fn settled(rule: &Settling, board: Board, frame: Frame) -> Settled {
+    Settled {
+        board,
+        since: rule.steady_since().unwrap_or(frame.taken),
+        moving: rule.moving_until(),
+        frame,
+    }
+}
+
 /// Captures the board until it settles by `rule` (see [`Settling`]), as
 /// often as the rule says, for at most the settings' limit. Runs `guard`
 /// before every capture (the user's mouse, Ctrl-C), so that a stop is seen
@@ -161,13 +172,7 @@ pub(crate) fn wait_settled(
                 "settled {when} in {} ms (agreed by a glance)",
                 started.elapsed().as_millis()
             );
-            let since = rule.steady_since().unwrap_or(frame.taken);
-            return Ok(Settled {
-                board,
-                frame,
-                since,
-                moving: rule.moving_until(),
-            });
+            return Ok(settled(&rule, board, frame));
         }
         let frame = eye.frame()?;
         eye.uncovered(when)?;
@@ -185,13 +190,7 @@ pub(crate) fn wait_settled(
         };
         if let Some(board) = board {
             log::debug!("settled {when} in {} ms", started.elapsed().as_millis());
-            let since = rule.steady_since().unwrap_or(frame.taken);
-            return Ok(Settled {
-                board,
-                frame,
-                since,
-                moving: rule.moving_until(),
-            });
+            return Ok(settled(&rule, board, frame));
         }
         let mut frames = vec![("last", &frame)];
         frames.extend(before.as_ref().map(|b| ("before", b)));
