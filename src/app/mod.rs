@@ -16,21 +16,20 @@ pub mod calibrate;
 pub mod door;
 pub mod logging;
 pub mod report;
+pub mod runner;
 pub mod settings;
 pub mod stats;
 pub mod words;
-pub mod worker;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 
-use crate::assist::{Assist, Hints};
+use crate::assist::Hints;
 use crate::desktop::{Desktop, GameWindow, WindowInfo};
 use crate::live::session::{Driver, Event, Observe, RunError, Session};
 use crate::live::{LiveSettings, RulesChoice};
-use crate::play::Play;
 use crate::record::{GameLog, GameRecord};
 use crate::render::Look;
 use crate::solver::SolveOptions;
@@ -208,32 +207,6 @@ impl Run {
             },
         })
     }
-
-    /// The driver of the run's games, as its mode says: the one place a
-    /// mode is turned into a driver, for every face.
-    pub fn driver(&self) -> Driving {
-        match self.mode {
-            Mode::Play | Mode::Watch => Driving::Play(Play {
-                live: self.live.clone(),
-                max_replans: self.max_replans,
-                max_moves: self.max_moves,
-                dry_run: self.mode == Mode::Watch,
-            }),
-            Mode::Assist => Driving::Assist(Assist {
-                look: Some(look_of(&self.live.calibration)),
-                live: self.live.clone(),
-                hints: self.hints,
-            }),
-        }
-    }
-}
-
-/// A run's driver ([`Run::driver`]): the one that clicks (or, watching,
-/// plans only), or the one that hints.
-#[derive(Debug)]
-pub enum Driving {
-    Play(Play),
-    Assist(Assist),
 }
 
 /// Runs `driver`'s games on `desktop` as `run` says: the game log opened

@@ -22,7 +22,8 @@ use std::path::PathBuf;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use crate::desktop::{CaptureError, Desktop, GameWindow, ScreenPoint, ScreenRect, stop};
+use crate::desktop::stop::{self, Asker};
+use crate::desktop::{CaptureError, Desktop, GameWindow, ScreenPoint, ScreenRect};
 use crate::game::{Board, REWARD_CLICKS, Rules, Step};
 use crate::geometry::Geometry;
 use crate::live::eye::{Eye, Frame};
@@ -50,6 +51,9 @@ pub struct Assist {
     pub look: Option<Look>,
     /// Where the hints show.
     pub hints: Hints,
+    /// What a key that ends the hints in the hint window does: asks the
+    /// run's owner to stop it, as that key.
+    pub stop: fn(Asker),
 }
 
 /// One hint: the board read, how the game went so far and the plan from
@@ -336,7 +340,13 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
         let Some(look) = &self.settings.look else {
             return;
         };
-        let opened = open_window(eye, &self.board, look, &self.settings.live.query);
+        let opened = open_window(
+            eye,
+            &self.board,
+            look,
+            self.settings.stop,
+            &self.settings.live.query,
+        );
         match &opened {
             Ok(w) => self
                 .game
@@ -756,11 +766,17 @@ fn ending(error: &LiveError, eye: Option<&mut Eye>) -> Option<End> {
 }
 
 /// Opens the hint window beside the game window, away from its board.
-fn open_window(eye: &Eye, board: &Board, look: &Look, query: &str) -> Result<HintWindow, String> {
+fn open_window(
+    eye: &Eye,
+    board: &Board,
+    look: &Look,
+    stop: fn(Asker),
+    query: &str,
+) -> Result<HintWindow, String> {
     HintWindow::open(
         query,
         (board.width(), board.height()),
-        look,
+        (look, stop),
         (eye.board.client, eye.board.area(), eye.work_area()),
         eye.screen_scale(),
     )

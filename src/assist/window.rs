@@ -9,13 +9,12 @@
 //! leaves the bot's process out), and its title is chosen so that
 //! `--window` cannot name it either.
 
-use std::sync::atomic::Ordering;
-
 use image::RgbaImage;
 
 use super::Hint;
 use super::follow::clicks_on;
-use crate::desktop::{self, Key, OwnWindow, ScreenRect, Standing, stop};
+use crate::desktop::stop::Asker;
+use crate::desktop::{self, Key, OwnWindow, ScreenRect, Standing};
 use crate::render::{Canvas, HintPainter, Look, hint_size};
 
 /// Titles for the hint window, the first that `--window`'s text is not part
@@ -134,7 +133,7 @@ impl HintWindow {
     pub fn open(
         query: &str,
         cells: (u8, u8),
-        look: &Look,
+        (look, stop): (&Look, fn(Asker)),
         (game, board, screen): (ScreenRect, ScreenRect, ScreenRect),
         scale: f32,
     ) -> Result<HintWindow, String> {
@@ -147,9 +146,9 @@ impl HintWindow {
         window.set_rate(0);
         // The keyboard is the game's once the player clicks it: the
         // bot's own window is where a key ends the hints, as Ctrl-C does.
-        window.on_keys(|key, down| {
-            if down && ends_hints(key) {
-                stop::requested().store(true, Ordering::SeqCst);
+        window.on_keys(move |key, down| {
+            if let (true, Some(asker)) = (down, ends_hints(key)) {
+                stop(asker);
             }
         });
         window.place(placement.at);
@@ -214,8 +213,12 @@ impl HintWindow {
 }
 
 /// Whether `key` in the hint window ends the hints: Escape or `q`.
-pub fn ends_hints(key: Key) -> bool {
-    matches!(key, Key::Escape | Key::Q)
+pub fn ends_hints(key: Key) -> Option<Asker> {
+    match key {
+        Key::Escape => Some(Asker::Escape),
+        Key::Q => Some(Asker::Key('q')),
+        _ => None,
+    }
 }
 
 /// The hint window's picture of `hint`, drawn in `look` at full size: what
@@ -419,9 +422,11 @@ mod tests {
 
     #[test]
     fn escape_or_q_in_the_hint_window_ends_the_hints() {
-        assert!(ends_hints(Key::Escape) && ends_hints(Key::Q));
+        // Each said as the key it is, never as Ctrl-C.
+        assert_eq!(ends_hints(Key::Escape), Some(Asker::Escape));
+        assert_eq!(ends_hints(Key::Q), Some(Asker::Key('q')));
         for other in [Key::N, Key::Space, Key::Enter, Key::NumPadEnter] {
-            assert!(!ends_hints(other), "{other:?}");
+            assert_eq!(ends_hints(other), None, "{other:?}");
         }
     }
 

@@ -9,15 +9,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::say;
-use crate::app::words;
-use crate::assist::{Event, Hint};
+use crate::assist::Hint;
 use crate::game::Step;
-
-/// Prints one event.
-pub(super) fn show(event: &Event) {
-    say!("{}", words::hints_line(event));
-}
 
 /// The hint log: one JSON object per hint, flushed at once, so that a
 /// script can follow it as the game goes.

@@ -1,117 +1,81 @@
-//! `bot --window TEXT [--dry-run]`: live play in the game window. Turns the
-//! play arguments into live play's settings, prints what happens (the board
-//! read, the plan, every click, every change of rules, every mismatch) and
-//! ends with the rules learned and the clicks used against the plan and
-//! the total time. Every stop is a one-line
-//! error with exit code 2. The Pause key stops the games from any window
-//! while they go on.
+//! `bot --window TEXT [--dry-run] [--assist]`: the runner's run
+//! ([`crate::app::runner`]) printed as it goes (the window, the keys that
+//! stop it, the board read, the plan, every click or hint, every change
+//! of rules, every mismatch) and ended with its summary. The printer's
+//! own policy: every hint in the hint log too when one is named, the
+//! run's advice said by the flags that follow it, and every stop a
+//! one-line error with exit code 2.
 
+use std::cell::RefCell;
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
 
 use super::{assist, say};
-use crate::app::words::{self, game_lines, play_line, ran_result, run_summary};
-use crate::app::{self, Driving, Run};
-use crate::assist::Assist;
-use crate::live::RulesChoice;
-use crate::live::session::{Driver, Event, GameReport, Observe};
-use crate::play::{self, Play};
+use crate::app::Run;
+use crate::app::runner::{self, Note};
+use crate::app::words::Advice;
+use crate::desktop::Desktop;
 
-/// The games `run` asks for, said on the terminal as they go (with
-/// hints, each hint also in `hint_log` when one is named): the flags'
-/// run and the guided session's alike.
-pub(super) fn games(run: &Run, hint_log: Option<&Path>) -> Result<ExitCode> {
-    match run.driver() {
-        Driving::Play(driver) => play(run, driver),
-        Driving::Assist(driver) => hints(run, driver, hint_log),
-    }
-}
-
-/// Hints as `run` says, said as they go, each in `hint_log` too when one
-/// is named.
-fn hints(run: &Run, driver: Assist, hint_log: Option<&Path>) -> Result<ExitCode> {
+/// The games `run` asks for on `desktop`, said on the terminal as they
+/// go (with hints, each hint also in `hint_log` when one is named).
+pub fn games(run: &Run, desktop: &mut dyn Desktop, hint_log: Option<&Path>) -> Result<ExitCode> {
     // A log that cannot be written is found before the game starts.
-    let mut log = match hint_log {
+    let log = match hint_log {
         Some(path) => Some(assist::HintLog::create(path, &run.calibration_path)?),
         None => None,
     };
+    let log = RefCell::new(log);
     let mut log_error = None;
-    let code = run_games(run, driver, &mut |event| {
-        let driver = |event: crate::assist::Event| {
-            assist::show(&event);
-            if let (crate::assist::Event::Hint(hint), Some(log)) = (&event, log.as_mut())
-                && let Err(error) = log.write(hint)
+    let ended = runner::run_on(run, desktop, true, &mut |note| {
+        print(note, &log, &mut log_error);
+    });
+    if let Some(summary) = &ended.summary {
+        say!("{summary}");
+    }
+    if let Some((error, advice)) = ended.error {
+        let advice = advice.map(|advice| flags(&advice)).unwrap_or_default();
+        return Err(anyhow::anyhow!("{error:#}{advice}"));
+    }
+    match log_error {
+        Some(error) => Err(error),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Prints one note of the run; a hint goes into the hint log too, whose
+/// first failure is kept for the end (said at once: the hints go on).
+fn print(
+    note: Note,
+    log: &RefCell<Option<assist::HintLog>>,
+    log_error: &mut Option<anyhow::Error>,
+) {
+    match note {
+        Note::Window(window) => say!("window {window}"),
+        Note::StopKeys(keys) => say!("{}", keys.said),
+        Note::Hint(hint) => {
+            if let Some(log) = log.borrow_mut().as_mut()
+                && let Err(error) = log.write(&hint)
             {
-                // Said at once, and again at the end: the hints go on.
                 eprintln!("error: {error:#}");
                 log_error.get_or_insert(error);
             }
-        };
-        show_game(event, run.live.rules, driver, words::hints_summary)
-    })?;
-    match log_error {
-        Some(error) => Err(error),
-        None => Ok(code),
+        }
+        Note::Doing(line) | Note::Game(line) | Note::Notice(line) => say!("{line}"),
+        // The flags named the calibration; the terminal draws no board.
+        Note::Calibration(_) | Note::Picture(_) | Note::Ended(_) => {}
     }
 }
 
-/// Live play (or a dry run on the window) as `run` says, said as it goes.
-fn play(run: &Run, driver: Play) -> Result<ExitCode> {
-    let mut planned = 0;
-    run_games(run, driver, &mut |event| {
-        show_game(
-            event,
-            run.live.rules,
-            |event| show(&event, &mut planned),
-            |report| words::play_summary(report, run.max_moves),
-        )
-    })
-}
-
-/// Runs `driver`'s games as `run` says, telling `observe` of every
-/// event, and ends with the run's summary. Every stop is a one-line
-/// error.
-pub(super) fn run_games<D: Driver>(
-    run: &Run,
-    driver: D,
-    observe: &mut Observe<'_, D>,
-) -> Result<ExitCode> {
-    // The player's keyboard is the game's once they click there: Pause
-    // stops from anywhere, the key given back when the games end.
-    let stop_key = crate::desktop::stop::StopKey::grab();
-    let ran = app::games(
-        run,
-        driver,
-        &mut crate::desktop::system(),
-        |window| {
-            say!("window {window}");
-            say!("{}", stop_key.said());
-        },
-        observe,
-    )?;
-    drop(stop_key);
-    if ran.has_summary {
-        say!("{}", run_summary(&ran));
+/// The flags that would help after a run's error, as a tail to it.
+fn flags(advice: &Advice) -> String {
+    match advice {
+        Advice::MoreReplans => "; --max-replans allows more".to_owned(),
+        Advice::LongerSettle => "; --settle-ms waits longer".to_owned(),
+        Advice::Teach { frame } => format!(
+            "; to teach the calibration this board: bot calibrate FULL.png --board FULL_BOARD {} --board THIS_BOARD",
+            frame.display()
+        ),
     }
-    ran_result(run, ran).map(|()| ExitCode::SUCCESS)
-}
-
-/// Prints what every driver's run says (see [`game_lines`]).
-pub(super) fn show_game<E>(
-    event: Event<'_, E>,
-    choice: RulesChoice,
-    driver: impl FnOnce(E),
-    summary: impl FnOnce(&GameReport) -> String,
-) {
-    for line in game_lines(event, choice, driver, summary) {
-        say!("{line}");
-    }
-}
-
-/// Prints one event of live play; `planned` keeps the current plan's
-/// length for the click lines.
-fn show(event: &play::Event, planned: &mut usize) {
-    say!("{}", play_line(event, planned));
 }

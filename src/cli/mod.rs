@@ -10,7 +10,7 @@ mod bench;
 mod calibrate;
 mod dry_run;
 mod guided;
-mod live;
+pub mod live;
 mod practice;
 mod progress;
 mod solve;
@@ -209,7 +209,11 @@ fn run(cli: Cli, bars: &indicatif::MultiProgress) -> Result<ExitCode> {
                         (false, false) => Mode::Play,
                     };
                     let run = Run::of(&Options::from(play), mode, Target::Text(text.clone()))?;
-                    live::games(&run, play.hint_log.as_deref())
+                    live::games(
+                        &run,
+                        &mut crate::desktop::system(),
+                        play.hint_log.as_deref(),
+                    )
                 }
                 (None, true) => dry_run::run(play),
                 (None, false) if guided => guided::run(Options::from(play)),

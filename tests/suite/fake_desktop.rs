@@ -8,12 +8,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::mpsc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use dustbot::app::door::{Action, Door, Flow, Offer, Outside, Places};
-use dustbot::app::worker::{self, Note};
-use dustbot::app::{GameLogChoice, Options, Run};
+use dustbot::app::runner::{self, Handle};
+use dustbot::app::{GameLogChoice, Mode, Options, Run, Target};
 use dustbot::assist::{self, Assist, Hints};
 use dustbot::desktop::fake::{Click, Content, Cover, FakeDesktop, Scale};
 use dustbot::desktop::{Desktop, InputError, ScreenPoint, ScreenRect};
@@ -289,6 +288,7 @@ fn assisting() -> Assist {
         // marks, which are on the real screen, not the scripted one.
         look: None,
         hints: Hints::Beside,
+        stop: |_| {},
     }
 }
 
@@ -615,6 +615,41 @@ impl Content for Flickering {
     }
 }
 
+/// The run of `bot` with `flags` (`--window Nodiatis` and the game log
+/// and frames in `dir`), as the command line builds it.
+fn flags_run(flags: &[&str], dir: &std::path::Path) -> Run {
+    let log = dir.join("games.jsonl");
+    let debug = dir.join("debug");
+    let mut args = vec!["bot", "--window", "Nodiatis", "--hints", "beside"];
+    args.extend(["--game-log", log.to_str().unwrap()]);
+    args.extend(["--debug-dir", debug.to_str().unwrap()]);
+    args.extend(flags);
+    let cli = <dustbot::cli::Cli as clap::Parser>::try_parse_from(args).unwrap();
+    let options = Options::from(&cli.play);
+    Run::of(&options, Mode::Play, Target::Text("Nodiatis".to_owned())).unwrap()
+}
+
+#[test]
+fn the_flags_run_goes_through_the_runner_and_every_stop_is_an_error() {
+    // Two games in a row, each cleared in the optimum and recorded.
+    let dir = tempfile::tempdir().unwrap();
+    let run = flags_run(&["--games", "2"], dir.path());
+    let (mut desktop, game_clicks) = games(&[EXAMPLE, EXAMPLE], Scale(1.0));
+    let code = dustbot::cli::live::games(&run, &mut desktop, None).unwrap();
+    assert_eq!(code, std::process::ExitCode::SUCCESS);
+    assert_eq!(*game_clicks.borrow(), 22);
+    let log = std::fs::read_to_string(dir.path().join("games.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 2, "{log}");
+    // A game that takes no click: play stops, and the command line says
+    // it as an error (exit 2), the run's own words.
+    let run = flags_run(&[], dir.path());
+    let mut desktop = animated(practice::Style::Smooth, false);
+    let error = dustbot::cli::live::games(&run, &mut desktop, None).unwrap_err();
+    let said = format!("{error:#}");
+    assert!(said.contains("a picture of a board"), "{said}");
+    assert_eq!(desktop.clicks().len(), 2);
+}
+
 #[test]
 fn a_board_that_keeps_changing_stops_play_and_its_last_two_frames_are_kept() {
     // Its bottom-left pile is neither Y nor B before or after the first
@@ -689,14 +724,13 @@ impl Outside for Scripted {
         rx
     }
 
-    fn run(
-        &mut self,
-        run: Run,
-        hint_window: bool,
-    ) -> (mpsc::Receiver<Note>, Option<JoinHandle<()>>) {
-        let (tx, rx) = mpsc::channel();
-        worker::drive(&run, &mut self.0, hint_window, &tx);
-        (rx, None)
+    fn run(&mut self, run: Run, hint_window: bool) -> Handle {
+        let (tx, notes) = mpsc::channel();
+        runner::run_told(&run, &mut self.0, hint_window, &tx);
+        Handle {
+            notes,
+            thread: None,
+        }
     }
 }
 

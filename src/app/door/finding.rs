@@ -7,8 +7,8 @@
 use std::time::Instant;
 
 use super::{Door, Empty, LOOK_AGAIN, Phase, Slot, looking};
+use crate::app::runner::Shown;
 use crate::app::words::optimum_caption;
-use crate::app::worker::Shown;
 use crate::desktop;
 use crate::game::Board;
 use crate::live::find::{self, Found, Search};

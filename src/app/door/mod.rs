@@ -4,7 +4,7 @@
 //! every [`LOOK_AGAIN`] while none is found), asks about a window found by
 //! its board alone, remembers the game's window, shows its board with the
 //! proven optimum, starts hints or play on a thread of their own
-//! ([`super::worker`]) and takes their notes, calibrates on the game's
+//! ([`super::runner`]) and takes their notes, calibrates on the game's
 //! board, shows the record and writes the report; a failure is said with
 //! Try again, a saved calibration or settings file that cannot be used
 //! offers the default or a new calibration.
@@ -19,7 +19,6 @@
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, TryRecvError};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -37,11 +36,10 @@ pub use outside::{Outside, Places, System};
 use said::{Slot, Status};
 
 use super::calibrate::Calibrating;
+use super::runner::{Handle, Shown};
 use super::settings::{self, Choice, Settings};
-use super::worker::{Note, Shown};
 use super::{Options, calibration_name};
 use crate::desktop::WindowInfo;
-use crate::desktop::stop::StopKey;
 use crate::game::Board;
 use crate::live::find::{self, Found, Search, Seen};
 use crate::vision::Calibration;
@@ -63,12 +61,8 @@ enum Phase {
     Asking(Found),
     /// The game found: the menu.
     Ready,
-    /// Hints or play, the stop keys the bot's while they go on.
-    Running {
-        notes: Receiver<Note>,
-        worker: Option<JoinHandle<()>>,
-        _stop_key: StopKey,
-    },
+    /// Hints or play, as the player chose.
+    Running { run: Handle, choice: Choice },
     /// An error said, with Try again and Save a report.
     Failed,
     /// The board read from the game's window, shown for the player to
@@ -306,10 +300,10 @@ impl Door {
                     }
                 },
             },
-            Phase::Running { notes, .. } => {
+            Phase::Running { run, .. } => {
                 let mut taken = Vec::new();
                 let gone = loop {
-                    match notes.try_recv() {
+                    match run.notes.try_recv() {
                         Ok(note) => taken.push(note),
                         Err(TryRecvError::Empty) => break false,
                         Err(TryRecvError::Disconnected) => break true,

@@ -4,13 +4,12 @@
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver};
-use std::thread::JoinHandle;
 
 use anyhow::Result;
 
 use crate::app::Run;
+use crate::app::runner::{self, Handle};
 use crate::app::settings;
-use crate::app::worker::{self, Note};
 use crate::desktop::{self, Desktop};
 use crate::live::find::{self, Search, Seen};
 use crate::vision::Calibration;
@@ -33,7 +32,7 @@ pub trait Outside {
 
     /// Starts `run` (hints in a window of their own when `hint_window`):
     /// its notes, and the thread it runs on, where it has one.
-    fn run(&mut self, run: Run, hint_window: bool) -> (Receiver<Note>, Option<JoinHandle<()>>);
+    fn run(&mut self, run: Run, hint_window: bool) -> Handle;
 }
 
 /// The player's desktop, searches and runs on threads of their own.
@@ -73,9 +72,8 @@ impl Outside for System {
         rx
     }
 
-    fn run(&mut self, run: Run, hint_window: bool) -> (Receiver<Note>, Option<JoinHandle<()>>) {
-        let (notes, worker) = worker::start(run, hint_window);
-        (notes, Some(worker))
+    fn run(&mut self, run: Run, hint_window: bool) -> Handle {
+        runner::start(run, hint_window)
     }
 }
 

@@ -1,14 +1,15 @@
 //! The door's runs: hints or play started on the game found, game after
-//! game until stopped ([`crate::app::worker`]), their notes shown as they
+//! game until stopped ([`crate::app::runner`]), their notes shown as they
 //! come, their end said, a run's thread that died said as a fault.
 
 use std::thread::JoinHandle;
 
 use super::{Door, Empty, Phase, Slot, panic_text};
+use crate::app::runner::{Ended, Note, StopKeys};
 use crate::app::settings::Choice;
-use crate::app::worker::Note;
+use crate::app::words::Advice;
 use crate::app::{Mode, Run, Target};
-use crate::desktop::stop::{self, Asker, StopKey};
+use crate::desktop::stop::Asker;
 
 impl Door {
     /// Hints or play, game after game until stopped.
@@ -56,13 +57,24 @@ impl Door {
         };
         run.live.query = text;
         run.games = 0;
-        // A stop asked before is not carried into the run.
-        stop::clear();
-        // The player's keyboard is the game's once they click there: the
-        // stops named are those that reach the bot wherever it is.
-        let stop_key = StopKey::grab();
-        let stops = if stop_key.held() {
-            format!("Stop here or {} from anywhere", stop_key.names())
+        self.status.game.clear();
+        self.status.more.clear();
+        self.status.summary.clear();
+        self.phase = Phase::Running {
+            run: self.outside.run(run, self.hint_window),
+            choice,
+        };
+        self.asked += 1;
+    }
+
+    /// The keys that stop the run from anywhere, taken for it: said with
+    /// the window's own stop, and under the status while the run goes on.
+    fn stop_keys(&mut self, keys: &StopKeys) {
+        let Phase::Running { choice, .. } = self.phase else {
+            return;
+        };
+        let stops = if keys.held {
+            format!("Stop here or {} from anywhere", keys.names)
         } else {
             "Stop here".to_owned()
         };
@@ -71,53 +83,57 @@ impl Door {
             Choice::Play => format!("playing: move the mouse to stop, or {stops}"),
         };
         self.say(Slot::Doing, line);
-        self.status.game.clear();
-        self.status.more.clear();
-        let summary = match stop_key.held() {
-            true => stop_key.said(),
-            false => format!("{}: Stop here ends the run", stop_key.said()),
+        let summary = match keys.held {
+            true => keys.said.clone(),
+            false => format!("{}: Stop here ends the run", keys.said),
         };
         self.say(Slot::Summary, summary);
-        let (notes, worker) = self.outside.run(run, self.hint_window);
-        self.phase = Phase::Running {
-            notes,
-            worker,
-            _stop_key: stop_key,
-        };
-        self.asked += 1;
     }
 
     pub(super) fn note(&mut self, note: Note) {
         match note {
+            Note::Calibration(name) => {
+                self.say(Slot::Doing, format!("reading with the calibration {name}"));
+            }
+            Note::Window(window) => self.say(Slot::Doing, format!("window {window}")),
+            Note::StopKeys(keys) => self.stop_keys(&keys),
             Note::Picture(shown) => self.shown = Some(shown),
+            // The picture shows it.
+            Note::Hint(_) => {}
             Note::Doing(line) => self.say(Slot::Doing, line),
             Note::Game(line) => self.say(Slot::Game, line),
             Note::Notice(line) => self.say_more(vec![line]),
-            Note::Ended { summary, error } => {
-                stop::clear();
-                // The stop keys' line, until the summary says the end.
-                self.status.summary.clear();
-                if let Phase::Running {
-                    worker: Some(worker),
-                    ..
-                } = std::mem::replace(&mut self.phase, Phase::Ready)
-                {
-                    worker.join().ok();
-                }
-                if let Some(summary) = summary {
-                    self.say(Slot::Summary, summary);
-                }
-                match error {
-                    Some(error) => self.fail(error),
-                    None => {
-                        self.read_again();
-                        self.asked += 1;
-                        self.say(
-                            Slot::Doing,
-                            "ended: 1 hints, 2 play, 3 calibrate".to_owned(),
-                        );
-                    }
-                }
+            Note::Ended(ended) => self.ended(ended),
+        }
+    }
+
+    /// The run is over: its summary said, and its error unless it is a
+    /// stop the player asked for; the game read again.
+    fn ended(&mut self, ended: Ended) {
+        // The stop keys' line, until the summary says the end.
+        self.status.summary.clear();
+        if let Phase::Running { mut run, .. } = std::mem::replace(&mut self.phase, Phase::Ready) {
+            run.join();
+        }
+        let stopped = ended.stopped();
+        if let Some(summary) = ended.summary {
+            self.say(Slot::Summary, summary);
+        }
+        match ended.error {
+            Some((error, advice)) if !stopped => {
+                let advice = match advice {
+                    Some(Advice::Teach { .. }) => "; 3 calibrates on this board",
+                    _ => "",
+                };
+                self.fail(format!("{error:#}{advice}"));
+            }
+            _ => {
+                self.read_again();
+                self.asked += 1;
+                self.say(
+                    Slot::Doing,
+                    "ended: 1 hints, 2 play, 3 calibrate".to_owned(),
+                );
             }
         }
     }
@@ -125,14 +141,13 @@ impl Door {
     /// The run's thread ended without saying its end: it panicked. Its
     /// stop key given back, the fault said with Try again.
     pub(super) fn worker_died(&mut self) {
-        let Phase::Running { worker, .. } = std::mem::replace(&mut self.phase, Phase::Ready) else {
+        let Phase::Running { run, .. } = std::mem::replace(&mut self.phase, Phase::Ready) else {
             return;
         };
-        let why = match worker.map(JoinHandle::join) {
+        let why = match run.thread.map(JoinHandle::join) {
             Some(Err(panic)) => panic_text(panic.as_ref()),
             _ => "it ended without a word".to_owned(),
         };
-        stop::clear();
         self.status.summary.clear();
         self.fail(format!(
             "the run stopped on a fault in the bot ({why}): Try again, or Save a report"
@@ -141,8 +156,8 @@ impl Door {
 
     /// A run under way asked to stop, by `asker`.
     pub(super) fn ask_stop(&mut self, asker: Asker) {
-        if let Phase::Running { .. } = self.phase {
-            stop::ask(asker);
+        if let Phase::Running { run, .. } = &self.phase {
+            run.stop(asker);
             self.say(Slot::Doing, "stopping".to_owned());
         }
     }
@@ -150,17 +165,11 @@ impl Door {
     /// A run under way asked to stop and waited for, its end said as any
     /// run's: the face is closing.
     pub fn close(&mut self) {
-        if let Phase::Running { notes, worker, .. } =
-            std::mem::replace(&mut self.phase, Phase::Ready)
-        {
-            // A signal's stop is asked already, and said as one.
-            if !stop::requested().load(std::sync::atomic::Ordering::SeqCst) {
-                stop::ask(Asker::Closing);
-            }
-            if let Some(worker) = worker {
-                worker.join().ok();
-            }
-            for note in notes.try_iter() {
+        if let Phase::Running { mut run, .. } = std::mem::replace(&mut self.phase, Phase::Ready) {
+            // A signal's stop, asked first, is the one said.
+            run.stop(Asker::Closing);
+            run.join();
+            for note in run.notes.try_iter() {
                 self.note(note);
             }
         }

@@ -4,6 +4,7 @@
 
 use super::frame_list;
 use crate::assist::{self, Hint, Probe, Verdict};
+use crate::desktop::stop::Asker;
 use crate::game::Step;
 use crate::live::session::GameReport;
 use crate::record::End;
@@ -102,7 +103,7 @@ fn hint_line(hint: &Hint) -> String {
 }
 
 /// The last line: how the game ended, the clicks against the optimum.
-pub fn hints_summary(report: &GameReport) -> String {
+pub fn hints_summary(report: &GameReport, asked: Option<Asker>) -> String {
     let optimum = match report.optimum() {
         Some((length, proven)) => format!(
             "optimum {length}{} at the start",
@@ -120,7 +121,7 @@ pub fn hints_summary(report: &GameReport) -> String {
         }
         Some(End::Interrupted) => format!(
             "stopped by {} after {clicks} click(s) ({optimum})",
-            crate::desktop::stop::stopped_by()
+            asked.unwrap_or(Asker::CtrlC)
         ),
         // Stops, which end with an error of their own.
         _ => format!("ended after {clicks} click(s) ({optimum})"),

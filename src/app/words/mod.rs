@@ -9,13 +9,12 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::Result;
 use serde_json::json;
 
 use crate::app::{Ran, Run};
-use crate::desktop::{InputError, stop};
+use crate::desktop::stop::Asker;
 use crate::game::{Board, Rules};
-use crate::live::session::{Event, GameReport, RunError, Stopped};
+use crate::live::session::{Event, GameReport, RunError};
 use crate::live::{Learned, LiveError, RulesChoice};
 use crate::play;
 use crate::record::stats::Stats;
@@ -162,28 +161,54 @@ pub fn frame_list(frames: &[std::path::PathBuf]) -> String {
     names.join(", ")
 }
 
-/// How `ran` ended, as the error it is said with: every stop is a
-/// one-line error, with the window and the calibration where they are
-/// part of its cause ([`context`]).
-pub fn ran_result(run: &Run, ran: Ran) -> Result<()> {
-    let error = match ran.result {
-        Ok(()) => return Ok(()),
-        Err(error) => error,
-    };
+/// The error `ran` ended with, every stop one, with the window and the
+/// calibration where they are part of its cause ([`context`]), and what
+/// would help where something would ([`Advice`]); none for a run that
+/// ended well.
+pub fn ran_error(run: &Run, ran: Ran) -> Option<(anyhow::Error, Option<Advice>)> {
+    let error = ran.result.err()?;
     let context = context(&ran.title_now, &run.calibration_path, &error);
-    let error = match error {
+    let (error, advice) = match error {
         RunError::Stopped(stopped, unlogged) => {
             if let Some(error) = unlogged {
                 eprintln!("error: {error}");
             }
-            stop_error(&run.live.debug_dir, &stopped)
+            let advice = Advice::of(&run.live.debug_dir, &stopped.error);
+            (anyhow::anyhow!("{stopped}"), advice)
         }
-        error => error.into(),
+        error => (error.into(), None),
     };
-    Err(match context {
-        Some(context) => error.context(context),
-        None => error,
+    Some(match context {
+        Some(context) => (error.context(context), advice),
+        None => (error, advice),
     })
+}
+
+/// What would help after a run's error: each face says it its own way
+/// (the command line by its flags).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Advice {
+    /// More re-plans allowed: the board kept differing from the plan.
+    MoreReplans,
+    /// A longer wait for the board to settle.
+    LongerSettle,
+    /// The calibration taught the board it could not read, from its frame
+    /// (saved as `frame`).
+    Teach { frame: std::path::PathBuf },
+}
+
+impl Advice {
+    /// The advice for a run stopped on `error`, frames saved in `debug_dir`.
+    fn of(debug_dir: &Path, error: &LiveError) -> Option<Advice> {
+        match error {
+            LiveError::TooManyReplans { .. } => Some(Advice::MoreReplans),
+            LiveError::Unsettled { .. } => Some(Advice::LongerSettle),
+            LiveError::Unreadable { .. } => Some(Advice::Teach {
+                frame: debug_dir.join("unreadable-frame.png"),
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// What a run's error is said with, where it is part of the cause: the
@@ -247,56 +272,39 @@ pub fn game_lines<E>(
     }
 }
 
-/// The error a stop ends the run with: what the library says, and the
-/// flag to change when one would help.
-fn stop_error(debug_dir: &Path, stopped: &Stopped) -> anyhow::Error {
-    let hint = match stopped.error {
-        LiveError::TooManyReplans { .. } => "; --max-replans allows more".to_owned(),
-        LiveError::Unsettled { .. } => "; --settle-ms waits longer".to_owned(),
-        LiveError::Unreadable { .. } => format!(
-            "; to teach the calibration this board: bot calibrate FULL.png --board FULL_BOARD {} --board THIS_BOARD",
-            debug_dir.join("unreadable-frame.png").display()
-        ),
-        _ => String::new(),
-    };
-    anyhow::anyhow!("{stopped}{hint}")
-}
-
 /// "3 games: 3 cleared, the reward in 3 (100%), 0.33 clicks over the
 /// optimum on average, median game 4.80 s; stopped by the Pause key": the
 /// games `ran` played, and why it ended.
-pub fn run_summary(ran: &Ran) -> String {
-    format!("{}; {}", games_summary(&ran.played), why_ended(ran))
+pub fn run_summary(played: &[GameRecord], finish: Finish) -> String {
+    format!("{}; {}", games_summary(played), finish_line(finish))
 }
 
-/// Why a run ended, in words: as the games asked for ended, the stop
-/// asked for and by whom, the mouse moved, the game window closed, an
-/// error (said after it).
-fn why_ended(ran: &Ran) -> String {
-    let error = match &ran.result {
-        Ok(()) => None,
-        Err(RunError::Stopped(stopped, _)) => Some(&stopped.error),
-        Err(RunError::Waiting(error)) => Some(error),
-        Err(RunError::Log(_)) => return "stopped: the game log cannot be written".to_owned(),
-    };
-    let end = error.map_or_else(
-        || ran.played.last().map(|game| game.end),
-        |error| Some(crate::live::session::end_of(error)),
-    );
-    match (error, end) {
-        (Some(LiveError::Input(InputError::UserMoved { .. } | InputError::Moved { .. })), _) => {
-            "stopped: the mouse moved".to_owned()
-        }
-        (_, Some(End::Interrupted)) => format!("stopped by {}", stop::stopped_by()),
-        (_, Some(End::WindowClosed)) => "ended: the game window closed".to_owned(),
-        // Closed between games, where no game records it.
-        (None, _) if ran.window_closed => "ended: the game window closed".to_owned(),
-        (Some(_), _) => "stopped by an error".to_owned(),
-        // Stopped between games, where no game records it.
-        (None, _) if stop::requested().load(std::sync::atomic::Ordering::SeqCst) => {
-            format!("stopped by {}", stop::stopped_by())
-        }
-        (None, _) => "ended: the games asked for were played".to_owned(),
+/// How a run ended, as its runner read it from the run's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The games asked for were played.
+    Played,
+    /// A stop asked for, by whom.
+    Asked(Asker),
+    /// The player's hand on the mouse during play.
+    MouseMoved,
+    /// The game's window closed.
+    WindowClosed,
+    /// The game log could not take a record.
+    Unlogged,
+    /// An error, said after the summary.
+    Failed,
+}
+
+/// Why a run ended, in words.
+fn finish_line(finish: Finish) -> String {
+    match finish {
+        Finish::Played => "ended: the games asked for were played".to_owned(),
+        Finish::Asked(asker) => format!("stopped by {asker}"),
+        Finish::MouseMoved => "stopped: the mouse moved".to_owned(),
+        Finish::WindowClosed => "ended: the game window closed".to_owned(),
+        Finish::Unlogged => "stopped: the game log cannot be written".to_owned(),
+        Finish::Failed => "stopped by an error".to_owned(),
     }
 }
 
@@ -352,7 +360,7 @@ pub fn play_line(event: &play::Event, planned: &mut usize) -> String {
 
 /// The last line: clicks used against the first board's plan, and the
 /// time.
-pub fn play_summary(report: &GameReport, max_moves: Option<u32>) -> String {
+pub fn play_summary(report: &GameReport, max_moves: Option<u32>, asked: Option<Asker>) -> String {
     let plan = match report.optimum() {
         Some((length, proven)) => {
             format!(
@@ -377,7 +385,7 @@ pub fn play_summary(report: &GameReport, max_moves: Option<u32>) -> String {
         }
         Some(End::Interrupted) => format!(
             "stopped by {} after {clicks} click(s) ({plan}) in {secs:.2} s",
-            stop::stopped_by()
+            asked.unwrap_or(Asker::CtrlC)
         ),
         // Stops, which end with an error of their own.
         Some(_) => format!("ended after {clicks} click(s) ({plan}) in {secs:.2} s"),
@@ -393,6 +401,7 @@ pub fn optimum_caption(length: usize, proven: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::session::Stopped;
 
     #[test]
     fn the_rules_lines_name_the_variants() {
@@ -467,14 +476,24 @@ mod tests {
     #[test]
     fn the_summary_sets_clicks_against_the_plan() {
         assert!(
-            play_summary(&report(Some(End::Cleared), 11), None)
+            play_summary(&report(Some(End::Cleared), 11), None, None)
                 .starts_with("cleared in 11 clicks (plan 11 proven optimal, 0 re-plan(s)) in 0.")
         );
         assert!(
-            play_summary(&report(Some(End::MaxMoves), 3), Some(3))
+            play_summary(&report(Some(End::MaxMoves), 3), Some(3), None)
                 .starts_with("stopped at --max-moves 3: 3 clicks")
         );
-        assert!(play_summary(&report(None, 0), None).starts_with("dry run, no click"));
+        assert!(play_summary(&report(None, 0), None, None).starts_with("dry run, no click"));
+        // Who stopped it, as the runner says.
+        let stopped = play_summary(
+            &report(Some(End::Interrupted), 2),
+            None,
+            Some(Asker::StopKey),
+        );
+        assert!(
+            stopped.starts_with("stopped by the Pause key after 2 click(s)"),
+            "{stopped}"
+        );
     }
 
     #[test]
@@ -510,43 +529,18 @@ mod tests {
             game(13, End::Cleared),
             game(4, End::Interrupted),
         ];
-        let ran = |result| Ran {
-            played: played.to_vec(),
-            has_summary: true,
-            title_now: String::new(),
-            window_closed: false,
-            result,
-        };
-        let text = run_summary(&ran(Ok(())));
+        let text = run_summary(&played, Finish::Asked(Asker::CtrlC));
         assert!(
             text.starts_with("3 game(s): 2 cleared, the reward in 1 (33%), 1.00 clicks over the optimum on average"),
             "{text}"
         );
-        // Why it ended: the last game's stop, by whom.
+        // Why it ended: the stop, by whom.
         assert!(text.ends_with("; stopped by Ctrl-C"), "{text}");
-        let moved = LiveError::Input(InputError::UserMoved {
-            expected: crate::desktop::ScreenPoint::new(1, 1),
-            found: crate::desktop::ScreenPoint::new(9, 9),
-        });
-        let stopped = |error| {
-            let report = GameReport::start(Learned::new(RulesChoice::Auto));
-            Err(RunError::Stopped(Box::new(Stopped { error, report }), None))
-        };
-        assert!(run_summary(&ran(stopped(moved))).ends_with("; stopped: the mouse moved"));
-        assert!(run_summary(&ran(stopped(LiveError::NoDust))).ends_with("; stopped by an error"));
-        let closed = LiveError::Capture(crate::desktop::CaptureError::Gone {
-            title: "Nodiatis".into(),
-        });
-        assert!(run_summary(&ran(stopped(closed))).ends_with("; ended: the game window closed"));
-        let all = Ran {
-            played: vec![game(11, End::Cleared)],
-            ..ran(Ok(()))
-        };
-        assert!(run_summary(&all).ends_with("; ended: the games asked for were played"));
-        let closed = Ran {
-            window_closed: true,
-            ..all
-        };
-        assert!(run_summary(&closed).ends_with("; ended: the game window closed"));
+        let said = |finish| run_summary(&played[..1], finish);
+        assert!(said(Finish::Asked(Asker::StopKey)).ends_with("; stopped by the Pause key"));
+        assert!(said(Finish::MouseMoved).ends_with("; stopped: the mouse moved"));
+        assert!(said(Finish::Failed).ends_with("; stopped by an error"));
+        assert!(said(Finish::WindowClosed).ends_with("; ended: the game window closed"));
+        assert!(said(Finish::Played).ends_with("; ended: the games asked for were played"));
     }
 }

@@ -21,6 +21,7 @@ use super::say;
 use crate::app::Options;
 use crate::app::door::{Action, Door, Flow, Offer};
 use crate::desktop::Desktop as _;
+use crate::desktop::stop::Asker;
 use crate::game::{Board, Colour};
 use terminal::Keys;
 
@@ -52,6 +53,8 @@ struct Face {
     /// The question last put, and what was offered then: the offer is
     /// printed again when either changes.
     put: Option<(u32, Offer)>,
+    /// Whether a run was on at the last look.
+    running: bool,
     /// The terminal to bring back to the front after a run (the player's
     /// clicks gave the game the keyboard).
     terminal: Option<crate::desktop::WindowInfo>,
@@ -75,6 +78,7 @@ pub fn run(options: Options) -> Result<ExitCode> {
         keys: Keys::start(),
         colour: terminal::colour_wanted(),
         put: None,
+        running: false,
         terminal: None,
     };
     loop {
@@ -131,6 +135,14 @@ pub fn run(options: Options) -> Result<ExitCode> {
 /// The door's action a key asks for, where the door offers `offer`: the
 /// guided session's keys, as the menu and the questions name them.
 fn action_of(key: Key, offer: Offer) -> Option<Action> {
+    if offer == Offer::Running {
+        return match key {
+            Key::Char('q' | 'Q') => Some(Action::Stop(Asker::Key('q'))),
+            Key::Escape => Some(Action::Stop(Asker::Escape)),
+            Key::CtrlC => Some(Action::Stop(Asker::CtrlC)),
+            _ => None,
+        };
+    }
     let c = terminal::chosen(key)?;
     Some(match (c, offer) {
         ('q', _) => Action::Quit,
@@ -149,15 +161,14 @@ fn action_of(key: Key, offer: Offer) -> Option<Action> {
 }
 
 impl Face {
-    /// A run started: q, Escape and Ctrl-C here stop it, and the terminal
-    /// is remembered; a run ended: the terminal back in front, for the
-    /// menu's key.
+    /// A run started: the terminal is remembered; a run ended: the
+    /// terminal back in front, for the menu's key.
     fn follow_runs(&mut self, offer: Offer) {
         let running = offer == Offer::Running;
-        if running == self.keys.is_watching() {
+        if running == self.running {
             return;
         }
-        self.keys.watch(running);
+        self.running = running;
         if running {
             self.terminal = crate::desktop::system().own_terminal().ok().flatten();
         } else if let Some(terminal) = self.terminal.take()
@@ -298,6 +309,21 @@ mod tests {
         assert_eq!(at(Key::CtrlC, Offer::Question), Some(Action::Quit));
         assert_eq!(at(Key::Escape, Offer::Looking), Some(Action::Quit));
         assert_eq!(at(Key::Char('&'), Offer::Menu), Some(Action::Hints));
+        // During a run q, Escape and Ctrl-C ask the door to stop it, each
+        // said as itself; the menu's keys do nothing.
+        assert_eq!(
+            at(Key::Char('q'), Offer::Running),
+            Some(Action::Stop(Asker::Key('q')))
+        );
+        assert_eq!(
+            at(Key::Escape, Offer::Running),
+            Some(Action::Stop(Asker::Escape))
+        );
+        assert_eq!(
+            at(Key::CtrlC, Offer::Running),
+            Some(Action::Stop(Asker::CtrlC))
+        );
+        assert_eq!(at(Key::Char('2'), Offer::Running), None);
         // A key the offer does not name does nothing.
         assert_eq!(at(Key::Char('1'), Offer::Question), None);
         assert_eq!(at(Key::Char('d'), Offer::Menu), None);

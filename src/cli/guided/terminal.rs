@@ -1,13 +1,11 @@
 //! The guided session's terminal: single keys read in raw mode (the
 //! `console` crate, already under the progress bars) on a thread of their
-//! own, so that a wait can end on a key or a time, and a `q` pressed
-//! while hints or play run asks them to stop as Ctrl-C does; and the board
+//! own, so that a wait can end on a key or a time (a run's `q`, Escape
+//! or Ctrl-C among them, which the face turns into the door's stop); and the board
 //! drawn with its letters in colour where the terminal has colour.
 
 use std::fmt::Write as _;
 use std::io;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
@@ -16,8 +14,8 @@ use console::{Key, Term};
 use crate::desktop::stop;
 use crate::game::{Board, Cell};
 
-/// The player's keys. A key is read only when one is wanted (or while a
-/// run is watched for `q`), so that no read is left waiting in raw mode
+/// The player's keys. A key is read only when one is wanted, so that no
+/// read is left waiting in raw mode
 /// when the session ends; and only a key pressed at a question answers it
 /// (keys typed before are dropped, an escape sequence whole).
 #[derive(Debug)]
@@ -29,8 +27,6 @@ pub struct Keys {
     /// When the question now on the screen was asked: a key read before
     /// it answers nothing.
     since: Instant,
-    /// A run is on: `q`, Escape and Ctrl-C stop it, other keys are dropped.
-    watching: Arc<AtomicBool>,
 }
 
 impl Keys {
@@ -38,8 +34,6 @@ impl Keys {
     pub fn start() -> Keys {
         let (want, wanted) = mpsc::channel::<()>();
         let (send, keys) = mpsc::channel();
-        let watching = Arc::new(AtomicBool::new(false));
-        let watched = Arc::clone(&watching);
         std::thread::spawn(move || {
             let term = Term::stdout();
             while wanted.recv().is_ok() {
@@ -55,19 +49,6 @@ impl Keys {
                         crate::desktop::drop_typed_ahead();
                         continue;
                     }
-                    if watched.load(Ordering::SeqCst) {
-                        match &key {
-                            Ok(Key::Char('q' | 'Q')) => stop::ask(stop::Asker::Key('q')),
-                            Ok(Key::Escape) => stop::ask(stop::Asker::Escape),
-                            Ok(Key::CtrlC) => stop::ask(stop::Asker::CtrlC),
-                            Ok(_) => {}
-                            // A terminal gone ends the reads: no busy loop.
-                            Err(_) => stop::ask(stop::Asker::TerminalClosed),
-                        }
-                        if key.is_ok() {
-                            continue;
-                        }
-                    }
                     if send.send((at, key)).is_err() {
                         return;
                     }
@@ -80,7 +61,6 @@ impl Keys {
             keys,
             asked: false,
             since: Instant::now(),
-            watching,
         }
     }
 
@@ -149,25 +129,6 @@ impl Keys {
                 _ => {}
             }
         }
-    }
-
-    /// While a run goes on (`on`), `q`, Escape and Ctrl-C ask it to stop
-    /// and other keys are dropped; a stop asked before it (a Ctrl-C while
-    /// the optimum was computed) is not carried into it, and the one
-    /// asked in it is cleared after it, for the session to go on.
-    pub fn watch(&mut self, on: bool) {
-        // Watching before the read is asked for: a key already waiting is
-        // the run's, never an answer to a later question.
-        self.watching.store(on, Ordering::SeqCst);
-        stop::clear();
-        if on && !self.asked && self.want.send(()).is_ok() {
-            self.asked = true;
-        }
-    }
-
-    /// Whether a run is watched ([`Keys::watch`]).
-    pub fn is_watching(&self) -> bool {
-        self.watching.load(Ordering::SeqCst)
     }
 }
 
