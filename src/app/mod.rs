@@ -140,6 +140,14 @@ impl Default for Options {
 }
 
 impl Options {
+    /// The player's choices from their `settings` where the options name
+    /// none: where the hints show.
+    pub fn remember(&mut self, settings: Option<&settings::Settings>) {
+        if self.hints.is_none() {
+            self.hints = settings.and_then(|s| s.hints);
+        }
+    }
+
     /// Where frames are saved: the folder named, else [`default_debug_dir`].
     pub fn debug_dir(&self) -> PathBuf {
         self.debug_dir.clone().unwrap_or_else(default_debug_dir)
@@ -160,22 +168,26 @@ pub struct Ran {
 }
 
 impl Run {
-    /// The run `options` ask for in `mode`, in the window `target` names:
-    /// the calibration loaded ([`calibration`]), the folder frames go to
-    /// checked before the game (as `--out` is before a dry run).
+    /// The run `options` ask for in `mode`, in the window `target` names,
+    /// with the player's settings read once: where the hints show (named,
+    /// else the settings' key, else both) and the calibration in use
+    /// ([`calibration_now`]).
     pub fn of(options: &Options, mode: Mode, target: Target) -> Result<Run> {
-        let loaded = calibration(options.calibration.as_deref())?;
-        Run::with(options, mode, target, loaded)
+        let (in_use, settings) = calibration_now(options.calibration.as_deref())?;
+        let mut options = options.clone();
+        options.remember(settings.as_ref());
+        Run::with(&options, mode, target, in_use)
     }
 
-    /// [`Run::of`] with the calibration loaded already, and where it came
-    /// from.
-    pub fn with(
-        options: &Options,
-        mode: Mode,
-        target: Target,
-        (calibration, calibration_path): (Calibration, PathBuf),
-    ) -> Result<Run> {
+    /// [`Run::of`] with the settings' choices in `options` already and
+    /// the calibration in use loaded: the folder frames go to checked
+    /// before the game (as `--out` is before a dry run).
+    pub fn with(options: &Options, mode: Mode, target: Target, in_use: InUse) -> Result<Run> {
+        let InUse {
+            calibration,
+            path: calibration_path,
+            ..
+        } = in_use;
         let debug_dir = options.debug_dir();
         check_debug_dir(&debug_dir, options.debug_dir.is_some())?;
         let query = match &target {
@@ -200,11 +212,7 @@ impl Run {
             game_log: options.game_log.clone(),
             max_replans: options.max_replans,
             max_moves: options.max_moves,
-            // Named, else the settings' key, else both.
-            hints: match options.hints {
-                Some(hints) => hints,
-                None => settings::current()?.hints.unwrap_or_default(),
-            },
+            hints: options.hints.unwrap_or_default(),
         })
     }
 }
@@ -278,26 +286,85 @@ fn default_log(calibration: &Path) -> Option<GameLog> {
     }
 }
 
-/// The calibration in use: the one given, else the one made on the
-/// player's board (the settings), else the default; loaded, with where it
-/// came from.
-pub fn calibration(given: Option<&Path>) -> Result<(Calibration, PathBuf)> {
-    // A file named is read or refused: only the default has a stand-in
-    // (built in, for a bot alone in a folder of its own).
-    let chosen = match given {
-        Some(path) => Some(path.to_owned()),
-        None => settings::current()?.calibration().map(Path::to_owned),
-    };
-    Ok(match chosen {
-        Some(path) => (Calibration::load(&path)?, path),
-        None => {
-            let path = Calibration::default_path();
-            (Calibration::load_default(&path)?, path)
-        }
-    })
+/// The calibration a run reads with, loaded, where it came from, and why
+/// the one the settings name could not be used, if it could not.
+#[derive(Clone, Debug)]
+pub struct InUse {
+    pub calibration: Calibration,
+    pub path: PathBuf,
+    pub unusable: Option<String>,
 }
 
-/// The calibration loaded from `path` ([`calibration`]'s), named for the
+/// The calibration in use, the one rule of every face: the file `given`,
+/// else the one the player's `settings` name (made on their board),
+/// else the default. A file given that cannot be loaded is the player's
+/// to mend: refused. Settings that cannot be read, or a calibration they
+/// name that cannot be loaded, leave the default in use, with the reason
+/// (the settings file's line named when `settings_file` says where).
+pub fn calibration_in_use(
+    given: Option<&Path>,
+    settings: &Result<settings::Settings, settings::SettingsError>,
+    settings_file: Option<&Path>,
+) -> Result<InUse> {
+    let default = |unusable| -> Result<InUse> {
+        let path = Calibration::default_path();
+        Ok(InUse {
+            calibration: Calibration::load_default(&path)?,
+            path,
+            unusable,
+        })
+    };
+    if let Some(path) = given {
+        return Ok(InUse {
+            calibration: Calibration::load(path)
+                .with_context(|| format!("--calibration {}", path.display()))?,
+            path: path.to_owned(),
+            unusable: None,
+        });
+    }
+    let saved = match settings {
+        Err(error) => return default(Some(error.to_string())),
+        Ok(settings) => settings.calibration.clone(),
+    };
+    let Some(path) = saved else {
+        return default(None);
+    };
+    match Calibration::load(&path) {
+        Ok(calibration) => Ok(InUse {
+            calibration,
+            path,
+            unusable: None,
+        }),
+        Err(error) => {
+            let file = settings_file.map_or_else(
+                || "the settings".to_owned(),
+                |file| {
+                    let line = settings::line_of(file, "calibration")
+                        .map(|line| format!(" line {line}"))
+                        .unwrap_or_default();
+                    format!("{}{line}", file.display())
+                },
+            );
+            default(Some(format!("{error} (the calibration saved in {file})")))
+        }
+    }
+}
+
+/// [`calibration_in_use`] with the player's settings read now, once,
+/// for the command line's runs (a saved calibration that cannot be used
+/// is said on standard error): with the settings, where they could be
+/// read.
+pub fn calibration_now(given: Option<&Path>) -> Result<(InUse, Option<settings::Settings>)> {
+    let file = settings::settings_path().ok();
+    let settings = settings::current();
+    let in_use = calibration_in_use(given, &settings, file.as_deref())?;
+    if let Some(why) = &in_use.unusable {
+        log::warn!("{why}: the default calibration reads");
+    }
+    Ok((in_use, settings.ok()))
+}
+
+/// The calibration loaded from `path` ([`calibration_in_use`]'s), named for the
 /// player: its file, or the one built into the bot where the default file
 /// is not there.
 pub fn calibration_name(path: &Path) -> String {

@@ -39,7 +39,9 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     if args.images.is_empty() {
         bail!("--dry-run needs images or folders of images (or --window TEXT)");
     }
-    let (calibration, _) = crate::app::calibration(args.calibration.as_deref())?;
+    let calibration = crate::app::calibration_now(args.calibration.as_deref())?
+        .0
+        .calibration;
     let options = args.solver.options(Strategy::Optimal, args.rules.start());
     let json = args.images_out.json;
     let images = expand(&args.images);

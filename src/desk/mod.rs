@@ -103,7 +103,7 @@ fn headline(offer: Offer) -> &'static str {
         Offer::Menu | Offer::Calibrating => "no board read now",
         Offer::Running => "reading the board...",
         Offer::Failed => "stopped: the error is below",
-        Offer::Lost => "the calibration cannot be used: choose below",
+        Offer::Unusable => "the calibration cannot be used: choose below",
     }
 }
 
@@ -119,7 +119,7 @@ fn action_of(key: Key, offer: Offer) -> Option<Action> {
         // The last No taken back.
         (Key::Y, Offer::Looking) => Action::Yes,
         (Key::N, Offer::Question) => Action::No,
-        (Key::Enter | Key::NumPadEnter, Offer::Lost) => Action::UseDefault,
+        (Key::Enter | Key::NumPadEnter, Offer::Unusable) => Action::UseDefault,
         (Key::One, _) => Action::Hints,
         (Key::Two, _) => Action::Play,
         (Key::Three, _) => Action::Calibrate,
@@ -311,8 +311,8 @@ impl App {
             }
             self.door.advance();
             self.take_in();
-            if self.door.asked() != self.asked {
-                self.asked = self.door.asked();
+            if self.door.turn() != self.asked {
+                self.asked = self.door.turn();
                 self.window.forget_held();
             }
             let mut flow = Flow::Go;
@@ -704,7 +704,10 @@ mod tests {
             Some(Action::Cancel)
         );
         assert_eq!(action_of(Key::One, Offer::Calibrating), None);
-        assert_eq!(action_of(Key::Enter, Offer::Lost), Some(Action::UseDefault));
+        assert_eq!(
+            action_of(Key::Enter, Offer::Unusable),
+            Some(Action::UseDefault)
+        );
         // The menu's keys ask nothing under a question.
         assert_eq!(action_of(Key::One, Offer::Question), None);
     }

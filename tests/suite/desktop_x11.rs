@@ -617,7 +617,7 @@ fn a_saved_calibration_gone_or_broken_settings_show_in_the_app_with_the_choice_o
     let said = app.wait_for("the default calibration reads meanwhile, or calibrate", 1);
     assert!(said.contains(&gone.display().to_string()), "{said}");
     // The choice in the window: the default, by its button.
-    app.click_in(&desktop, Offer::Lost, Action::UseDefault);
+    app.click_in(&desktop, Offer::Unusable, Action::UseDefault);
     // And the game is read with the default, which is remembered.
     app.yes_it_is_the_game(&desktop);
     app.wait_for("optimum 11 clicks, proven", 1);
@@ -630,7 +630,7 @@ fn a_saved_calibration_gone_or_broken_settings_show_in_the_app_with_the_choice_o
     let app = App::start(&desktop);
     let said = app.wait_for("the default calibration reads meanwhile, or calibrate", 1);
     assert!(said.contains("line 1"), "{said}");
-    app.click_in(&desktop, Offer::Lost, Action::UseDefault);
+    app.click_in(&desktop, Offer::Unusable, Action::UseDefault);
     app.wait_for("is this window the game?", 1);
     assert_eq!(
         std::fs::read_to_string(&settings).unwrap(),

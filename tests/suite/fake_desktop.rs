@@ -853,7 +853,7 @@ fn the_door_asks_about_a_window_found_by_its_board_and_a_no_can_be_taken_back() 
         said.iter().any(|l| l.contains("is this window the game?")),
         "{said:#?}"
     );
-    let asked = door.asked();
+    let turn = door.turn();
     assert_eq!(door.act(Action::No), Flow::Go);
     assert_eq!(door.offer(), Offer::Looking);
     // Looked again: the window said not to be the game is not offered.
@@ -862,7 +862,7 @@ fn the_door_asks_about_a_window_found_by_its_board_and_a_no_can_be_taken_back() 
     assert_eq!(door.offer(), Offer::Looking);
     door.act(Action::Yes);
     assert_eq!(door.offer(), Offer::Menu);
-    assert!(door.asked() > asked);
+    assert!(door.turn() > turn);
     said.extend(door.take_said());
     for text in [
         "found the game by its board",
@@ -997,7 +997,7 @@ fn calibrating_is_cancelled_then_saved_and_read_with_from_then_on() {
 #[test]
 fn a_saved_calibration_that_is_gone_offers_the_default_which_is_remembered() {
     let (mut door, _desktop, dir) = door_on("Nodiatis", "calibration = \"gone.toml\"\n");
-    assert_eq!(door.offer(), Offer::Lost);
+    assert_eq!(door.offer(), Offer::Unusable);
     let said = door.take_said();
     let error = said.iter().find(|l| l.starts_with("error: ")).unwrap();
     assert!(

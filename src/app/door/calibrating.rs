@@ -40,13 +40,20 @@ impl Door {
     /// correct.
     pub(super) fn calibrate(&mut self) {
         match self.phase {
-            Phase::Ready => {}
-            Phase::Lost => {
+            Phase::Ready { .. } => {}
+            Phase::Unusable => {
                 self.use_default();
-                self.calibrate_when_found = true;
-                return self.look_again(
+                self.look_again(
                     "looking for the game, to calibrate on its board once found".to_owned(),
                 );
+                if let Phase::Looking {
+                    calibrate_when_found,
+                    ..
+                } = &mut self.phase
+                {
+                    *calibrate_when_found = true;
+                }
+                return;
             }
             Phase::Running { .. } | Phase::Calibrating { .. } => return,
             _ => {
@@ -72,11 +79,10 @@ impl Door {
                     "calibrate: is this the board in the game? Correct each cell that differs, then save; cancel leaves the calibration as it is"
                         .to_owned(),
                 );
-                self.phase = Phase::Calibrating {
+                self.enter(Phase::Calibrating {
                     calibrating: Box::new(calibrating),
                     board,
-                };
-                self.asked += 1;
+                });
             }
             Err(error) => self.fail(format!("{error}")),
         }
@@ -95,7 +101,7 @@ impl Door {
             Ok(saved) => saved,
             Err(error) => {
                 self.say_more(vec![format!("error: {error:#}")]);
-                self.asked += 1;
+                self.offer_again();
                 return;
             }
         };

@@ -19,8 +19,8 @@ impl Door {
     /// question withdrawn, the menu gone, the game looked for again.
     pub(super) fn still_there(&mut self) {
         let window = match (&self.phase, &self.game) {
-            (Phase::Asking(found), _) => &found.window,
-            (Phase::Ready, Some((window, _))) => window,
+            (Phase::Asking { found, .. }, _) => &found.window,
+            (Phase::Ready { .. }, Some((window, _))) => window,
             _ => return,
         };
         let Ok(all) = self.outside.desktop().windows() else {
@@ -42,7 +42,7 @@ impl Door {
         self.status.more.clear();
         self.game = None;
         self.shown = None;
-        self.phase = looking();
+        self.enter(looking());
         self.say(Slot::Doing, line);
     }
 
@@ -65,8 +65,12 @@ impl Door {
                     one.window
                 );
                 self.say(Slot::Doing, line);
-                self.phase = Phase::Asking(one);
-                self.asked += 1;
+                let calibrate_when_found = self.calibrate_when_found();
+                self.enter(Phase::Asking {
+                    found: one,
+                    checked: Instant::now(),
+                    calibrate_when_found,
+                });
             }
             None => self.found_none(&search),
         }
@@ -79,12 +83,13 @@ impl Door {
         let empty = match (&search.covering, search.hidden.first()) {
             (Some(_), _) => Empty::Covered,
             (None, Some(_)) => Empty::Hidden,
-            (None, None) => Empty::None,
+            (None, None) => Empty::NoGame,
         };
         let Phase::Looking {
             search: pending,
             next,
             said,
+            ..
         } = &mut self.phase
         else {
             return;
@@ -156,7 +161,7 @@ impl Door {
         match &text {
             Some(text) => {
                 let text = text.clone();
-                if self.settings().window.as_ref() != Some(&text) {
+                if self.settings.window.as_ref() != Some(&text) {
                     self.remember("the game's window", |s| s.window = Some(text));
                 }
             }
@@ -172,16 +177,31 @@ impl Door {
         self.show_board(found.board);
         let text = text.unwrap_or_else(|| found.window.title.clone());
         self.game = Some((found.window, text));
+        let calibrate = self.calibrate_when_found();
         self.ready();
-        if std::mem::take(&mut self.calibrate_when_found) {
+        if calibrate {
             self.calibrate();
+        }
+    }
+
+    /// Whether to calibrate once the game is found, as the phase says.
+    fn calibrate_when_found(&self) -> bool {
+        match self.phase {
+            Phase::Looking {
+                calibrate_when_found,
+                ..
+            }
+            | Phase::Asking {
+                calibrate_when_found,
+                ..
+            } => calibrate_when_found,
+            _ => false,
         }
     }
 
     /// The menu, asked.
     pub(super) fn ready(&mut self) {
-        self.phase = Phase::Ready;
-        self.asked += 1;
+        self.enter(super::ready());
         self.say(
             Slot::Summary,
             "1 hints, 2 play for me (moving the mouse stops it), 3 calibrate, 4 the record"

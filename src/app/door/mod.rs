@@ -37,7 +37,7 @@ use said::{Slot, Status};
 
 use super::calibrate::Calibrating;
 use super::runner::{Handle, Shown};
-use super::settings::{self, Choice, Settings};
+use super::settings::{Choice, Settings};
 use super::{Options, calibration_name};
 use crate::desktop::WindowInfo;
 use crate::game::Board;
@@ -48,23 +48,36 @@ use crate::vision::Calibration;
 /// the window asked about or the game's is looked for in the window list.
 pub const LOOK_AGAIN: Duration = Duration::from_secs(2);
 
-/// Where the door is.
+/// Where the door is, with what matters only there.
 enum Phase {
     /// Looking for the game: a search under way, or the time of the next;
-    /// whether the empty result was said (and how).
+    /// whether the empty result was said (and how); the windows read
+    /// lately (with the search while one goes on), kept for the next
+    /// search when `keep_seen` (not the door's first search's, which may
+    /// read a window the face's own window still covers while the window
+    /// manager places it); whether to calibrate once the game is found
+    /// (chosen where the saved calibration could not be used).
     Looking {
         search: Option<Receiver<(Search, Seen)>>,
         next: Instant,
         said: Option<Empty>,
+        seen: Option<Seen>,
+        keep_seen: bool,
+        calibrate_when_found: bool,
     },
-    /// A window found by its board alone: is it the game?
-    Asking(Found),
-    /// The game found: the menu.
-    Ready,
+    /// A window found by its board alone: is it the game? When it was
+    /// last looked for in the window list.
+    Asking {
+        found: Found,
+        checked: Instant,
+        calibrate_when_found: bool,
+    },
+    /// The game found: the menu. When its window was last looked for.
+    Ready { checked: Instant },
     /// Hints or play, as the player chose.
     Running { run: Handle, choice: Choice },
-    /// An error said, with Try again and Save a report.
-    Failed,
+    /// An error said, with Try again and Save a report (which holds it).
+    Failed { error: String },
     /// The board read from the game's window, shown for the player to
     /// confirm or correct (`board`), then Save or Cancel.
     Calibrating {
@@ -72,15 +85,15 @@ enum Phase {
         board: Board,
     },
     /// The calibration the settings name, or the settings themselves,
-    /// cannot be used.
-    Lost,
+    /// cannot be used: the default, or a new calibration?
+    Unusable,
 }
 
 /// How a search that found nothing was said.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Empty {
     /// No game among the windows.
-    None,
+    NoGame,
     /// The bot's own terminal covers the windows it would read.
     Covered,
     /// The game's window does not show (minimised, another desktop).
@@ -99,9 +112,9 @@ pub struct Door {
     status: Status,
     /// The lines said since the face last took them.
     said: Vec<String>,
-    /// Counts the questions put: a face shows its offer again when it
-    /// changes (a new question, the menu after an action).
-    asked: u32,
+    /// Counts the offers put, each phase entered or offered again
+    /// ([`Door::enter`]): a face shows its offer again when it changes.
+    turn: u32,
     shown: Option<Shown>,
     /// The record's plot, shown by a face that can until the next action.
     plot: Option<PathBuf>,
@@ -109,22 +122,14 @@ pub struct Door {
     notices: Vec<String>,
     calibration: Calibration,
     calibration_path: PathBuf,
-    /// Calibrate once the game is found (chosen where the saved
-    /// calibration could not be used).
-    calibrate_when_found: bool,
-    /// Between searches: the windows read lately.
-    seen: Option<Seen>,
-    /// Whether a search's readings are kept for the next: not the first
-    /// search's, which may read a window the face's own window still
-    /// covers while the window manager places it.
-    keep_seen: bool,
     /// Windows the player said are not the game.
     declined: find::Declined,
     /// The game's window and the text that finds it again.
     game: Option<(WindowInfo, String)>,
-    /// When the window asked about, or the game's, was last looked for.
-    checked: Instant,
-    last_error: Option<String>,
+    /// The settings as last read or written (another session or the
+    /// player's hand may change the file: it is read again where a choice
+    /// is saved).
+    settings: Settings,
 }
 
 impl std::fmt::Debug for Door {
@@ -161,37 +166,38 @@ impl Door {
         places: Places,
     ) -> Result<Door> {
         let settings = Settings::load(&places.settings);
-        let (calibration, calibration_path, lost) =
-            first_calibration(&options, &places, &settings)?;
+        let in_use = super::calibration_in_use(
+            options.calibration.as_deref(),
+            &settings,
+            Some(&places.settings),
+        )?;
         let mut door = Door {
             options,
             outside,
             places,
             hint_window,
-            phase: Phase::Ready,
+            phase: Phase::Unusable,
             status: Status::default(),
             said: Vec::new(),
-            asked: 0,
+            turn: 0,
             shown: None,
             plot: None,
             notices: Vec::new(),
-            calibration,
-            calibration_path,
-            calibrate_when_found: false,
-            seen: Some(Seen::default()),
-            keep_seen: false,
+            calibration: in_use.calibration,
+            calibration_path: in_use.path,
             declined: find::Declined::default(),
             game: None,
-            checked: Instant::now(),
-            last_error: None,
+            settings: settings.as_ref().cloned().unwrap_or_default(),
         };
         if let Ok(settings) = &settings {
             door.say_remembered(settings);
         }
         door.check_folders();
         door.say(Slot::Calibration, door.calibration_line());
-        match lost {
-            None => door.phase = looking(),
+        match in_use.unusable {
+            None => {
+                door.enter(looking_with(false, false));
+            }
             Some(error) => {
                 door.say(Slot::Doing, format!("error: {error}"));
                 door.say(
@@ -199,8 +205,7 @@ impl Door {
                     "the default calibration reads meanwhile, or calibrate on the game's board"
                         .to_owned(),
                 );
-                door.phase = Phase::Lost;
-                door.asked += 1;
+                door.enter(Phase::Unusable);
             }
         }
         Ok(door)
@@ -210,19 +215,32 @@ impl Door {
     pub fn offer(&self) -> Offer {
         match self.phase {
             Phase::Looking { .. } => Offer::Looking,
-            Phase::Asking(_) => Offer::Question,
-            Phase::Ready => Offer::Menu,
+            Phase::Asking { .. } => Offer::Question,
+            Phase::Ready { .. } => Offer::Menu,
             Phase::Running { .. } => Offer::Running,
-            Phase::Failed => Offer::Failed,
+            Phase::Failed { .. } => Offer::Failed,
             Phase::Calibrating { .. } => Offer::Calibrating,
-            Phase::Lost => Offer::Lost,
+            Phase::Unusable => Offer::Unusable,
         }
     }
 
-    /// Counts the questions put: the offer is to be shown again when it
+    /// Counts the offers put: the offer is to be shown again when it
     /// changes.
-    pub fn asked(&self) -> u32 {
-        self.asked
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// Moves to `phase`, its offer to be put: the one place the phase
+    /// moves.
+    fn enter(&mut self, phase: Phase) {
+        self.phase = phase;
+        self.turn += 1;
+    }
+
+    /// The offer of now put again (after lines said under it).
+    fn offer_again(&mut self) {
+        let phase = std::mem::replace(&mut self.phase, Phase::Unusable);
+        self.enter(phase);
     }
 
     /// The lines said since the last call, in order.
@@ -265,33 +283,35 @@ impl Door {
 
     /// The choice Enter repeats at the menu, if one was made before.
     pub fn last_choice(&self) -> Option<Choice> {
-        self.settings().last_choice
-    }
-
-    /// The settings as the file says now (another session may have
-    /// changed them); none where it cannot be read.
-    fn settings(&self) -> Settings {
-        Settings::load(&self.places.settings).unwrap_or_default()
+        self.settings.last_choice
     }
 
     /// Moves on: a search started or its result taken, the run's notes
     /// taken, the game's window looked for.
     pub fn advance(&mut self) {
         match &mut self.phase {
-            Phase::Looking { search, next, .. } => match search {
+            Phase::Looking {
+                search,
+                next,
+                seen,
+                keep_seen,
+                ..
+            } => match search {
                 None if Instant::now() >= *next => {
-                    let seen = self.seen.take().unwrap_or_default();
-                    let remembered = Settings::load(&self.places.settings)
-                        .ok()
-                        .and_then(|s| s.window);
+                    let seen = seen.take().unwrap_or_default();
+                    // Another session may have found the game since.
+                    if let Ok(settings) = Settings::load(&self.places.settings) {
+                        self.settings = settings;
+                    }
+                    let remembered = self.settings.window.clone();
                     let calibration = self.calibration.clone();
                     *search = Some(self.outside.search(calibration, remembered, seen));
                 }
                 None => {}
                 Some(rx) => match rx.try_recv() {
-                    Ok((result, seen)) => {
-                        self.seen = self.keep_seen.then_some(seen);
-                        self.keep_seen = true;
+                    Ok((result, read)) => {
+                        *seen = keep_seen.then_some(read);
+                        *keep_seen = true;
                         self.searched(result);
                     }
                     Err(TryRecvError::Empty) => {}
@@ -318,8 +338,10 @@ impl Door {
                     self.worker_died();
                 }
             }
-            Phase::Asking(_) | Phase::Ready if self.checked.elapsed() >= LOOK_AGAIN => {
-                self.checked = Instant::now();
+            Phase::Asking { checked, .. } | Phase::Ready { checked }
+                if checked.elapsed() >= LOOK_AGAIN =>
+            {
+                *checked = Instant::now();
                 self.still_there();
             }
             _ => {}
@@ -335,7 +357,7 @@ impl Door {
             Action::Hints => self.start(Choice::Hints),
             Action::Play => self.start(Choice::Play),
             Action::Again => {
-                if let (Phase::Ready, Some(choice)) = (&self.phase, self.last_choice()) {
+                if let (Phase::Ready { .. }, Some(choice)) = (&self.phase, self.last_choice()) {
                     self.start(choice);
                 }
             }
@@ -349,8 +371,7 @@ impl Door {
             Action::Save => self.save_calibration(),
             Action::Cancel => {
                 if let Phase::Calibrating { .. } = self.phase {
-                    self.phase = Phase::Ready;
-                    self.asked += 1;
+                    self.enter(ready());
                     self.status.more.clear();
                     let line = format!("calibration unchanged: {}", self.calibration_name());
                     self.say(Slot::Doing, line);
@@ -358,7 +379,7 @@ impl Door {
             }
             Action::Yes => {
                 let found = match &self.phase {
-                    Phase::Asking(found) => Some(found.clone()),
+                    Phase::Asking { found, .. } => Some(found.clone()),
                     Phase::Looking { .. } => self.declined.take_back(),
                     _ => None,
                 };
@@ -369,23 +390,29 @@ impl Door {
                 }
             }
             Action::No => {
-                if let Phase::Asking(found) = &self.phase {
+                if let Phase::Asking {
+                    found,
+                    calibrate_when_found,
+                    ..
+                } = &self.phase
+                {
                     self.declined.decline(found);
                     let line =
                         format!("you said {} is not the game: y takes it back", found.window);
+                    let calibrate_when_found = *calibrate_when_found;
                     self.say(Slot::Doing, line);
-                    self.phase = looking();
+                    self.enter(looking_with(true, calibrate_when_found));
                 }
             }
             // The game looked for again (the error may be its window gone).
             Action::TryAgain => {
-                if let Phase::Failed = self.phase {
+                if let Phase::Failed { .. } = self.phase {
                     self.declined.forget();
                     self.look_again("looking for the game".to_owned());
                 }
             }
             Action::UseDefault => {
-                if let Phase::Lost = self.phase {
+                if let Phase::Unusable = self.phase {
                     self.use_default();
                     self.look_again("looking for the game".to_owned());
                 }
@@ -428,73 +455,55 @@ impl Door {
         }
     }
 
-    /// Saves one change to the settings; one that cannot be saved is said
-    /// once, `what` not remembered.
+    /// Saves one change to the settings, the file read once first (what
+    /// another session or the player's hand wrote since is kept) and
+    /// written only where `change` changed it; one that cannot be saved
+    /// is said once, `what` not remembered.
     fn remember(&mut self, what: &str, change: impl FnOnce(&mut Settings)) {
-        if let Err(error) = settings::update(&self.places.settings, change) {
-            self.notice(format!("{what} is not remembered: {error}"));
+        let saved = Settings::load(&self.places.settings).and_then(|mut settings| {
+            let before = settings.clone();
+            change(&mut settings);
+            if settings != before {
+                settings.save(&self.places.settings)?;
+            }
+            Ok(settings)
+        });
+        match saved {
+            Ok(settings) => self.settings = settings,
+            Err(error) => self.notice(format!("{what} is not remembered: {error}")),
         }
     }
 
     /// Says `error`, with Try again and Save a report.
     fn fail(&mut self, error: String) {
         self.say_more(vec![format!("error: {error}")]);
-        self.last_error = Some(error);
-        self.phase = Phase::Failed;
-        self.asked += 1;
-    }
-}
-
-/// The calibration the door starts with, where it came from, and why the
-/// one the settings name cannot be used (the default read meanwhile): a
-/// flag's file, else the settings', else the default, each loaded once. A
-/// file named by a flag that cannot be loaded is the player's to mend:
-/// refused, as any flag is.
-fn first_calibration(
-    options: &Options,
-    places: &Places,
-    settings: &Result<Settings, settings::SettingsError>,
-) -> Result<(Calibration, PathBuf, Option<String>)> {
-    let default = || -> Result<(Calibration, PathBuf)> {
-        let path = Calibration::default_path();
-        Ok((Calibration::load_default(&path)?, path))
-    };
-    let saved = match settings {
-        Err(error) => {
-            let (calibration, path) = default()?;
-            return Ok((calibration, path, Some(error.to_string())));
-        }
-        Ok(settings) => settings.calibration.clone(),
-    };
-    let Some(path) = options.calibration.clone().or(saved) else {
-        let (calibration, path) = default()?;
-        return Ok((calibration, path, None));
-    };
-    match Calibration::load(&path) {
-        Ok(calibration) => Ok((calibration, path, None)),
-        Err(error) if options.calibration.is_some() => {
-            Err(anyhow::Error::from(error).context(format!("--calibration {}", path.display())))
-        }
-        Err(error) => {
-            let line = settings::line_of(&places.settings, "calibration")
-                .map(|line| format!(" line {line}"))
-                .unwrap_or_default();
-            let (calibration, default_path) = default()?;
-            let why = format!(
-                "{error} (the calibration saved in {}{line})",
-                places.settings.display()
-            );
-            Ok((calibration, default_path, Some(why)))
-        }
+        self.enter(Phase::Failed { error });
     }
 }
 
 /// Looking for the game, at once.
 fn looking() -> Phase {
+    looking_with(true, false)
+}
+
+/// Looking for the game, at once: a search's readings kept for the next
+/// when `keep_seen`, the game calibrated on once found when
+/// `calibrate_when_found`.
+fn looking_with(keep_seen: bool, calibrate_when_found: bool) -> Phase {
     Phase::Looking {
         search: None,
         next: Instant::now(),
         said: None,
+        seen: None,
+        keep_seen,
+        calibrate_when_found,
+    }
+}
+
+/// The menu, the game's window looked for in [`LOOK_AGAIN`].
+fn ready() -> Phase {
+    Phase::Ready {
+        checked: Instant::now(),
     }
 }
 

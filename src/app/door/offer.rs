@@ -46,7 +46,7 @@ pub enum Offer {
     Calibrating,
     /// The saved calibration or the settings cannot be used: the default,
     /// a new calibration, or quit.
-    Lost,
+    Unusable,
 }
 
 impl Offer {
@@ -58,7 +58,7 @@ impl Offer {
         Offer::Running,
         Offer::Failed,
         Offer::Calibrating,
-        Offer::Lost,
+        Offer::Unusable,
     ];
 
     /// The actions on offer, in the order a face shows them.
@@ -77,7 +77,7 @@ impl Offer {
             Offer::Question => &[Action::Yes, Action::No, Action::Quit],
             Offer::Failed => &[Action::TryAgain, Action::Report, Action::Quit],
             Offer::Calibrating => &[Action::Save, Action::Cancel, Action::Quit],
-            Offer::Lost => &[Action::UseDefault, Action::Calibrate, Action::Quit],
+            Offer::Unusable => &[Action::UseDefault, Action::Calibrate, Action::Quit],
         }
     }
 }

@@ -33,14 +33,17 @@ impl Door {
             Ok(lines) => self.say_more(lines),
             Err(error) => self.fail(format!("{error:#}")),
         }
-        if let Phase::Ready = self.phase {
-            self.asked += 1;
+        if let Phase::Ready { .. } = self.phase {
+            self.offer_again();
         }
     }
 
     /// The report, saved in the data folder, with the last error.
     pub(super) fn report(&mut self) {
-        let error = self.last_error.as_deref();
+        let error = match &self.phase {
+            Phase::Failed { error } => Some(error.as_str()),
+            _ => None,
+        };
         let saved = crate::app::report::save(&self.places.data, error, &self.options.debug_dir());
         let line = match saved {
             Ok(path) => {
@@ -54,8 +57,8 @@ impl Door {
             Err(error) => format!("error: {error:#}"),
         };
         self.say(Slot::Doing, line);
-        if let Phase::Ready | Phase::Failed = self.phase {
-            self.asked += 1;
+        if let Phase::Ready { .. } | Phase::Failed { .. } = self.phase {
+            self.offer_again();
         }
     }
 }

@@ -4,17 +4,17 @@
 
 use std::thread::JoinHandle;
 
-use super::{Door, Empty, Phase, Slot, panic_text};
+use super::{Door, Empty, Phase, Slot, panic_text, ready};
 use crate::app::runner::{Ended, Note, StopKeys};
 use crate::app::settings::Choice;
 use crate::app::words::Advice;
-use crate::app::{Mode, Run, Target};
+use crate::app::{InUse, Mode, Run, Target};
 use crate::desktop::stop::Asker;
 
 impl Door {
     /// Hints or play, game after game until stopped.
     pub(super) fn start(&mut self, choice: Choice) {
-        let Phase::Ready = self.phase else {
+        let Phase::Ready { .. } = self.phase else {
             // Where the bot's own window covers the game, or the game is
             // out of sight, the line that says so stays: the game is no
             // reason to blame.
@@ -36,22 +36,19 @@ impl Door {
         let Some((window, text)) = self.game.clone() else {
             return;
         };
-        if self.last_choice() != Some(choice) {
-            self.remember("your choice", |s| s.last_choice = Some(choice));
-        }
+        self.remember("your choice", |s| s.last_choice = Some(choice));
         let mode = match choice {
             Choice::Hints => Mode::Assist,
             Choice::Play => Mode::Play,
         };
-        let loaded = (self.calibration.clone(), self.calibration_path.clone());
+        let in_use = InUse {
+            calibration: self.calibration.clone(),
+            path: self.calibration_path.clone(),
+            unusable: None,
+        };
         let mut options = self.options.clone();
-        // Named, else the settings' key, else both.
-        options.hints = Some(
-            options
-                .hints
-                .unwrap_or(self.settings().hints.unwrap_or_default()),
-        );
-        let mut run = match Run::with(&options, mode, Target::Found(window), loaded) {
+        options.remember(Some(&self.settings));
+        let mut run = match Run::with(&options, mode, Target::Found(window), in_use) {
             Ok(run) => run,
             Err(error) => return self.fail(format!("{error:#}")),
         };
@@ -60,11 +57,8 @@ impl Door {
         self.status.game.clear();
         self.status.more.clear();
         self.status.summary.clear();
-        self.phase = Phase::Running {
-            run: self.outside.run(run, self.hint_window),
-            choice,
-        };
-        self.asked += 1;
+        let run = self.outside.run(run, self.hint_window);
+        self.enter(Phase::Running { run, choice });
     }
 
     /// The keys that stop the run from anywhere, taken for it: said with
@@ -112,7 +106,7 @@ impl Door {
     fn ended(&mut self, ended: Ended) {
         // The stop keys' line, until the summary says the end.
         self.status.summary.clear();
-        if let Phase::Running { mut run, .. } = std::mem::replace(&mut self.phase, Phase::Ready) {
+        if let Phase::Running { mut run, .. } = std::mem::replace(&mut self.phase, ready()) {
             run.join();
         }
         let stopped = ended.stopped();
@@ -129,7 +123,7 @@ impl Door {
             }
             _ => {
                 self.read_again();
-                self.asked += 1;
+                self.offer_again();
                 self.say(
                     Slot::Doing,
                     "ended: 1 hints, 2 play, 3 calibrate".to_owned(),
@@ -141,7 +135,7 @@ impl Door {
     /// The run's thread ended without saying its end: it panicked. Its
     /// stop key given back, the fault said with Try again.
     pub(super) fn worker_died(&mut self) {
-        let Phase::Running { run, .. } = std::mem::replace(&mut self.phase, Phase::Ready) else {
+        let Phase::Running { run, .. } = std::mem::replace(&mut self.phase, ready()) else {
             return;
         };
         let why = match run.thread.map(JoinHandle::join) {
@@ -165,7 +159,7 @@ impl Door {
     /// A run under way asked to stop and waited for, its end said as any
     /// run's: the face is closing.
     pub fn close(&mut self) {
-        if let Phase::Running { mut run, .. } = std::mem::replace(&mut self.phase, Phase::Ready) {
+        if let Phase::Running { mut run, .. } = std::mem::replace(&mut self.phase, ready()) {
             // A signal's stop, asked first, is the one said.
             run.stop(Asker::Closing);
             run.join();

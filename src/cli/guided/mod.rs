@@ -100,8 +100,8 @@ pub fn run(options: Options) -> Result<ExitCode> {
         }
         let offer = door.offer();
         face.follow_runs(offer);
-        if face.put != Some((door.asked(), offer)) {
-            face.put = Some((door.asked(), offer));
+        if face.put != Some((door.turn(), offer)) {
+            face.put = Some((door.turn(), offer));
             face.keys.ask();
             face.put_offer(&door);
         }
@@ -151,8 +151,8 @@ fn action_of(key: Key, offer: Offer) -> Option<Action> {
         ('\n', Offer::Menu) => Action::Again,
         ('r', Offer::Failed) => Action::TryAgain,
         ('s', Offer::Failed | Offer::Menu) => Action::Report,
-        ('d', Offer::Lost) => Action::UseDefault,
-        ('3', Offer::Lost | Offer::Menu) => Action::Calibrate,
+        ('d', Offer::Unusable) => Action::UseDefault,
+        ('3', Offer::Unusable | Offer::Menu) => Action::Calibrate,
         ('1', Offer::Menu) => Action::Hints,
         ('2', Offer::Menu) => Action::Play,
         ('4', Offer::Menu) => Action::Record,
@@ -185,7 +185,7 @@ impl Face {
             Offer::Question => say!("y: yes, play here   n: no, look again   q: quit"),
             Offer::Running => say!("q, Escape or Ctrl-C here stops it"),
             Offer::Failed => say!("r: try again   s: save a report   q: quit"),
-            Offer::Lost => {
+            Offer::Unusable => {
                 say!("d: use the default calibration   3: calibrate on the board   q: quit")
             }
             Offer::Calibrating => {
@@ -303,8 +303,11 @@ mod tests {
         assert_eq!(at(Key::Char('Y'), Offer::Question), Some(Action::Yes));
         assert_eq!(at(Key::Char('n'), Offer::Question), Some(Action::No));
         assert_eq!(at(Key::Char('r'), Offer::Failed), Some(Action::TryAgain));
-        assert_eq!(at(Key::Char('d'), Offer::Lost), Some(Action::UseDefault));
-        assert_eq!(at(Key::Char('3'), Offer::Lost), Some(Action::Calibrate));
+        assert_eq!(
+            at(Key::Char('d'), Offer::Unusable),
+            Some(Action::UseDefault)
+        );
+        assert_eq!(at(Key::Char('3'), Offer::Unusable), Some(Action::Calibrate));
         // Ctrl-C and Escape answer q; AZERTY's top row types its digits.
         assert_eq!(at(Key::CtrlC, Offer::Question), Some(Action::Quit));
         assert_eq!(at(Key::Escape, Offer::Looking), Some(Action::Quit));
