@@ -66,6 +66,9 @@ pub enum Note {
     /// What goes without something for the rest of the run (the game
     /// log that cannot be written), said once under the status.
     Notice(String),
+    /// The rules a game was learned to play by, before its last line,
+    /// with the advice to give them next time.
+    Learned { line: String, advice: Advice },
     /// The run is over (the last note).
     Ended(Ended),
 }
@@ -215,6 +218,16 @@ fn asked() -> Option<Asker> {
         .then(|| stop::asker().unwrap_or(Asker::CtrlC))
 }
 
+/// At a game's end, the rules it was learned to play by, if it learned
+/// other than the default: told before its last line.
+fn learned<E>(event: &Event<'_, E>, run: &Run, listen: &dyn Fn(Note)) {
+    if let Event::Ended(report) = event
+        && let Some((line, advice)) = words::rules_learned(run.live.rules, &report.learned)
+    {
+        listen(Note::Learned { line, advice });
+    }
+}
+
 /// The note that carries the `lines` of `event`: a game's lines at its
 /// end, a notice for what goes without the game log, else what the bot
 /// does.
@@ -234,12 +247,11 @@ fn hints(
     found: impl FnOnce(&WindowInfo),
     listen: &dyn Fn(Note),
 ) -> anyhow::Result<Ran> {
-    let rules = run.live.rules;
     app::games(run, assist, desktop, found, &mut |event| {
+        learned(&event, run, listen);
         let note = note_of(&event);
         let lines = game_lines(
             event,
-            rules,
             |event| {
                 if let crate::assist::Event::Hint(hint) = &event {
                     let clicks = crate::assist::clicks_on(&hint.board, &hint.plan, hint.rules);
@@ -268,17 +280,16 @@ fn play(
     found: impl FnOnce(&WindowInfo),
     listen: &dyn Fn(Note),
 ) -> anyhow::Result<Ran> {
-    let rules = run.live.rules;
     let mut planned = 0;
     let mut first: Option<Board> = None;
     app::games(run, driver, desktop, found, &mut |event| {
         if let Event::Board { board, .. } = &event {
             first = Some(**board);
         }
+        learned(&event, run, listen);
         let note = note_of(&event);
         let lines = game_lines(
             event,
-            rules,
             |event| {
                 if let (
                     play::Event::Plan {

@@ -20,15 +20,16 @@ use crate::record::stats::{Group, Stats};
 use crate::record::{self, BadLine, GameRecord, KEPT_BAD_LINES};
 
 /// The record of the games in `logs` as a table (with `json`, one JSON
-/// object), and its plot drawn at `plot` when one is named: `bot stats`,
-/// the guided session's and the desktop app's record alike.
-pub fn record_text(logs: &[PathBuf], plot: Option<&Path>, json: bool) -> Result<String> {
-    if let Some(path) = plot {
-        check_plot_path(path)?;
+/// object), and its plot drawn at `plot` when one is named (with how the
+/// face names it in an error: "--plot", "the record's plot"): `bot
+/// stats`, the guided session's and the desktop app's record alike.
+pub fn record_text(logs: &[PathBuf], plot: Option<(&Path, &str)>, json: bool) -> Result<String> {
+    if let Some((path, named)) = plot {
+        check_plot_path(path, named)?;
         // Before any read: the plot would replace the log.
         if let Some(log) = logs.iter().find(|log| files::same_file(path, log)) {
             bail!(
-                "--plot {}: it is the log {} read: name another file for the plot",
+                "{named} {}: it is the log {} read: name another file for the plot",
                 path.display(),
                 log.display()
             );
@@ -94,8 +95,8 @@ pub fn record_text(logs: &[PathBuf], plot: Option<&Path>, json: bool) -> Result<
             text += &format!("{line}\n");
         }
     }
-    if let Some(path) = plot {
-        save_plot(path, &trend::trend(&trend_of(&records, &stats))?)?;
+    if let Some((path, named)) = plot {
+        save_plot(path, &trend::trend(&trend_of(&records, &stats))?, named)?;
         // Standard output holds the JSON object alone.
         if json {
             log::info!("plot: {}", path.display());
@@ -106,33 +107,34 @@ pub fn record_text(logs: &[PathBuf], plot: Option<&Path>, json: bool) -> Result<
     Ok(text)
 }
 
-/// Writes a `--plot` picture to `path` whole (an interrupted run leaves no
-/// half picture).
-pub fn save_plot(path: &Path, picture: &image::RgbImage) -> Result<()> {
+/// Writes a plot's picture to `path` whole (an interrupted run leaves no
+/// half picture); an error names it as `named` ("--plot").
+pub fn save_plot(path: &Path, picture: &image::RgbImage, named: &str) -> Result<()> {
     files::save_png(path, picture, files::Existing::Replace)
-        .with_context(|| format!("--plot {}: cannot write it", path.display()))
+        .with_context(|| format!("{named} {}: cannot write it", path.display()))
 }
 
-/// Refuses a `--plot` path (`bot bench`, `bot stats`) that the end of the
-/// run could not write, before the run: a missing or unwritable folder, a
-/// folder for a file, a name that is no PNG's.
-pub fn check_plot_path(path: &Path) -> Result<()> {
-    let shown = path.display();
+/// Refuses a plot's path (`bot bench`'s and `bot stats`' `--plot`, the
+/// record's) that the end of the run could not write, before the run: a
+/// missing or unwritable folder, a folder for a file, a name that is no
+/// PNG's; named as `named` says.
+pub fn check_plot_path(path: &Path, named: &str) -> Result<()> {
+    let shown = format!("{named} {}", path.display());
     if !path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("png"))
     {
-        bail!("--plot {shown}: the plot is a PNG: name the file FILE.png");
+        bail!("{shown}: the plot is a PNG: name the file FILE.png");
     }
     if path.is_dir() {
-        bail!("--plot {shown}: a folder, not a file");
+        bail!("{shown}: a folder, not a file");
     }
     let folder = files::folder_of(path);
     if !folder.is_dir() {
-        bail!("--plot {shown}: no folder {}", folder.display());
+        bail!("{shown}: no folder {}", folder.display());
     }
     files::probe_folder(&folder)
-        .with_context(|| format!("--plot {shown}: cannot write into {}", folder.display()))
+        .with_context(|| format!("{shown}: cannot write into {}", folder.display()))
 }
 
 /// `--json`'s object: the logs read, the sums, the first lines skipped
@@ -335,9 +337,9 @@ mod tests {
     fn a_plot_path_that_cannot_be_written_is_refused_by_name() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
-        check_plot_path(&d.join("x.png")).unwrap();
-        check_plot_path(&d.join("X.PNG")).unwrap();
-        let refused = |path: &Path| format!("{:#}", check_plot_path(path).unwrap_err());
+        check_plot_path(&d.join("x.png"), "--plot").unwrap();
+        check_plot_path(&d.join("X.PNG"), "--plot").unwrap();
+        let refused = |path: &Path| format!("{:#}", check_plot_path(path, "--plot").unwrap_err());
         let missing = d.join("no-such").join("x.png");
         let e = refused(&missing);
         assert!(e.contains(&missing.display().to_string()), "{e}");

@@ -45,7 +45,7 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
         }
     }
     if let Some(path) = &args.plot {
-        check_plot_path(path)?;
+        check_plot_path(path, "--plot")?;
     }
     let defaults = SolveOptions::default();
     let options = SolveOptions {
@@ -192,7 +192,7 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
             cap,
             series: plot_series(&strategies, &runs, cap),
         };
-        save_plot(path, &chart::plot::plot(&plot)?)?;
+        save_plot(path, &chart::plot::plot(&plot)?, "--plot")?;
         say!("plot: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -63,6 +63,7 @@ fn print(
             }
         }
         Note::Doing(line) | Note::Game(line) | Note::Notice(line) => say!("{line}"),
+        Note::Learned { line, advice } => say!("{line}{}", flags(&advice)),
         // The flags named the calibration; the terminal draws no board.
         Note::Calibration(_) | Note::Picture(_) | Note::Ended(_) => {}
     }
@@ -77,5 +78,7 @@ fn flags(advice: &Advice) -> String {
             "; to teach the calibration this board: bot calibrate FULL.png --board FULL_BOARD {} --board THIS_BOARD",
             frame.display()
         ),
+        Advice::Rules(Some(rules)) => format!(": pass --rules {rules} next time"),
+        Advice::Rules(None) => ": pass the game's with --rules next time".to_owned(),
     }
 }

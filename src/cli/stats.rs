@@ -18,7 +18,8 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode> {
         // Ctrl-C never leaves a temporary file behind.
         files::exit_on_ctrl_c().context("cannot catch Ctrl-C")?;
     }
-    show(&record_text(&logs(args)?, args.plot.as_deref(), args.json)?);
+    let plot = args.plot.as_deref().map(|path| (path, "--plot"));
+    show(&record_text(&logs(args)?, plot, args.json)?);
     Ok(ExitCode::SUCCESS)
 }
 

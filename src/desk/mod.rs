@@ -31,7 +31,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::app::door::{Action, Door, Flow, Offer};
+use crate::app::door::{self, Action, Door, Flow, Offer};
 use crate::app::{Options, look_of};
 use crate::assist::{Border, place_sized};
 use crate::desktop::stop::{self, Asker};
@@ -147,9 +147,12 @@ struct App {
     /// The lock that keeps a second app from starting, where the window's
     /// id is told.
     lock: Option<instance::Lock>,
-    /// The question last shown (the door's count of them): a key held
-    /// from before a new one answers nothing.
-    asked: u32,
+    /// The offer last shown (the door's count of them): a key held from
+    /// before a new one answers nothing.
+    turn: u32,
+    /// What the door offered at the last look: a new offer's buttons are
+    /// said on standard output too.
+    offer: Option<Offer>,
 }
 
 fn run() -> Result<()> {
@@ -169,8 +172,13 @@ fn run() -> Result<()> {
         }
     };
     stop::catch()?;
-    // The app's hints show in its own window, beside the game already.
-    let door = Door::on_this_desktop(Options::default(), false)?;
+    // The app's hints show in its own window, beside the game already;
+    // the door's lines name its buttons.
+    let face = door::Face {
+        hint_window: false,
+        labels: layout::label,
+    };
+    let door = Door::on_this_desktop(Options::default(), face)?;
     // The first screen, asked once: the window's scale and corner.
     let first_screen = desktop::screens()
         .ok()
@@ -190,7 +198,8 @@ fn run() -> Result<()> {
         beside: None,
         plot: None,
         lock,
-        asked: 0,
+        turn: 0,
+        offer: None,
     };
     app.tell_window();
     app.listen();
@@ -311,10 +320,11 @@ impl App {
             }
             self.door.advance();
             self.take_in();
-            if self.door.turn() != self.asked {
-                self.asked = self.door.turn();
+            if self.door.turn() != self.turn {
+                self.turn = self.door.turn();
                 self.window.forget_held();
             }
+            self.say_offer();
             let mut flow = Flow::Go;
             let keys: Vec<Key> = self.keys.borrow_mut().drain(..).collect();
             for key in keys {
@@ -396,6 +406,20 @@ impl App {
             self.dirty = true;
         }
         self.draw_plot();
+    }
+
+    /// A new offer's buttons, said on standard output as the terminal's
+    /// face prints its keys: "menu: 1 Hints, 2 Play, ...".
+    fn say_offer(&mut self) {
+        let offer = self.door.offer();
+        if self.offer == Some(offer) {
+            return;
+        }
+        self.offer = Some(offer);
+        if offer == Offer::Menu {
+            let buttons: Vec<&str> = offer.actions().iter().map(|&a| layout::label(a)).collect();
+            echo(&format!("menu: {}", buttons.join(", ")));
+        }
     }
 
     /// The record's plot drawn in the window while the door shows it: a

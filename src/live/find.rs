@@ -200,7 +200,7 @@ impl Declined {
         self.windows.push((found.clone(), Instant::now()));
     }
 
-    /// The window of the last No, while it holds: what "y takes it back"
+    /// The window of the last No, while it holds: what a Yes while looking
     /// takes.
     pub fn last(&self) -> Option<&Found> {
         self.windows
@@ -234,12 +234,11 @@ impl Declined {
         let (declined, asked): (Vec<Found>, Vec<Found>) =
             search.found.drain(..).partition(|f| holds(f));
         search.found = asked;
-        search.tried.extend(declined.into_iter().map(|f| {
-            (
-                f.window,
-                "you said it is not the game (y takes it back)".to_owned(),
-            )
-        }));
+        search.tried.extend(
+            declined
+                .into_iter()
+                .map(|f| (f.window, "you said it is not the game".to_owned())),
+        );
     }
 }
 

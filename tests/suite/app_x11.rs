@@ -105,7 +105,7 @@ impl App {
         self.wait_for("found the game by its board", 1);
         // The menu, once the window is beside the game: moved by the
         // window manager a moment after the app asks.
-        self.wait_for("1 hints, 2 play", 1);
+        self.wait_for("menu: 1 Hints, 2 Play", 1);
         let mut last = self.client_place(desktop);
         wait_for("the app's window to stay in its place", || {
             std::thread::sleep(Duration::from_millis(150));
@@ -184,7 +184,10 @@ fn a_fault_on_the_windows_thread_ends_the_app_with_its_reason_and_frees_its_lock
     app.key(&desktop, "F12");
     assert_eq!(app.exit_code(), Some(2), "{}", app.said());
     let said = app.said();
-    assert!(said.contains("ended: 1 hints"), "the run's summary: {said}");
+    assert!(
+        said.contains("ended: back at the menu"),
+        "the run's summary: {said}"
+    );
     assert!(said.contains("dustbot: closed"), "{said}");
     assert!(
         said.contains(
@@ -418,7 +421,7 @@ fn key_3_shows_the_board_a_click_changes_a_cell_escape_keeps_the_old_and_save_ca
     practice.wait_for_clicks(1);
     app.wait_for("hint: click", 2);
     app.key(&desktop, "Escape");
-    app.wait_for("ended: 1 hints", 1);
+    app.wait_for("ended: back at the menu", 1);
     assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
 }
 
@@ -437,7 +440,7 @@ fn pause_stops_hints_from_the_game_and_is_given_back_at_the_end() {
     desktop.focus(&practice.id);
     let out = desktop.xdotool(&["key", "Pause"]);
     assert!(out.status.success(), "{out:?}");
-    let said = app.wait_for("ended: 1 hints, 2 play", 1);
+    let said = app.wait_for("ended: back at the menu", 1);
     assert!(said.contains("stopped by the Pause key"), "{said}");
     assert!(!said.contains("error"), "{said}");
     assert!(practice.clicks().is_empty(), "{said}");
@@ -454,7 +457,7 @@ fn pause_stops_hints_from_the_game_and_is_given_back_at_the_end() {
     assert!(out.status.success(), "{out:?}");
     let out = desktop.xdotool(&["key", "ctrl+shift+BackSpace"]);
     assert!(out.status.success(), "{out:?}");
-    let said = app.wait_for("ended: 1 hints, 2 play", 2);
+    let said = app.wait_for("ended: back at the menu", 2);
     assert!(said.contains("stopped by Ctrl+Shift+Backspace"), "{said}");
     assert!(practice.clicks().is_empty(), "{said}");
 }
@@ -479,7 +482,7 @@ fn a_pause_key_another_program_holds_is_said_and_the_hints_go_on() {
     // The run goes on without it.
     app.wait_for("hint: click", 1);
     app.key(&desktop, "Escape");
-    let said = app.wait_for("ended: 1 hints, 2 play", 1);
+    let said = app.wait_for("ended: back at the menu", 1);
     assert!(!said.contains("error"), "{said}");
     bot.interrupt();
     let finished = bot.finish();
@@ -516,7 +519,7 @@ fn a_request_to_end_or_the_windows_connection_killed_end_the_app_with_its_summar
     // xkill on its window: the connection of its windows killed, the run
     // ended and said before the process goes.
     let mut app = App::start(&desktop);
-    app.wait_for("1 hints, 2 play", 1);
+    app.wait_for("menu: 1 Hints, 2 Play", 1);
     app.key(&desktop, "1");
     app.wait_for("ends them", 1);
     let killed = desktop.xdotool(&["windowkill", &app.window(&desktop)]);
@@ -561,7 +564,7 @@ fn a_game_log_that_cannot_take_a_record_mid_session_is_said_in_the_window() {
     });
     desktop.key_in(&first_window(&desktop), "y");
     wait_for("the menu", || {
-        said().contains("1 hints, 2 play").then_some(())
+        said().contains("menu: 1 Hints, 2 Play").then_some(())
     });
     desktop.key_in(&first_window(&desktop), "2");
     let all = wait_for("the game's record refused, said", || {

@@ -366,7 +366,7 @@ fn a_run_names_the_stops_that_reach_the_bot_and_every_summary_says_why_it_ended(
     assert!(!run.contains("Escape"), "{said}");
     // Escape in the app's own window still stops, said as such.
     app.key(&desktop, "Escape");
-    let said = app.wait_for("ended: 1 hints", 1);
+    let said = app.wait_for("ended: back at the menu", 1);
     assert!(said.contains("; stopped by Escape"), "{said}");
     // Hints, stopped by the Stop button.
     app.key(&desktop, "1");
@@ -375,7 +375,7 @@ fn a_run_names_the_stops_that_reach_the_bot_and_every_summary_says_why_it_ended(
         &desktop,
         Action::Stop(dustbot::desktop::stop::Asker::StopButton),
     );
-    let said = app.wait_for("ended: 1 hints", 2);
+    let said = app.wait_for("ended: back at the menu", 2);
     assert!(said.contains("; stopped by Stop"), "{said}");
     // Play, stopped by the player's hand on the mouse.
     app.key(&desktop, "2");
@@ -395,10 +395,9 @@ fn a_run_names_the_stops_that_reach_the_bot_and_every_summary_says_why_it_ended(
     {
         app.click_in(&desktop, Offer::Failed, Action::TryAgain);
     }
-    // The menu back: the game found again after Try again ("1 hints, 2
-    // play for me"), or the run's end said ("ended: 1 hints, 2 play"),
-    // the fourth such line either way.
-    app.wait_for("1 hints, 2 play", 4);
+    // The menu back, its buttons said: the game found again after Try
+    // again, or the run ended; the fourth such line either way.
+    app.wait_for("menu: 1 Hints, 2 Play", 4);
     // Quit during a run: the run's end said, then the app's.
     app.key(&desktop, "1");
     app.wait_for("Ctrl+Shift+Backspace from anywhere ends them", 2);
@@ -416,9 +415,9 @@ fn a_no_is_taken_back_with_y_in_both_faces() {
     let app = App::start(&desktop);
     app.wait_for("is this window the game?", 1);
     app.key(&desktop, "n");
-    let said = app.wait_for("y takes it back", 1);
+    let said = app.wait_for("Yes takes it back", 1);
     assert!(said.contains(&format!("you said \"{GAME}")), "{said}");
-    app.wait_for("you said it is not the game (y takes it back)", 1);
+    app.wait_for("you said it is not the game", 1);
     app.key(&desktop, "y");
     app.wait_for("found the game by its board", 1);
     app.wait_for("optimum 11 clicks, proven", 1);
@@ -451,7 +450,7 @@ fn the_question_and_the_menu_go_with_their_window() {
     let _game = desktop.practice(REAL_BOARD, 150, GAME);
     app.wait_for("is this window the game?", 2);
     app.key(&desktop, "y");
-    app.wait_for("1 hints, 2 play for me", 1);
+    app.wait_for("menu: 1 Hints, 2 Play", 1);
     drop(_game);
     app.wait_for("closed: looking for the game", 2);
     app.key(&desktop, "1");
@@ -712,7 +711,7 @@ fn with_an_azerty_layout_the_keys_labelled_1_to_4_and_q_do_what_the_buttons_say(
     app.key(&desktop, "ampersand");
     app.wait_for("hints: click as the hint says", 1);
     app.key(&desktop, "Escape");
-    app.wait_for("ended: 1 hints", 1);
+    app.wait_for("ended: back at the menu", 1);
     // q as the layout types it quits.
     assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
 }

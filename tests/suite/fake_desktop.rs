@@ -10,7 +10,7 @@ use std::rc::Rc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use dustbot::app::door::{Action, Door, Flow, Offer, Outside, Places};
+use dustbot::app::door::{Action, Door, Face, Flow, Offer, Outside, Places};
 use dustbot::app::runner::{self, Handle};
 use dustbot::app::{GameLogChoice, Mode, Options, Run, Target};
 use dustbot::assist::{self, Assist, Hints};
@@ -803,7 +803,12 @@ fn door_on(title: &str, settings: &str) -> (Door, FakeDesktop, tempfile::TempDir
         ..defaults
     };
     let outside = Box::new(Scripted(desktop.clone()));
-    let door = Door::open(options, false, outside, places).unwrap();
+    // The door's lines name the actions as the window's buttons do.
+    let face = Face {
+        hint_window: false,
+        labels: dustbot::desk::layout::label,
+    };
+    let door = Door::open(options, face, outside, places).unwrap();
     (door, desktop, dir)
 }
 
@@ -858,7 +863,7 @@ fn the_door_asks_about_a_window_found_by_its_board_and_a_no_can_be_taken_back() 
     assert_eq!(door.offer(), Offer::Looking);
     // Looked again: the window said not to be the game is not offered.
     let line = until_said(&mut door, "no game found", &mut said);
-    assert!(line.contains("y takes it back"), "{line}");
+    assert!(line.contains("Yes takes it back"), "{line}");
     assert_eq!(door.offer(), Offer::Looking);
     door.act(Action::Yes);
     assert_eq!(door.offer(), Offer::Menu);

@@ -3,7 +3,7 @@
 //! saved and used from then on ([`crate::app::calibrate`]), or the default
 //! in place of a saved one that cannot be used.
 
-use super::{Door, Phase, Slot};
+use super::{Action, Door, Phase, Slot};
 use crate::app::calibrate::Calibrating;
 use crate::app::settings;
 use crate::game::Board;
@@ -57,11 +57,11 @@ impl Door {
             }
             Phase::Running { .. } | Phase::Calibrating { .. } => return,
             _ => {
-                return self.say(
-                    Slot::Doing,
-                    "no game found yet: start the dust game so that a full board shows, then 3 calibrates on it"
-                        .to_owned(),
+                let line = format!(
+                    "no game found yet: start the dust game so that a full board shows, then press {}",
+                    self.face.label(Action::Calibrate)
                 );
+                return self.say(Slot::Doing, line);
             }
         }
         let Some((window, _)) = &self.game else {

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use super::{Door, Empty, LOOK_AGAIN, Phase, Slot, looking};
+use super::{Action, Door, Empty, LOOK_AGAIN, Phase, Slot, looking};
 use crate::app::runner::Shown;
 use crate::app::words::optimum_caption;
 use crate::desktop;
@@ -131,9 +131,12 @@ impl Door {
             }
             None => {
                 let declined = if self.declined.last().is_some() {
-                    " but the one you said is not the game (y takes it back)"
+                    format!(
+                        " but the one you said is not the game ({} takes it back)",
+                        self.face.label(Action::Yes)
+                    )
                 } else {
-                    ""
+                    String::new()
                 };
                 let line = format!(
                     "no game found: no window is named {} and none shows a full board{declined}; start the dust game so that a full board shows: {again}",
@@ -202,11 +205,8 @@ impl Door {
     /// The menu, asked.
     pub(super) fn ready(&mut self) {
         self.enter(super::ready());
-        self.say(
-            Slot::Summary,
-            "1 hints, 2 play for me (moving the mouse stops it), 3 calibrate, 4 the record"
-                .to_owned(),
-        );
+        // The face shows its menu: its keys or its buttons.
+        self.status.summary.clear();
     }
 
     /// `board` (the one read now, if any) shown with its proven optimum.

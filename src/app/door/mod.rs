@@ -31,7 +31,7 @@ mod record;
 mod running;
 mod said;
 
-pub use offer::{Action, Flow, Offer};
+pub use offer::{Action, Face, Flow, Offer};
 pub use outside::{Outside, Places, System};
 use said::{Slot, Status};
 
@@ -105,9 +105,7 @@ pub struct Door {
     options: Options,
     outside: Box<dyn Outside>,
     places: Places,
-    /// Whether hints show in a window of their own beside the game (the
-    /// terminal's face has no other), or in the face's window.
-    hint_window: bool,
+    face: Face,
     phase: Phase,
     status: Status,
     /// The lines said since the face last took them.
@@ -144,10 +142,10 @@ impl std::fmt::Debug for Door {
 impl Door {
     /// Opens the door on the player's desktop and folders ([`System`],
     /// [`Places::system`]); see [`Door::open`].
-    pub fn on_this_desktop(options: Options, hint_window: bool) -> Result<Door> {
+    pub fn on_this_desktop(options: Options, face: Face) -> Result<Door> {
         Door::open(
             options,
-            hint_window,
+            face,
             Box::new(System::default()),
             Places::system()?,
         )
@@ -156,12 +154,11 @@ impl Door {
     /// Opens the door with the run's `options` on `outside`, the player's
     /// files in `places`: the settings read, the calibration loaded (a
     /// saved one, or settings, that cannot be used is said with a choice),
-    /// the game looked for at once. `hint_window`: hints show in a window
-    /// of their own. An error only for a calibration file named in the
-    /// options that cannot be loaded.
+    /// the game looked for at once, for `face`. An error only for a
+    /// calibration file named in the options that cannot be loaded.
     pub fn open(
         options: Options,
-        hint_window: bool,
+        face: Face,
         outside: Box<dyn Outside>,
         places: Places,
     ) -> Result<Door> {
@@ -175,7 +172,7 @@ impl Door {
             options,
             outside,
             places,
-            hint_window,
+            face,
             phase: Phase::Unusable,
             status: Status::default(),
             said: Vec::new(),
@@ -397,8 +394,11 @@ impl Door {
                 } = &self.phase
                 {
                     self.declined.decline(found);
-                    let line =
-                        format!("you said {} is not the game: y takes it back", found.window);
+                    let line = format!(
+                        "you said {} is not the game: {} takes it back",
+                        found.window,
+                        self.face.label(Action::Yes)
+                    );
                     let calibrate_when_found = *calibrate_when_found;
                     self.say(Slot::Doing, line);
                     self.enter(looking_with(true, calibrate_when_found));

@@ -82,6 +82,23 @@ impl Offer {
     }
 }
 
+/// What the door knows of the face that drives it: whether hints show in
+/// a window of their own beside the game (the terminal's face has no
+/// other), and how the face names each action, its key or its button,
+/// where a line of the door's names one (the door says no face's words).
+#[derive(Clone, Copy, Debug)]
+pub struct Face {
+    pub hint_window: bool,
+    pub labels: fn(Action) -> &'static str,
+}
+
+impl Face {
+    /// The face's name for `action`.
+    pub fn label(&self, action: Action) -> &'static str {
+        (self.labels)(action)
+    }
+}
+
 /// Whether the face goes on or the player quit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {

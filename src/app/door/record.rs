@@ -12,10 +12,12 @@ impl Door {
         let log = self.places.game_log();
         let lines = if log.exists() {
             let plot = self.places.data.join("record.png");
-            crate::app::stats::record_text(&[log], Some(&plot), false).map(|text| {
-                self.plot = Some(plot);
-                text.lines().map(str::to_owned).collect()
-            })
+            crate::app::stats::record_text(&[log], Some((&plot, "the record's plot")), false).map(
+                |text| {
+                    self.plot = Some(plot);
+                    text.lines().map(str::to_owned).collect()
+                },
+            )
         } else {
             let folder = crate::files::folder_of(&log);
             Ok(vec![match crate::files::check_folder(&folder) {

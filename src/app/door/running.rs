@@ -4,7 +4,7 @@
 
 use std::thread::JoinHandle;
 
-use super::{Door, Empty, Phase, Slot, panic_text, ready};
+use super::{Action, Door, Empty, Phase, Slot, panic_text, ready};
 use crate::app::runner::{Ended, Note, StopKeys};
 use crate::app::settings::Choice;
 use crate::app::words::Advice;
@@ -57,7 +57,7 @@ impl Door {
         self.status.game.clear();
         self.status.more.clear();
         self.status.summary.clear();
-        let run = self.outside.run(run, self.hint_window);
+        let run = self.outside.run(run, self.face.hint_window);
         self.enter(Phase::Running { run, choice });
     }
 
@@ -67,10 +67,11 @@ impl Door {
         let Phase::Running { choice, .. } = self.phase else {
             return;
         };
+        let stop = self.face.label(Action::Stop(Asker::StopButton));
         let stops = if keys.held {
-            format!("Stop here or {} from anywhere", keys.names)
+            format!("{stop} here or {} from anywhere", keys.names)
         } else {
-            "Stop here".to_owned()
+            format!("{stop} here")
         };
         let line = match choice {
             Choice::Hints => format!("hints: click as the hint says; {stops} ends them"),
@@ -79,7 +80,7 @@ impl Door {
         self.say(Slot::Doing, line);
         let summary = match keys.held {
             true => keys.said.clone(),
-            false => format!("{}: Stop here ends the run", keys.said),
+            false => format!("{}: {stop} here ends the run", keys.said),
         };
         self.say(Slot::Summary, summary);
     }
@@ -95,7 +96,8 @@ impl Door {
             // The picture shows it.
             Note::Hint(_) => {}
             Note::Doing(line) => self.say(Slot::Doing, line),
-            Note::Game(line) => self.say(Slot::Game, line),
+            // The app learns the rules again each game: no advice.
+            Note::Game(line) | Note::Learned { line, .. } => self.say(Slot::Game, line),
             Note::Notice(line) => self.say_more(vec![line]),
             Note::Ended(ended) => self.ended(ended),
         }
@@ -116,18 +118,18 @@ impl Door {
         match ended.error {
             Some((error, advice)) if !stopped => {
                 let advice = match advice {
-                    Some(Advice::Teach { .. }) => "; 3 calibrates on this board",
-                    _ => "",
+                    Some(Advice::Teach { .. }) => format!(
+                        "; press {} to calibrate on this board",
+                        self.face.label(Action::Calibrate)
+                    ),
+                    _ => String::new(),
                 };
                 self.fail(format!("{error:#}{advice}"));
             }
             _ => {
                 self.read_again();
                 self.offer_again();
-                self.say(
-                    Slot::Doing,
-                    "ended: 1 hints, 2 play, 3 calibrate".to_owned(),
-                );
+                self.say(Slot::Doing, "ended: back at the menu".to_owned());
             }
         }
     }
@@ -144,7 +146,9 @@ impl Door {
         };
         self.status.summary.clear();
         self.fail(format!(
-            "the run stopped on a fault in the bot ({why}): Try again, or Save a report"
+            "the run stopped on a fault in the bot ({why}): press {} to look again, or {} to save a report",
+            self.face.label(Action::TryAgain),
+            self.face.label(Action::Report)
         ));
     }
 

@@ -127,18 +127,24 @@ pub fn rules_switched(number: u32, rules: Rules, candidates: &[Rules]) -> String
 }
 
 /// The line before the summary when `auto` learned other rules than the
-/// default (none otherwise): what the clicks showed, and what to pass next
-/// time.
-pub fn rules_learned(choice: RulesChoice, learned: &Learned) -> Option<String> {
+/// default (none otherwise): what the clicks showed, and the advice to
+/// give the rules next time (the rules, where one alone explains them).
+pub fn rules_learned(choice: RulesChoice, learned: &Learned) -> Option<(String, Advice)> {
     let at = learned
         .switched_at()
         .filter(|_| choice == RulesChoice::Auto)?;
     let rules = learned.rules();
     Some(match learned.candidates() {
-        [_] => format!("rules: {rules}, learned at click {at}: pass --rules {rules} next time"),
-        candidates => format!(
-            "rules: played as {rules} from click {at}; {} explain every click alike: pass the game's with --rules next time",
-            either(candidates)
+        [_] => (
+            format!("rules: {rules}, learned at click {at}"),
+            Advice::Rules(Some(rules)),
+        ),
+        candidates => (
+            format!(
+                "rules: played as {rules} from click {at}; {} explain every click alike",
+                either(candidates)
+            ),
+            Advice::Rules(None),
         ),
     })
 }
@@ -195,6 +201,9 @@ pub enum Advice {
     /// The calibration taught the board it could not read, from its frame
     /// (saved as `frame`).
     Teach { frame: std::path::PathBuf },
+    /// The game's rules given next time: these, or the game's own where
+    /// several explain its clicks.
+    Rules(Option<Rules>),
 }
 
 impl Advice {
@@ -239,12 +248,10 @@ fn context(title: &str, calibration: &Path, error: &RunError) -> Option<String> 
 }
 
 /// What every driver's run says, in lines (the boards read, the changes
-/// of rules, the waits between games, the rules learned at a game's
-/// end): a driver's own events go to `driver`, a game's last line is
-/// `summary`'s.
+/// of rules, the waits between games): a driver's own events go to
+/// `driver`, a game's last line is `summary`'s.
 pub fn game_lines<E>(
     event: Event<'_, E>,
-    choice: RulesChoice,
     driver: impl FnOnce(E),
     summary: impl FnOnce(&GameReport) -> String,
 ) -> Vec<String> {
@@ -259,10 +266,8 @@ pub fn game_lines<E>(
             driver(event);
             Vec::new()
         }
-        Event::Ended(report) => rules_learned(choice, &report.learned)
-            .into_iter()
-            .chain([summary(report)])
-            .collect(),
+        // The rules learned are said apart, with their advice.
+        Event::Ended(report) => vec![summary(report)],
         Event::WaitingNext => vec!["waiting for the next game".to_owned()],
         Event::NoGame(why) => vec![format!("no game on ({why}): waiting for one")],
         Event::WindowClosed => vec!["the game window closed: no more games".to_owned()],
@@ -419,7 +424,10 @@ mod tests {
         learned.see(3, |rules| rules == Rules::Gravity);
         assert_eq!(
             rules_learned(RulesChoice::Auto, &learned).unwrap(),
-            "rules: gravity, learned at click 3: pass --rules gravity next time"
+            (
+                "rules: gravity, learned at click 3".to_owned(),
+                Advice::Rules(Some(Rules::Gravity))
+            )
         );
         assert_eq!(
             rules_learned(RulesChoice::Given(Rules::Gravity), &learned),

@@ -19,7 +19,7 @@ use console::Key;
 use super::args::Cli;
 use super::say;
 use crate::app::Options;
-use crate::app::door::{Action, Door, Flow, Offer};
+use crate::app::door::{self, Action, Door, Flow, Offer};
 use crate::desktop::Desktop as _;
 use crate::desktop::stop::Asker;
 use crate::game::{Board, Colour};
@@ -73,7 +73,11 @@ pub fn run(options: Options) -> Result<ExitCode> {
         env!("CARGO_PKG_VERSION")
     );
     // A terminal has no window beside the game: the hints get their own.
-    let mut door = Door::on_this_desktop(options, true)?;
+    let face = door::Face {
+        hint_window: true,
+        labels: key_of,
+    };
+    let mut door = Door::on_this_desktop(options, face)?;
     let mut face = Face {
         keys: Keys::start(),
         colour: terminal::colour_wanted(),
@@ -129,6 +133,24 @@ pub fn run(options: Options) -> Result<ExitCode> {
             }
             return Ok(ExitCode::SUCCESS);
         }
+    }
+}
+
+/// The key that asks the door for `action`, as the menu and the
+/// questions name it ([`action_of`]'s keys).
+fn key_of(action: Action) -> &'static str {
+    match action {
+        Action::Hints => "1",
+        Action::Play => "2",
+        Action::Calibrate => "3",
+        Action::Record => "4",
+        Action::Again | Action::Save => "Enter",
+        Action::Stop(_) | Action::Quit | Action::Cancel => "q",
+        Action::Report => "s",
+        Action::Yes => "y",
+        Action::No => "n",
+        Action::TryAgain => "r",
+        Action::UseDefault => "d",
     }
 }
 
@@ -330,6 +352,43 @@ mod tests {
         // A key the offer does not name does nothing.
         assert_eq!(at(Key::Char('1'), Offer::Question), None);
         assert_eq!(at(Key::Char('d'), Offer::Menu), None);
+    }
+
+    #[test]
+    fn the_key_a_line_names_for_an_action_asks_for_that_action() {
+        let key = |action| match key_of(action) {
+            "Enter" => Key::Enter,
+            key => Key::Char(key.chars().next().unwrap()),
+        };
+        // Where the door's lines name them: y taking a No back, q
+        // stopping a run, r and s after an error, 3 at the menu.
+        for (offer, action) in [
+            (Offer::Question, Action::Yes),
+            (Offer::Looking, Action::Yes),
+            (Offer::Running, Action::Stop(Asker::Key('q'))),
+            (Offer::Failed, Action::TryAgain),
+            (Offer::Failed, Action::Report),
+            (Offer::Menu, Action::Calibrate),
+            (Offer::Unusable, Action::Calibrate),
+        ] {
+            assert_eq!(action_of(key(action), offer), Some(action), "{offer:?}");
+        }
+        // And wherever else a key asks, it asks for its own action (q is
+        // a run's stop, and quits elsewhere).
+        for offer in Offer::ALL {
+            for &action in offer.actions() {
+                if let Some(asked) = action_of(key(action), offer)
+                    && offer != Offer::Calibrating
+                    && key_of(action) != "q"
+                {
+                    assert_eq!(
+                        std::mem::discriminant(&asked),
+                        std::mem::discriminant(&action),
+                        "{offer:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
