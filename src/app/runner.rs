@@ -1,7 +1,7 @@
 //! A run's whole life, in one place, for every face: the driver its mode
 //! asks for, the keys that stop it from anywhere taken from the desktop,
 //! said and given back, the game's window said, each game's lines, and
-//! its end, a value ([`Ended`]: its summary, who or what stopped it, its
+//! its end, a value ([`RunEnd`]: its summary, who or what stopped it, its
 //! error). The faces only listen: the door on a thread of the run's own,
 //! its notes over a channel ([`start`]), the command line in place
 //! through a printer that keeps its own policy. The runner owns the stop
@@ -70,12 +70,12 @@ pub enum Note {
     /// with the advice to give them next time.
     Learned { line: String, advice: Advice },
     /// The run is over (the last note).
-    Ended(Ended),
+    Ended(RunEnd),
 }
 
 /// How a run ended: its summary, who or what stopped it, and its error.
 #[derive(Debug)]
-pub struct Ended {
+pub struct RunEnd {
     /// The games played and why they ended; none for a run that never
     /// reached a game's window.
     pub summary: Option<String>,
@@ -85,7 +85,7 @@ pub struct Ended {
     pub error: Option<(anyhow::Error, Option<Advice>)>,
 }
 
-impl Ended {
+impl RunEnd {
     /// Whether the run ended on a stop the player asked for (a key, a
     /// button, a signal, the hand on the mouse during play): said as a
     /// stop by a face that has more to offer, never as an error.
@@ -146,7 +146,7 @@ pub fn run_on(
     desktop: &mut dyn Desktop,
     hint_window: bool,
     listen: &mut dyn FnMut(Note),
-) -> Ended {
+) -> RunEnd {
     let _unasked = Unasked::start();
     listen(Note::Calibration(crate::app::calibration_name(
         &run.calibration_path,
@@ -343,11 +343,11 @@ fn finish(ran: &Ran) -> Finish {
 }
 
 /// The run's end: its summary, how it finished, its error.
-fn ended(run: &Run, ran: anyhow::Result<Ran>) -> Ended {
+fn ended(run: &Run, ran: anyhow::Result<Ran>) -> RunEnd {
     let ran = match ran {
         Ok(ran) => ran,
         Err(error) => {
-            return Ended {
+            return RunEnd {
                 summary: None,
                 finish: Finish::Failed,
                 error: Some((error, None)),
@@ -358,7 +358,7 @@ fn ended(run: &Run, ran: anyhow::Result<Ran>) -> Ended {
     let summary = ran
         .has_summary
         .then(|| words::run_summary(&ran.played, finish));
-    Ended {
+    RunEnd {
         summary,
         finish,
         error: words::ran_error(run, ran),
@@ -409,7 +409,7 @@ mod tests {
 
     #[test]
     fn a_stop_asked_is_said_as_a_stop_and_an_error_as_one() {
-        let ended = |finish| Ended {
+        let ended = |finish| RunEnd {
             summary: None,
             finish,
             error: None,

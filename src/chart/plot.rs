@@ -75,7 +75,7 @@ pub fn plot(plot: &Plot) -> Result<RgbImage, PlotError> {
 
 /// The chart's coordinates: lengths across, seconds up on a log scale
 /// with a tick at every power of ten.
-type Coords = Cartesian2d<RangedCoordf64, WithKeyPoints<LogCoord<f64>>>;
+type LogCoords = Cartesian2d<RangedCoordf64, WithKeyPoints<LogCoord<f64>>>;
 
 fn draw(root: &DrawingArea<Lettered<'_>, Shift>, plot: &Plot) -> Result<(), PlotError> {
     root.fill(&WHITE)?;
@@ -195,7 +195,7 @@ fn colour(s: usize) -> [u8; 3] {
 fn axes<'a, 'b>(
     root: &'a DrawingArea<Lettered<'b>, Shift>,
     plot: &Plot,
-) -> Result<ChartContext<'a, Lettered<'b>, Coords>, PlotError> {
+) -> Result<ChartContext<'a, Lettered<'b>, LogCoords>, PlotError> {
     let lengths = plot.series.iter().flat_map(|s| &s.points).map(|p| p.length);
     let shortest = lengths.clone().min().unwrap_or(0);
     let longest = lengths.max().unwrap_or(shortest);

@@ -71,8 +71,8 @@ pub fn trend(trend: &Trend) -> Result<RgbImage, PlotError> {
 }
 
 type Area<'a> = DrawingArea<Lettered<'a>, Shift>;
-type Coords = Cartesian2d<RangedCoordf64, RangedCoordf64>;
-type Chart<'a, 'b> = ChartContext<'a, Lettered<'b>, Coords>;
+type LinearCoords = Cartesian2d<RangedCoordf64, RangedCoordf64>;
+type Chart<'a, 'b> = ChartContext<'a, Lettered<'b>, LinearCoords>;
 
 fn draw(root: &Area<'_>, trend: &Trend) -> Result<(), PlotError> {
     root.fill(&WHITE)?;

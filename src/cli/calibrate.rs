@@ -147,11 +147,11 @@ fn window_shot(name: &str) -> PathBuf {
 }
 
 /// A screenshot, its pixels and its board when known.
-type Shot = (PathBuf, image::RgbaImage, Option<Board>);
+type Screenshot = (PathBuf, image::RgbaImage, Option<Board>);
 
 /// The screenshots named, loaded, each with its board: the `--board`s in
 /// order for the files given, `NAME.board` for the images of a folder.
-fn screenshots(args: &CalibrateArgs) -> Result<Vec<Shot>> {
+fn screenshots(args: &CalibrateArgs) -> Result<Vec<Screenshot>> {
     let files = args.screenshots.iter().filter(|p| !p.is_dir()).count()
         + usize::from(args.window.is_some());
     if !args.board.is_empty() && args.board.len() != files {
@@ -204,7 +204,7 @@ fn window_image(query: &str, countdown: u64) -> Result<image::RgbaImage> {
 
 /// The PNG and JPEG images of `dir` that have a `NAME.board` beside them,
 /// in name order.
-fn folder(dir: &Path) -> Result<Vec<Shot>> {
+fn folder(dir: &Path) -> Result<Vec<Screenshot>> {
     let listing =
         std::fs::read_dir(dir).with_context(|| format!("{}: cannot list it", dir.display()))?;
     let mut images: Vec<PathBuf> = listing

@@ -27,7 +27,7 @@ pub struct Lock {
 
 /// What a start found.
 #[derive(Debug)]
-pub enum Start {
+pub enum Claim {
     /// No other app runs: this one holds the lock.
     First(Lock),
     /// Another app runs, and what it said of itself.
@@ -117,11 +117,11 @@ const QUIT_WAIT: Duration = Duration::from_secs(1);
 /// held by another app (tried again for [`QUIT_WAIT`]: a start just after
 /// a quit opens); an error when the file cannot be made or locked (a
 /// folder that cannot be written): the app then starts unguarded.
-pub fn take(path: &Path) -> Result<Start, String> {
+pub fn take(path: &Path) -> Result<Claim, String> {
     let started = Instant::now();
     loop {
         match take_once(path)? {
-            Start::Running(_) if started.elapsed() < QUIT_WAIT => {
+            Claim::Running(_) if started.elapsed() < QUIT_WAIT => {
                 std::thread::sleep(Duration::from_millis(50));
             }
             start => return Ok(start),
@@ -129,7 +129,7 @@ pub fn take(path: &Path) -> Result<Start, String> {
     }
 }
 
-fn take_once(path: &Path) -> Result<Start, String> {
+fn take_once(path: &Path) -> Result<Claim, String> {
     let say = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     std::fs::create_dir_all(crate::files::folder_of(path)).map_err(|e| say(&e))?;
     // Never through a link: a lock linked to a player's file would be
@@ -144,14 +144,14 @@ fn take_once(path: &Path) -> Result<Start, String> {
         Ok(()) => {
             // What an app that ended left names no window of ours.
             write_id(&window, &First::this(None)).map_err(|e| say(&e))?;
-            Ok(Start::First(Lock {
+            Ok(Claim::First(Lock {
                 _file: file,
                 window,
             }))
         }
         Err(TryLockError::WouldBlock) => {
             let said = files::read_text(&window, 4096, "the app's window file").unwrap_or_default();
-            Ok(Start::Running(First::read(&said)))
+            Ok(Claim::Running(First::read(&said)))
         }
         Err(TryLockError::Error(e)) => Err(say(&e)),
     }
@@ -180,12 +180,12 @@ mod tests {
     fn a_second_start_finds_the_first_and_its_window_then_takes_the_lock_it_left() {
         let dir = tempfile::tempdir().unwrap();
         let path = path_in(&dir.path().join("data"));
-        let Ok(Start::First(first)) = take(&path) else {
+        let Ok(Claim::First(first)) = take(&path) else {
             panic!("the first start takes the lock");
         };
         first.tell(0x1c0_0007);
         match take(&path) {
-            Ok(Start::Running(said)) => {
+            Ok(Claim::Running(said)) => {
                 assert_eq!(said.window, Some(0x1c0_0007));
                 assert_eq!(said.pid, Some(std::process::id()));
                 assert!(!said.elsewhere());
@@ -195,7 +195,7 @@ mod tests {
         // The first gone (as at a crash: its file closed by the system):
         // the next start is the first, and the old id is gone.
         drop(first);
-        let Ok(Start::First(_next)) = take(&path) else {
+        let Ok(Claim::First(_next)) = take(&path) else {
             panic!("the lock left is taken");
         };
         let left = std::fs::read_to_string(window_file(&path)).unwrap();
@@ -233,7 +233,7 @@ mod tests {
         let path = path_in(dir.path());
         // The window id's file linked to the player's notes.
         std::os::unix::fs::symlink(&notes, window_file(&path)).unwrap();
-        let Ok(Start::First(first)) = take(&path) else {
+        let Ok(Claim::First(first)) = take(&path) else {
             panic!("the first start takes the lock");
         };
         first.tell(0x1c0_0007);

@@ -161,8 +161,8 @@ fn run() -> Result<()> {
         .map_err(|e| e.to_string())
         .and_then(|data| instance::take(&instance::path_in(&data)));
     let lock = match lock {
-        Ok(instance::Start::First(lock)) => Some(lock),
-        Ok(instance::Start::Running(first)) => {
+        Ok(instance::Claim::First(lock)) => Some(lock),
+        Ok(instance::Claim::Running(first)) => {
             second_start(&first);
             return Ok(());
         }

@@ -29,7 +29,7 @@ const RING: [u8; 3] = [255, 255, 255];
 
 /// Where the parts of a hint picture go, at one scale.
 #[derive(Clone, Copy, Debug)]
-struct Layout {
+struct HintLayout {
     /// The board in the picture.
     placement: Geometry,
     /// The picture's size in pixels.
@@ -41,8 +41,8 @@ struct Layout {
     line: i64,
 }
 
-impl Layout {
-    fn new(width: u8, height: u8, scale: f32) -> Layout {
+impl HintLayout {
+    fn new(width: u8, height: u8, scale: f32) -> HintLayout {
         let margin = (MARGIN * scale).round().max(4.0);
         let frame = (FRAME * scale).round().max(2.0);
         let caption = CAPTION * scale;
@@ -55,7 +55,7 @@ impl Layout {
             bw + 2 * (frame + margin) as usize,
             top as usize + bh + (frame + margin) as usize,
         );
-        Layout {
+        HintLayout {
             placement,
             size,
             margin: margin as i64,
@@ -69,13 +69,13 @@ impl Layout {
 /// The size in pixels of the hint picture of a `width` x `height` board
 /// at `scale` (1 draws cells of 40 pixels).
 pub fn hint_size(width: u8, height: u8, scale: f32) -> (usize, usize) {
-    Layout::new(width, height, scale).size
+    HintLayout::new(width, height, scale).size
 }
 
 /// Where the board is in the hint picture of a `width` x `height` board
 /// at `scale`: what a click on the picture's cells is measured against.
 pub fn hint_geometry(width: u8, height: u8, scale: f32) -> Geometry {
-    Layout::new(width, height, scale).placement
+    HintLayout::new(width, height, scale).placement
 }
 
 /// Draws hint pictures of one board size at one scale: the panel, the
@@ -84,13 +84,13 @@ pub fn hint_geometry(width: u8, height: u8, scale: f32) -> Geometry {
 #[derive(Debug)]
 pub struct HintPainter {
     stage: Stage,
-    layout: Layout,
+    layout: HintLayout,
 }
 
 impl HintPainter {
     /// A painter for boards of `width` x `height` cells at `scale`.
     pub fn new(width: u8, height: u8, look: &Look, scale: f32) -> HintPainter {
-        let layout = Layout::new(width, height, scale);
+        let layout = HintLayout::new(width, height, scale);
         let (w, h) = layout.size;
         let mut base = Canvas::new(w, h, PANEL);
         let placement = layout.placement;
@@ -120,7 +120,7 @@ impl HintPainter {
     /// is drawn smaller) into `out`.
     pub fn paint(&self, board: &Board, clicks: &[Cell], caption: &[String], out: &mut Canvas) {
         self.stage.paint(&tiles(board), out);
-        let Layout {
+        let HintLayout {
             margin,
             caption: most,
             line,

@@ -57,14 +57,14 @@ pub fn fbm(seed: u64, x: f32, y: f32, octaves: u32) -> f32 {
 /// A sequence of seeded random numbers (for placing trees and shaping
 /// piles), one stream per seed.
 #[derive(Clone, Debug)]
-pub struct Stream {
+pub struct NoiseStream {
     seed: u64,
     index: i32,
 }
 
-impl Stream {
-    pub fn new(seed: u64) -> Stream {
-        Stream { seed, index: 0 }
+impl NoiseStream {
+    pub fn new(seed: u64) -> NoiseStream {
+        NoiseStream { seed, index: 0 }
     }
 
     /// The next value in `[0, 1)`.
@@ -100,15 +100,15 @@ mod tests {
     #[test]
     fn streams_repeat_per_seed_and_spread_over_the_range() {
         let a: Vec<f32> = (0..50)
-            .scan(Stream::new(9), |s, _| Some(s.next()))
+            .scan(NoiseStream::new(9), |s, _| Some(s.next()))
             .collect();
         let b: Vec<f32> = (0..50)
-            .scan(Stream::new(9), |s, _| Some(s.next()))
+            .scan(NoiseStream::new(9), |s, _| Some(s.next()))
             .collect();
         assert_eq!(a, b);
         let mean = a.iter().sum::<f32>() / 50.0;
         assert!((0.35..0.65).contains(&mean), "{mean}");
         assert!(a.iter().all(|v| (0.0..1.0).contains(v)));
-        assert!((3.0..5.0).contains(&Stream::new(1).range(3.0, 5.0)));
+        assert!((3.0..5.0).contains(&NoiseStream::new(1).range(3.0, 5.0)));
     }
 }

@@ -8,7 +8,7 @@
 //! background), it has the colour measured on the real game.
 
 use super::canvas::{Canvas, hypot, mix, nearest, oklab, pack, srgb, unpack};
-use super::noise::{self, Stream};
+use super::noise::{self, NoiseStream};
 
 /// How a colour's piles are textured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +68,7 @@ struct Outline {
 }
 
 impl Outline {
-    fn random(stream: &mut Stream, style: Texture) -> Outline {
+    fn random(stream: &mut NoiseStream, style: Texture) -> Outline {
         let bump_size = if style == Texture::Lumpy { 0.07 } else { 0.035 };
         Outline {
             half_width: stream.range(0.42, 0.45),
@@ -254,7 +254,7 @@ impl Sprite {
     ) -> Sprite {
         let style = STYLES[index % STYLES.len()];
         let seed = noise::hash(seed, index as i32, 0x91e);
-        let mut stream = Stream::new(seed);
+        let mut stream = NoiseStream::new(seed);
         let side = ((SIDE * pitch).ceil() as usize).max(8);
         let px = 1.0 / pitch;
         let position = |i: usize| ((i as f32 + 0.5) - side as f32 / 2.0) * px;

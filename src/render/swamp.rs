@@ -6,7 +6,7 @@
 //! measured on the real game.
 
 use super::canvas::{Canvas, hypot, pack, srgb};
-use super::noise::{self, Stream};
+use super::noise::{self, NoiseStream};
 
 /// A stroke of a tree: a tapered capsule from `a` (radius `ra`) to `b`
 /// (radius `rb`), in pixels.
@@ -63,7 +63,7 @@ impl Layer {
 fn limb(
     strokes: &mut Vec<Stroke>,
     twigs: &mut Vec<(f32, f32)>,
-    stream: &mut Stream,
+    stream: &mut NoiseStream,
     start: (f32, f32),
     mut angle: f32,
     length: f32,
@@ -117,7 +117,7 @@ fn limb(
 fn tree(
     layer: &mut Layer,
     moss: Option<&mut Layer>,
-    stream: &mut Stream,
+    stream: &mut NoiseStream,
     x: f32,
     height: f32,
     radius: f32,
@@ -176,7 +176,7 @@ fn tree(
 pub(crate) fn swamp(cells: (u8, u8), pitch: f32, fog: [f32; 3], seed: u64) -> Canvas {
     let width = (f32::from(cells.0) * pitch).round().max(1.0) as usize;
     let height = (f32::from(cells.1) * pitch).round().max(1.0) as usize;
-    let mut stream = Stream::new(noise::hash(seed, 0x5a4, 0));
+    let mut stream = NoiseStream::new(noise::hash(seed, 0x5a4, 0));
     let rows = f32::from(cells.1);
     // The fog's lightness, relative: smooth, so it is computed on a coarse
     // grid and interpolated.

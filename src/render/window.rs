@@ -7,7 +7,7 @@
 
 use super::Look;
 use super::canvas::{Canvas, srgb};
-use super::noise::{self, Stream};
+use super::noise::{self, NoiseStream};
 use crate::colour::{linear_from_cielab, oklab_from_linear};
 
 const TITLE: usize = 26;
@@ -44,7 +44,7 @@ pub(crate) fn window(board: (usize, usize), look: &Look, seed: u64) -> (Canvas, 
         .1
         .max(TITLE + MENU + HEADER + 2 * FRAME + bh + FOOTER);
     let mut c = Canvas::new(width, height, WINDOW);
-    let mut stream = Stream::new(noise::hash(seed, 0x1d, 0));
+    let mut stream = NoiseStream::new(noise::hash(seed, 0x1d, 0));
     let (w, h) = (width as i64, height as i64);
     // Title bar with its buttons, and the menu.
     c.fill(0, 0, w, TITLE as i64, [52, 60, 84]);

@@ -33,7 +33,7 @@ mod said;
 
 pub use offer::{Action, Face, Flow, Offer};
 pub use outside::{Outside, Places, System};
-use said::{Slot, Status};
+use said::{Slot, StatusLines};
 
 use super::calibrate::Calibrating;
 use super::runner::{Handle, Shown};
@@ -107,7 +107,7 @@ pub struct Door {
     places: Places,
     face: Face,
     phase: Phase,
-    status: Status,
+    status: StatusLines,
     /// The lines said since the face last took them.
     said: Vec<String>,
     /// Counts the offers put, each phase entered or offered again
@@ -174,7 +174,7 @@ impl Door {
             places,
             face,
             phase: Phase::Unusable,
-            status: Status::default(),
+            status: StatusLines::default(),
             said: Vec::new(),
             turn: 0,
             shown: None,

@@ -5,7 +5,7 @@
 use std::thread::JoinHandle;
 
 use super::{Action, Door, Empty, Phase, Slot, panic_text, ready};
-use crate::app::runner::{Ended, Note, StopKeys};
+use crate::app::runner::{Note, RunEnd, StopKeys};
 use crate::app::settings::Choice;
 use crate::app::words::Advice;
 use crate::app::{InUse, Mode, Run, Target};
@@ -105,7 +105,7 @@ impl Door {
 
     /// The run is over: its summary said, and its error unless it is a
     /// stop the player asked for; the game read again.
-    fn ended(&mut self, ended: Ended) {
+    fn ended(&mut self, ended: RunEnd) {
         // The stop keys' line, until the summary says the end.
         self.status.summary.clear();
         if let Phase::Running { mut run, .. } = std::mem::replace(&mut self.phase, ready()) {

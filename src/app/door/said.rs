@@ -8,7 +8,7 @@ use crate::app::settings::Settings;
 
 /// The status lines, as they stand.
 #[derive(Debug, Default)]
-pub(super) struct Status {
+pub(super) struct StatusLines {
     pub(super) window: String,
     pub(super) calibration: String,
     pub(super) optimum: String,

@@ -47,7 +47,7 @@ pub fn on_a_terminal() -> bool {
 }
 
 /// The terminal's face of the door.
-struct Face {
+struct Guided {
     keys: Keys,
     colour: bool,
     /// The question last put, and what was offered then: the offer is
@@ -78,7 +78,7 @@ pub fn run(options: Options) -> Result<ExitCode> {
         labels: key_of,
     };
     let mut door = Door::on_this_desktop(options, face)?;
-    let mut face = Face {
+    let mut face = Guided {
         keys: Keys::start(),
         colour: terminal::colour_wanted(),
         put: None,
@@ -182,7 +182,7 @@ fn action_of(key: Key, offer: Offer) -> Option<Action> {
     })
 }
 
-impl Face {
+impl Guided {
     /// A run started: the terminal is remembered; a run ended: the
     /// terminal back in front, for the menu's key.
     fn follow_runs(&mut self, offer: Offer) {
