@@ -107,10 +107,13 @@ impl Door {
                 if let Some(summary) = summary {
                     self.say(Slot::Summary, summary);
                 }
+                // The game as it is now, however the run ended: its title
+                // and board moved on from the first's (cleared, part
+                // played), which the run's first plan no longer shows.
+                self.read_again();
                 match error {
                     Some(error) => self.fail(error),
                     None => {
-                        self.read_again();
                         self.asked += 1;
                         self.say(
                             Slot::Doing,
@@ -134,6 +137,7 @@ impl Door {
         };
         stop::clear();
         self.status.summary.clear();
+        self.read_again();
         self.fail(format!(
             "the run stopped on a fault in the bot ({why}): Try again, or Save a report"
         ));
