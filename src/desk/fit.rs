@@ -1,7 +1,8 @@
 //! Fitting into the app's window: a status line wrapped to its width,
 //! between words, and a word wider than the window (a path, a board
-//! string) broken at its separators; a picture (the record's plot) made to
-//! fit the board's place.
+//! string) broken at its separators; the record's table set out in the
+//! window's font, turned to fit a narrow window; a picture (the record's
+//! plot) made to fit the board's place.
 
 use crate::render::{Canvas, font};
 
@@ -57,6 +58,65 @@ pub(super) fn wrap(text: &str, size: f32, width: i64) -> Vec<String> {
     lines
 }
 
+/// A line of the status as the window draws it: text from the left, or
+/// a row of the record's table, each cell at its place across (pixels
+/// from the left).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Row {
+    Text(String),
+    Cells(Vec<(i64, String)>),
+}
+
+/// The status `lines` as drawn at `size` in `width`: each wrapped
+/// ([`wrap`]), and the record's table (set out in a terminal's cells,
+/// which a proportional font sets adrift) turned, what each column counts
+/// down the left and a column for each group of games (a narrow window
+/// has room for a few groups, not for seven columns), its cells at places
+/// measured in the window's font: the names from the left, the numbers
+/// flush right.
+pub(super) fn status_rows(lines: &[&str], size: f32, width: i64) -> Vec<Row> {
+    let wrapped = |lines: &[&str]| -> Vec<Row> {
+        lines
+            .iter()
+            .flat_map(|line| wrap(line, size, width))
+            .map(Row::Text)
+            .collect()
+    };
+    let Some((head, count, cells)) = crate::app::stats::table_in(lines) else {
+        return wrapped(lines);
+    };
+    let mut rows = wrapped(&lines[..head]);
+    let turned: Vec<Vec<&str>> = (0..cells[0].len())
+        .map(|c| cells.iter().map(|row| row[c].as_str()).collect())
+        .collect();
+    let widths: Vec<i64> = (0..cells.len())
+        .map(|k| {
+            turned
+                .iter()
+                .map(|row| font::text_width(row[k], size))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    // An em between columns.
+    let gap = size.round() as i64;
+    for row in turned {
+        let mut x = 0;
+        let mut placed = Vec::new();
+        for (k, cell) in row.into_iter().enumerate() {
+            let at = match k {
+                0 => x,
+                _ => x + widths[k] - font::text_width(cell, size),
+            };
+            placed.push((at, cell.to_owned()));
+            x += widths[k] + gap;
+        }
+        rows.push(Row::Cells(placed));
+    }
+    rows.extend(wrapped(&lines[head + count..]));
+    rows
+}
+
 /// `word` in pieces no wider than `width` at `size` (a piece of one
 /// character where even that is wider), each broken after its last comma
 /// or path separator where it has one: a board string breaks between
@@ -87,6 +147,63 @@ fn pieces(word: &str, size: f32, width: i64) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_records_table_is_turned_and_its_columns_aligned_in_the_windows_font() {
+        // As the record says it (stats::record_text), two groups.
+        let lines = [
+            "3 games in games.jsonl",
+            "rules          games cleared reward  rate over optimum median time",
+            "all                3       2      1   33%        +0.33      41.2 s",
+            "centre-rows        2       2      1   50%        +0.33      41.2 s",
+            "reward: cleared in 12 clicks or fewer",
+        ];
+        // The window at scale 1: 13 px text, 336 px for the status.
+        let rows = status_rows(&lines, 13.0, 336);
+        assert_eq!(rows[0], Row::Text(lines[0].to_owned()));
+        assert_eq!(
+            rows.last(),
+            Some(&Row::Text(
+                "reward: cleared in 12 clicks or fewer".to_owned()
+            ))
+        );
+        let cells: Vec<&Vec<(i64, String)>> = rows
+            .iter()
+            .filter_map(|row| match row {
+                Row::Cells(cells) => Some(cells),
+                Row::Text(_) => None,
+            })
+            .collect();
+        // A row per column: what it counts, then each group's cell.
+        assert_eq!(cells.len(), 7);
+        let texts =
+            |row: &Vec<(i64, String)>| row.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>();
+        assert_eq!(texts(cells[0]), ["rules", "all", "centre-rows"]);
+        assert_eq!(texts(cells[6]), ["median time", "41.2 s", "41.2 s"]);
+        // The names start at one place; each group's cells end at one
+        // place (flush right), within the window, the columns apart.
+        for k in 0..3 {
+            let ends: Vec<i64> = cells
+                .iter()
+                .map(|row| {
+                    row[k].0
+                        + if k == 0 {
+                            0
+                        } else {
+                            font::text_width(&row[k].1, 13.0)
+                        }
+                })
+                .collect();
+            assert!(ends.iter().all(|&e| e == ends[0]), "column {k}: {ends:?}");
+            assert!(ends[0] <= 336, "{ends:?}");
+        }
+        for row in &cells {
+            let name_end = row[0].0 + font::text_width(&row[0].1, 13.0);
+            assert!(row[1].0 > name_end, "{row:?}");
+        }
+        // No table: the lines as they are, wrapped.
+        assert_eq!(status_rows(&lines[..1], 13.0, 336), [rows[0].clone()]);
+    }
 
     #[test]
     fn a_long_line_wraps_between_words_within_the_width() {

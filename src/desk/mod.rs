@@ -45,7 +45,7 @@ use crate::desktop::{
 use crate::game::{NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use crate::render::{Canvas, HintPainter, font};
 use crate::vision::Calibration;
-use fit::{fitted, wrap};
+use fit::{Row, fitted, status_rows, wrap};
 use layout::Layout;
 
 /// The window's title.
@@ -582,18 +582,24 @@ impl App {
         }
         frame.paste(&picture, p.x, p.y);
         let (x, mut y) = layout.status;
-        let wrapped = self
-            .door
-            .status_lines()
-            .into_iter()
-            .flat_map(|line| wrap(line, layout.text, layout.status_width()));
-        for line in wrapped.take(layout::STATUS_LINES) {
-            let colour = if line.starts_with("error") {
-                ERROR
-            } else {
-                TEXT
-            };
-            frame.text(x, y, &line, layout.text, colour);
+        let lines = self.door.status_lines();
+        let rows = status_rows(&lines, layout.text, layout.status_width());
+        for row in rows.into_iter().take(layout::STATUS_LINES) {
+            match row {
+                Row::Text(line) => {
+                    let colour = if line.starts_with("error") {
+                        ERROR
+                    } else {
+                        TEXT
+                    };
+                    frame.text(x, y, &line, layout.text, colour);
+                }
+                Row::Cells(cells) => {
+                    for (at, cell) in cells {
+                        frame.text(x + at, y, &cell, layout.text, TEXT);
+                    }
+                }
+            }
             y += layout.line;
         }
         for (action, rect) in layout.buttons(offer.actions()) {
