@@ -23,6 +23,12 @@ use crate::record::{self, BadLine, GameRecord, KEPT_BAD_LINES};
 /// object), and its plot drawn at `plot` when one is named: `bot stats`,
 /// the guided session's and the desktop app's record alike.
 pub fn record_text(logs: &[PathBuf], plot: Option<&Path>, json: bool) -> Result<String> {
+    record(logs, plot, json).map(|(text, _)| text)
+}
+
+/// [`record_text`], with what its plot shows, for a face that draws it
+/// at its own size ([`trend::trend_on`]).
+pub fn record(logs: &[PathBuf], plot: Option<&Path>, json: bool) -> Result<(String, Trend)> {
     if let Some(path) = plot {
         check_plot_path(path)?;
         // Before any read: the plot would replace the log.
@@ -94,8 +100,9 @@ pub fn record_text(logs: &[PathBuf], plot: Option<&Path>, json: bool) -> Result<
             text += &format!("{line}\n");
         }
     }
+    let shown = trend_of(&records, &stats);
     if let Some(path) = plot {
-        save_plot(path, &trend::trend(&trend_of(&records, &stats))?)?;
+        save_plot(path, &trend::trend(&shown)?)?;
         // Standard output holds the JSON object alone.
         if json {
             log::info!("plot: {}", path.display());
@@ -103,7 +110,7 @@ pub fn record_text(logs: &[PathBuf], plot: Option<&Path>, json: bool) -> Result<
             text += &format!("plot: {}\n", path.display());
         }
     }
-    Ok(text)
+    Ok((text, shown))
 }
 
 /// Writes a `--plot` picture to `path` whole (an interrupted run leaves no

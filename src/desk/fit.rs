@@ -1,29 +1,24 @@
 //! Fitting into the app's window: a status line wrapped to its width,
 //! between words, and a word wider than the window (a path, a board
 //! string) broken at its separators; the record's table set out in the
-//! window's font, turned to fit a narrow window; a picture (the record's
-//! plot) made to fit the board's place.
+//! window's font, turned to fit a narrow window; the record's plot laid
+//! out for the board's place, at the window's text size.
 
+use crate::chart::trend::{Sheet, Trend, trend_on};
 use crate::render::{Canvas, font};
 
-/// The picture at `path` made to fit `size` (width, height), its
-/// proportions kept, never enlarged.
-pub(super) fn fitted(
-    path: &std::path::Path,
-    (width, height): (u32, u32),
-) -> Result<Canvas, String> {
-    let image = image::open(path).map_err(|e| e.to_string())?.to_rgba8();
-    let scale = (width as f32 / image.width().max(1) as f32)
-        .min(height as f32 / image.height().max(1) as f32)
-        .min(1.0);
-    let size = |side: u32| ((side as f32 * scale).round() as u32).max(1);
-    let small = image::imageops::resize(
-        &image,
-        size(image.width()),
-        size(image.height()),
-        image::imageops::FilterType::Triangle,
-    );
-    Ok(Canvas::from_image(&small))
+/// The record's plot of `trend` laid out for the board's place in the
+/// window (`size`, width and height), its text as big as the status's
+/// (`text`): a page's plot made small would have text of a few pixels.
+pub(super) fn plot_for(trend: &Trend, size: (u32, u32), text: f32) -> Result<Canvas, String> {
+    let sheet = Sheet {
+        size,
+        text: f64::from(text),
+    };
+    let picture = trend_on(trend, sheet).map_err(|e| e.to_string())?;
+    Ok(Canvas::from_image(
+        &image::DynamicImage::ImageRgb8(picture).to_rgba8(),
+    ))
 }
 
 /// `text` in lines no wider than `width` at `size`, broken between words;
@@ -203,6 +198,30 @@ mod tests {
         }
         // No table: the lines as they are, wrapped.
         assert_eq!(status_rows(&lines[..1], 13.0, 336), [rows[0].clone()]);
+    }
+
+    #[test]
+    fn the_records_plot_is_laid_out_at_the_pictures_size_not_a_page_made_small() {
+        let trend = Trend {
+            title: "Your record: 2 games, 2 cleared, 1 with the reward (50%)".into(),
+            reward_clicks: 12,
+            games: vec![
+                crate::chart::trend::Dot {
+                    over_optimum: Some(0),
+                    reward: true,
+                },
+                crate::chart::trend::Dot {
+                    over_optimum: Some(3),
+                    reward: false,
+                },
+            ],
+        };
+        // The board's place at 100% and at 150%: the plot fills it, where
+        // a page of 960x720 made to fit it left a band and text of 6 px.
+        for (size, text) in [((352, 318), 13.0), ((528, 477), 19.5)] {
+            let plot = plot_for(&trend, size, text).unwrap();
+            assert_eq!((plot.width as u32, plot.height as u32), size);
+        }
     }
 
     #[test]

@@ -45,7 +45,7 @@ use crate::desktop::{
 use crate::game::{NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use crate::render::{Canvas, HintPainter, font};
 use crate::vision::Calibration;
-use fit::{Row, fitted, status_rows, wrap};
+use fit::{Row, plot_for, status_rows, wrap};
 use layout::Layout;
 
 /// The window's title.
@@ -405,23 +405,22 @@ impl App {
     /// viewer the bot opened would lie over the game, whose board it
     /// reads.
     fn draw_plot(&mut self) {
-        let Some(path) = self.door.plot() else {
+        let (Some(path), Some(trend)) = (self.door.plot(), self.door.trend()) else {
             self.plot = None;
             return;
         };
         if self.plot.as_ref().is_some_and(|(drawn, _)| drawn == path) {
             return;
         }
-        let path = path.to_owned();
         let picture = self.layout.picture;
         let size = (picture.width as u32, picture.height as u32);
-        match fitted(&path, size) {
+        match plot_for(trend, size, self.layout.text) {
             Ok(drawn) => {
                 echo(&format!(
                     "the plot is drawn here (saved as {})",
                     path.display()
                 ));
-                self.plot = Some((path, drawn));
+                self.plot = Some((path.to_owned(), drawn));
             }
             Err(why) => {
                 echo(&format!(

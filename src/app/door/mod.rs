@@ -40,6 +40,7 @@ use super::calibrate::Calibrating;
 use super::settings::{self, Choice, Settings};
 use super::worker::{Note, Shown};
 use super::{Options, calibration_name};
+use crate::chart::trend::Trend;
 use crate::desktop::WindowInfo;
 use crate::desktop::stop::StopKey;
 use crate::game::Board;
@@ -109,8 +110,9 @@ pub struct Door {
     /// changes (a new question, the menu after an action).
     asked: u32,
     shown: Option<Shown>,
-    /// The record's plot, shown by a face that can until the next action.
-    plot: Option<PathBuf>,
+    /// The record's plot, saved, and what it shows, for a face that can
+    /// to draw until the next action.
+    plot: Option<(PathBuf, Trend)>,
     /// Troubles said once, shown under the status while they hold.
     notices: Vec<String>,
     calibration: Calibration,
@@ -251,7 +253,13 @@ impl Door {
 
     /// The record's plot, until the next action.
     pub fn plot(&self) -> Option<&std::path::Path> {
-        self.plot.as_deref()
+        self.plot.as_ref().map(|(path, _)| path.as_path())
+    }
+
+    /// What the record's plot shows, until the next action: for a face
+    /// that draws it at its own size.
+    pub fn trend(&self) -> Option<&Trend> {
+        self.plot.as_ref().map(|(_, trend)| trend)
     }
 
     /// The calibration the boards are read with.

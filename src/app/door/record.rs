@@ -1,5 +1,6 @@
 //! The door's record and report: the record of the default game log said
-//! (its plot saved for a face that can show it), and the report written
+//! (its plot saved, and what it shows kept for a face that draws it),
+//! and the report written
 //! into the data folder with the last error.
 
 use super::{Door, Phase, Slot};
@@ -12,8 +13,8 @@ impl Door {
         let log = self.places.game_log();
         let lines = if log.exists() {
             let plot = self.places.data.join("record.png");
-            crate::app::stats::record_text(&[log], Some(&plot), false).map(|text| {
-                self.plot = Some(plot);
+            crate::app::stats::record(&[log], Some(&plot), false).map(|(text, trend)| {
+                self.plot = Some((plot, trend));
                 text.lines().map(str::to_owned).collect()
             })
         } else {
