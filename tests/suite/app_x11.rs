@@ -233,6 +233,42 @@ fn the_app_beside_the_game_stays_above_a_dock_at_the_screens_bottom() {
     );
 }
 
+#[test]
+fn the_apps_window_is_of_one_size_and_openbox_offers_no_maximise_for_it() {
+    let desktop = Desktop::start();
+    let mut app = App::start(&desktop);
+    let said = app.wait_for("looking again every", 1);
+    let window = app.window(&desktop);
+    let out = desktop
+        .on_this_display(
+            "xprop",
+            &["-id", &window, "WM_NORMAL_HINTS", "_NET_WM_ALLOWED_ACTIONS"],
+        )
+        .output()
+        .expect("xprop (scripts/install-deps installs x11-utils)");
+    let hints = String::from_utf8_lossy(&out.stdout);
+    // Its size fixed: as small as it is big, the size it said.
+    let (_, _, w, h) = desktop.window_rectangle(&window);
+    let size = format!("{w} by {h}");
+    for bound in ["minimum size", "maximum size"] {
+        assert!(
+            hints.contains(&format!("program specified {bound}: {size}")),
+            "{bound} {size}: {hints}\n{said}"
+        );
+    }
+    // So the window manager offers neither a maximise nor a resize
+    // (openbox 3.6 still draws the button, which then does nothing).
+    let actions = hints
+        .lines()
+        .find(|l| l.starts_with("_NET_WM_ALLOWED_ACTIONS"))
+        .unwrap_or_default();
+    assert!(actions.contains("_NET_WM_ACTION_MINIMIZE"), "{hints}");
+    assert!(actions.contains("_NET_WM_ACTION_CLOSE"), "{hints}");
+    assert!(!actions.contains("_NET_WM_ACTION_MAXIMIZE"), "{hints}");
+    assert!(!actions.contains("_NET_WM_ACTION_RESIZE"), "{hints}");
+    assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
+}
+
 /// A netbook's screen, where the app beside the practice window (720x560,
 /// centred by openbox) has no room at any scale.
 const NETBOOK: &str = "1024x600x24";
