@@ -24,6 +24,16 @@ use crate::record::{self, BadLine, GameRecord, KEPT_BAD_LINES};
 /// face names it in an error: "--plot", "the record's plot"): `bot
 /// stats`, the guided session's and the desktop app's record alike.
 pub fn record_text(logs: &[PathBuf], plot: Option<(&Path, &str)>, json: bool) -> Result<String> {
+    record(logs, plot, json).map(|(text, _)| text)
+}
+
+/// [`record_text`], with what its plot shows, for a face that draws it
+/// at its own size ([`trend::trend_on`]).
+pub fn record(
+    logs: &[PathBuf],
+    plot: Option<(&Path, &str)>,
+    json: bool,
+) -> Result<(String, Trend)> {
     if let Some((path, named)) = plot {
         check_plot_path(path, named)?;
         // Before any read: the plot would replace the log.
@@ -95,8 +105,9 @@ pub fn record_text(logs: &[PathBuf], plot: Option<(&Path, &str)>, json: bool) ->
             text += &format!("{line}\n");
         }
     }
+    let shown = trend_of(&records, &stats);
     if let Some((path, named)) = plot {
-        save_plot(path, &trend::trend(&trend_of(&records, &stats))?, named)?;
+        save_plot(path, &trend::trend(&shown)?, named)?;
         // Standard output holds the JSON object alone.
         if json {
             log::info!("plot: {}", path.display());
@@ -104,7 +115,7 @@ pub fn record_text(logs: &[PathBuf], plot: Option<(&Path, &str)>, json: bool) ->
             text += &format!("plot: {}\n", path.display());
         }
     }
-    Ok(text)
+    Ok((text, shown))
 }
 
 /// Writes a plot's picture to `path` whole (an interrupted run leaves no
@@ -161,20 +172,13 @@ fn table(stats: &Stats, logs: &[PathBuf], skipped: usize) -> String {
         several => std::iter::once(&stats.overall).chain(several).collect(),
     };
     let line = |cells: [&str; 7]| {
-        format!(
-            "{:<14} {:>5} {:>7} {:>6} {:>5} {:>12} {:>11}\n",
-            cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6]
-        )
+        let mut line = format!("{:<w$}", cells[0], w = WIDTHS[0]);
+        for (cell, width) in cells.iter().zip(WIDTHS).skip(1) {
+            line += &format!(" {cell:>width$}");
+        }
+        line + "\n"
     };
-    text += &line([
-        "rules",
-        "games",
-        "cleared",
-        "reward",
-        "rate",
-        "over optimum",
-        "median time",
-    ]);
+    text += &line(HEADS);
     for group in rows {
         text += &line([
             group.rules.map_or("all", |r| r.name()),
@@ -196,6 +200,58 @@ fn table(stats: &Stats, logs: &[PathBuf], skipped: usize) -> String {
         "reward: cleared in {REWARD_CLICKS} clicks or fewer; over optimum (mean clicks) and median time: of the cleared games\n"
     );
     text
+}
+
+/// The record table's column heads, and each column's width in
+/// characters (a terminal's cells): the first left-aligned, the others
+/// right-aligned, a space between.
+const HEADS: [&str; 7] = [
+    "rules",
+    "games",
+    "cleared",
+    "reward",
+    "rate",
+    "over optimum",
+    "median time",
+];
+const WIDTHS: [usize; 7] = [14, 5, 7, 6, 5, 12, 11];
+
+/// The record table among `lines` (the record's text, as
+/// [`record_text`] sets it out), for a face whose font is not a
+/// terminal's and lays out its columns itself: the index of its head
+/// line, its number of lines, and its cells, a row per line, the heads
+/// first; `None` where the lines hold no table.
+pub fn table_in(lines: &[&str]) -> Option<(usize, usize, Vec<Vec<String>>)> {
+    let width = WIDTHS.iter().sum::<usize>() + WIDTHS.len() - 1;
+    let cells = |line: &str| -> Option<Vec<String>> {
+        if line.chars().count() != width {
+            return None;
+        }
+        let chars: Vec<char> = line.chars().collect();
+        let mut at = 0;
+        let mut row = Vec::new();
+        for (i, w) in WIDTHS.into_iter().enumerate() {
+            if i > 0 {
+                // A space between columns, always.
+                (chars[at] == ' ').then_some(())?;
+                at += 1;
+            }
+            row.push(
+                chars[at..at + w]
+                    .iter()
+                    .collect::<String>()
+                    .trim()
+                    .to_owned(),
+            );
+            at += w;
+        }
+        Some(row)
+    };
+    let head = lines
+        .iter()
+        .position(|line| cells(line).is_some_and(|row| row == HEADS))?;
+    let rows: Vec<Vec<String>> = lines[head..].iter().map_while(|l| cells(l)).collect();
+    Some((head, rows.len(), rows))
 }
 
 /// "12 games in a.jsonl, b.jsonl; 2 lines skipped", or "no games in ...".
@@ -311,6 +367,17 @@ mod tests {
             lines[1..5].iter().all(|l| l.len() == lines[1].len()),
             "{text}"
         );
+        // Its cells, for a face that sets the columns out itself: the
+        // head and the three rows, a cell's spaces kept, none around.
+        let (head, count, cells) = table_in(&lines).unwrap();
+        assert_eq!((head, count), (1, 4));
+        assert_eq!(cells[0], HEADS);
+        assert_eq!(
+            cells[3],
+            ["gravity", "1", "0", "0", "0%", "-", "-"].map(String::from)
+        );
+        assert_eq!(cells[1][6], "41.2 s");
+        assert_eq!(table_in(&lines[2..]), None);
         let one = Stats {
             overall: group(None, 2, 2, 1),
             by_rules: vec![group(Some(Rules::Gravity), 2, 2, 1)],

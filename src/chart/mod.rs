@@ -55,7 +55,12 @@ pub(crate) fn rgb([r, g, b]: [u8; 3]) -> RGBColor {
 }
 
 pub(crate) fn text<'a>(colour: RGBColor) -> TextStyle<'a> {
-    ("sans-serif", TEXT_SIZE).into_font().color(&colour)
+    text_sized(colour, TEXT_SIZE)
+}
+
+/// Text of the em `size` in `colour`.
+pub(crate) fn text_sized<'a>(colour: RGBColor, size: f64) -> TextStyle<'a> {
+    ("sans-serif", size).into_font().color(&colour)
 }
 
 /// The bitmap backend, with its text in our font instead of a font file's.

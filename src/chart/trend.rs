@@ -5,7 +5,9 @@
 //! over no optimum), and the mean of the last [`WINDOW`] cleared games as
 //! a line: the trend. Below: the share of the last [`WINDOW`] games that
 //! earned the reward, and of all games, in percent. Drawn as the
-//! benchmark's plot is ([`super::plot`]).
+//! benchmark's plot is ([`super::plot`]), on a page ([`Sheet::PAGE`]) or
+//! laid out for a window's size and text ([`trend_on`]): the margins
+//! follow the text, the key takes as many rows as the width needs.
 
 use image::RgbImage;
 use plotters::coord::Shift;
@@ -13,7 +15,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Lettered, PlotError, TEXT_SIZE, picture, rgb, text};
+use super::{Lettered, PlotError, TEXT_SIZE, picture, rgb, text_sized};
 use crate::render::font;
 
 /// The picture's size in pixels.
@@ -37,12 +39,69 @@ const GUIDE: [u8; 3] = [110, 110, 110];
 /// The title's em, in pixels.
 const TITLE_SIZE: f64 = 22.0;
 
-/// The height of the title and the key above the charts.
+/// The height of the title and the key above the charts, on the page:
+/// at least.
 const HEAD: u32 = 80;
 
 /// The room right of the charts, for the lower one's labels (the upper
-/// one keeps the same, so that a game is at one place across in both).
+/// one keeps the same, so that a game is at one place across in both),
+/// on the page.
 const MARGIN_RIGHT: u32 = 130;
+
+/// What the picture is drawn on: its size in pixels and its text's em;
+/// every length of the layout follows the text (a page's lengths times
+/// the text over the page's).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sheet {
+    pub size: (u32, u32),
+    pub text: f64,
+}
+
+impl Sheet {
+    /// A page: `bot stats --plot`'s picture.
+    pub const PAGE: Sheet = Sheet {
+        size: SIZE,
+        text: TEXT_SIZE,
+    };
+
+    /// A page's length of `pixels`, on this sheet.
+    fn px(self, pixels: f64) -> i32 {
+        (pixels * self.text / TEXT_SIZE).round() as i32
+    }
+
+    fn width(self) -> i32 {
+        self.size.0 as i32
+    }
+
+    /// Text of this sheet's size in `colour`.
+    fn text(self, colour: RGBColor) -> TextStyle<'static> {
+        text_sized(colour, self.text)
+    }
+
+    /// The title's em: on a narrow sheet, little above the text's (it
+    /// takes two lines there as it is).
+    fn title(self) -> f64 {
+        match self.narrow() {
+            true => self.text * 1.1,
+            false => TITLE_SIZE * self.text / TEXT_SIZE,
+        }
+    }
+
+    /// A sheet as narrow as a window beside the game (the app's is 352
+    /// pixels at 100%): the key and the axes in fewer words, fewer ticks.
+    fn narrow(self) -> bool {
+        f64::from(self.size.0) < 40.0 * self.text
+    }
+
+    /// `long` on a wide sheet, `short` on a narrow one.
+    fn words(self, long: &'static str, short: &'static str) -> &'static str {
+        if self.narrow() { short } else { long }
+    }
+
+    fn line(self, size: f64) -> i32 {
+        font::line_height(size as f32).ceil() as i32
+    }
+}
 
 /// The share of the charts' height that the upper one takes.
 const UPPER: f64 = 0.58;
@@ -65,74 +124,163 @@ pub struct Trend {
     pub games: Vec<Dot>,
 }
 
-/// The picture of `trend`, of [`SIZE`].
+/// The picture of `trend` on a page, of [`SIZE`].
 pub fn trend(trend: &Trend) -> Result<RgbImage, PlotError> {
-    picture(SIZE, |root| draw(root, trend))
+    trend_on(trend, Sheet::PAGE)
+}
+
+/// The picture of `trend` laid out on `sheet` (a window's picture, its
+/// text as big as the window's).
+pub fn trend_on(trend: &Trend, sheet: Sheet) -> Result<RgbImage, PlotError> {
+    picture(sheet.size, |root| draw(root, trend, sheet))
 }
 
 type Area<'a> = DrawingArea<Lettered<'a>, Shift>;
+type Drawn = Result<(), PlotError>;
 type LinearCoords = Cartesian2d<RangedCoordf64, RangedCoordf64>;
 type Chart<'a, 'b> = ChartContext<'a, Lettered<'b>, LinearCoords>;
 
-fn draw(root: &Area<'_>, trend: &Trend) -> Result<(), PlotError> {
+fn draw(root: &Area<'_>, trend: &Trend, sheet: Sheet) -> Result<(), PlotError> {
     root.fill(&WHITE)?;
-    let (head, upper, lower) = layout(root);
-    head.draw(&Text::new(
-        trend.title.clone(),
-        (SIZE.0 as i32 / 2, 12),
-        ("sans-serif", TITLE_SIZE)
-            .into_font()
-            .color(&BLACK)
-            .pos(Pos::new(HPos::Center, VPos::Top)),
-    ))?;
+    let title = title_lines(&trend.title, sheet);
+    let rows = key_rows(sheet);
+    let (head, upper, lower) = layout(root, sheet, head_height(sheet, &title, &rows));
+    let mut y = sheet.px(12.0);
+    for line in &title {
+        head.draw(&Text::new(
+            line.clone(),
+            (sheet.width() / 2, y),
+            text_sized(BLACK, sheet.title()).pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
+        y += sheet.line(sheet.title());
+    }
     if trend.games.is_empty() {
         root.draw(&Text::new(
             "No games in the log yet: hints and play record each game",
-            (SIZE.0 as i32 / 2, SIZE.1 as i32 / 2),
-            text(BLACK).pos(Pos::new(HPos::Center, VPos::Center)),
+            (sheet.width() / 2, sheet.size.1 as i32 / 2),
+            sheet.text(BLACK).pos(Pos::new(HPos::Center, VPos::Center)),
         ))?;
         return Ok(());
     }
-    key(&head)?;
-    draw_upper(root, &upper, trend)?;
-    draw_lower(root, &lower, trend)?;
+    key(&head, sheet, &rows, key_top(sheet, &title))?;
+    draw_upper(root, &upper, trend, sheet)?;
+    draw_lower(root, &lower, trend, sheet)?;
     Ok(())
 }
 
-/// The title and key above, the two charts below them.
-fn layout<'a>(root: &Area<'a>) -> (Area<'a>, Area<'a>, Area<'a>) {
-    let (head, charts) = root.split_vertically(HEAD);
-    let split = (f64::from(SIZE.1 - HEAD) * UPPER).round() as u32;
+/// The title above, the two charts below the title and the key, the
+/// head `head` pixels tall.
+fn layout<'a>(root: &Area<'a>, sheet: Sheet, head: u32) -> (Area<'a>, Area<'a>, Area<'a>) {
+    let (head_area, charts) = root.split_vertically(head);
+    let split = (f64::from(sheet.size.1.saturating_sub(head)) * UPPER).round() as u32;
     let (upper, lower) = charts.split_vertically(split);
-    (head, upper, lower)
+    (head_area, upper, lower)
 }
 
-/// The key, centred under the title: what a dot's colour, a cross and
-/// the line mean.
-fn key(head: &Area<'_>) -> Result<(), PlotError> {
-    let trend_line = format!("Mean of the last {WINDOW} cleared games");
-    let entries: [(Marker, &str); 4] = [
-        (Marker::Dot(REWARD), "Reward earned"),
-        (Marker::Dot(NO_REWARD), "Cleared, no reward"),
-        (Marker::Cross, "Not cleared"),
-        (Marker::Line, &trend_line),
-    ];
-    let (marker, gap) = (26, 30);
-    let widths: Vec<i32> = entries
-        .iter()
-        .map(|(_, name)| font::text_size(name, TEXT_SIZE as f32).0 as i32)
-        .collect();
-    let total = widths.iter().sum::<i32>() + (marker + gap) * entries.len() as i32 - gap;
-    let mut x = (SIZE.0 as i32 - total) / 2;
-    let y = 58;
-    for ((kind, name), width) in entries.iter().zip(widths) {
-        kind.draw(head, (x + 8, y), 5)?;
-        head.draw(&Text::new(
-            *name,
-            (x + marker, y),
-            text(BLACK).pos(Pos::new(HPos::Left, VPos::Center)),
-        ))?;
-        x += marker + width + gap;
+/// The title in lines as wide as the sheet at most, broken between words.
+fn title_lines(title: &str, sheet: Sheet) -> Vec<String> {
+    let size = sheet.title() as f32;
+    let room = i64::from(sheet.width() - 2 * sheet.px(16.0));
+    let mut lines: Vec<String> = Vec::new();
+    for word in title.split(' ') {
+        match lines.last_mut() {
+            Some(line) if font::text_width(&format!("{line} {word}"), size) <= room => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
+}
+
+/// Where the key's first row is centred across, under the title.
+fn key_top(sheet: Sheet, title: &[String]) -> i32 {
+    let below_title = sheet.px(12.0) + title.len() as i32 * sheet.line(sheet.title());
+    // On the page, where it always was.
+    (below_title + sheet.px(8.0) + sheet.line(sheet.text) / 2).max(sheet.px(58.0))
+}
+
+/// The head's height: the title, the key's rows, room under them.
+fn head_height(sheet: Sheet, title: &[String], rows: &[Vec<usize>]) -> u32 {
+    let last = key_top(sheet, title) + (rows.len() as i32 - 1) * key_pitch(sheet);
+    let head = last + sheet.line(sheet.text) / 2 + sheet.px(10.0);
+    (head.max(sheet.px(f64::from(HEAD))) as u32).min(sheet.size.1 / 3)
+}
+
+/// The distance between two rows of the key.
+fn key_pitch(sheet: Sheet) -> i32 {
+    sheet.line(sheet.text) + sheet.px(6.0)
+}
+
+/// The key's entries: what a dot's colour, a cross and the line mean.
+fn key_entries(sheet: Sheet) -> [(Marker, String); 4] {
+    let mean = match sheet.narrow() {
+        true => format!("Mean of last {WINDOW}"),
+        false => format!("Mean of the last {WINDOW} cleared games"),
+    };
+    [
+        (
+            Marker::Dot(REWARD),
+            sheet.words("Reward earned", "Reward").to_owned(),
+        ),
+        (
+            Marker::Dot(NO_REWARD),
+            sheet.words("Cleared, no reward", "No reward").to_owned(),
+        ),
+        (Marker::Cross, "Not cleared".to_owned()),
+        (Marker::Line, mean),
+    ]
+}
+
+/// An entry's width on `sheet`, its marker's room and the gap after it
+/// left out.
+fn entry_width(name: &str, sheet: Sheet) -> i32 {
+    font::text_size(name, sheet.text as f32).0 as i32
+}
+
+/// The key's entries in rows as wide as the sheet at most (one row on
+/// the page), by their index.
+fn key_rows(sheet: Sheet) -> Vec<Vec<usize>> {
+    let (marker, gap) = (sheet.px(26.0), sheet.px(30.0));
+    let room = sheet.width() - 2 * sheet.px(8.0);
+    let mut rows: Vec<(Vec<usize>, i32)> = Vec::new();
+    for (i, (_, name)) in key_entries(sheet).iter().enumerate() {
+        let width = marker + entry_width(name, sheet);
+        match rows.last_mut() {
+            Some((row, used)) if *used + gap + width <= room => {
+                row.push(i);
+                *used += gap + width;
+            }
+            _ => rows.push((vec![i], width)),
+        }
+    }
+    rows.into_iter().map(|(row, _)| row).collect()
+}
+
+/// The key, its rows centred under the title, the first at `top`.
+fn key(head: &Area<'_>, sheet: Sheet, rows: &[Vec<usize>], top: i32) -> Result<(), PlotError> {
+    let entries = key_entries(sheet);
+    let (marker, gap) = (sheet.px(26.0), sheet.px(30.0));
+    let mut y = top;
+    for row in rows {
+        let widths: Vec<i32> = row
+            .iter()
+            .map(|&i| entry_width(&entries[i].1, sheet))
+            .collect();
+        let total = widths.iter().sum::<i32>() + (marker + gap) * row.len() as i32 - gap;
+        let mut x = (sheet.width() - total) / 2;
+        for (&i, width) in row.iter().zip(widths) {
+            let (kind, name) = &entries[i];
+            kind.draw(head, (x + sheet.px(8.0), y), sheet.px(5.0).max(2))?;
+            head.draw(&Text::new(
+                name.clone(),
+                (x + marker, y),
+                sheet.text(BLACK).pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+            x += marker + width + gap;
+        }
+        y += key_pitch(sheet);
     }
     Ok(())
 }
@@ -194,38 +342,60 @@ fn game_axis(trend: &Trend) -> (std::ops::Range<f64>, usize) {
     (0.5..games as f64 + 0.5, games.min(12))
 }
 
-fn upper_axes<'a, 'b>(area: &'a Area<'b>, trend: &Trend) -> Result<Chart<'a, 'b>, PlotError> {
+fn upper_axes<'a, 'b>(
+    area: &'a Area<'b>,
+    trend: &Trend,
+    sheet: Sheet,
+) -> Result<Chart<'a, 'b>, PlotError> {
     let (low, _) = over_range(trend);
     let (x, _) = game_axis(trend);
     Ok(ChartBuilder::on(area)
-        .margin_left(16)
-        .margin_right(MARGIN_RIGHT)
-        .margin_top(8)
-        .x_label_area_size(32)
-        .y_label_area_size(120)
+        .margin_left(sheet.px(16.0))
+        .margin_right(sheet.px(f64::from(MARGIN_RIGHT)))
+        .margin_top(sheet.px(8.0))
+        .x_label_area_size(sheet.px(32.0))
+        .y_label_area_size(label_room(sheet))
         .build_cartesian_2d(x, low as f64 - 0.5..not_cleared_row(trend) + 0.5)?)
 }
 
-fn lower_axes<'a, 'b>(area: &'a Area<'b>, trend: &Trend) -> Result<Chart<'a, 'b>, PlotError> {
+fn lower_axes<'a, 'b>(
+    area: &'a Area<'b>,
+    trend: &Trend,
+    sheet: Sheet,
+) -> Result<Chart<'a, 'b>, PlotError> {
     let (x, _) = game_axis(trend);
     Ok(ChartBuilder::on(area)
-        .caption(
-            format!(
-                "Share of games with the reward (cleared in {} clicks or fewer)",
-                trend.reward_clicks
-            ),
-            text(BLACK),
-        )
-        .margin_left(16)
-        .margin_right(MARGIN_RIGHT)
-        .margin_bottom(8)
-        .x_label_area_size(56)
-        .y_label_area_size(120)
+        .caption(lower_caption(trend, sheet), sheet.text(BLACK))
+        .margin_left(sheet.px(16.0))
+        .margin_right(sheet.px(f64::from(MARGIN_RIGHT)))
+        .margin_bottom(sheet.px(8.0))
+        .x_label_area_size(sheet.px(if sheet.narrow() { 32.0 } else { 56.0 }))
+        .y_label_area_size(label_room(sheet))
         .build_cartesian_2d(x, -4.0..104.0)?)
 }
 
-fn draw_upper(root: &Area<'_>, area: &Area<'_>, trend: &Trend) -> Result<(), PlotError> {
-    let mut chart = upper_axes(area, trend)?;
+/// The room left of the charts: the tick labels, the axis's title
+/// turned up its side, and the uncleared games' row named beside them.
+fn label_room(sheet: Sheet) -> i32 {
+    let named = font::text_width("Not cleared", sheet.text as f32) as i32;
+    sheet
+        .px(120.0)
+        .max(named + sheet.px(12.0) + sheet.line(sheet.text))
+}
+
+/// The lower chart's title, in fewer words where the sheet is narrow.
+fn lower_caption(trend: &Trend, sheet: Sheet) -> String {
+    let clicks = trend.reward_clicks;
+    let long = format!("Share of games with the reward (cleared in {clicks} clicks or fewer)");
+    if font::text_width(&long, sheet.text as f32) <= i64::from(sheet.width()) {
+        long
+    } else {
+        format!("Reward rate ({clicks} clicks or fewer)")
+    }
+}
+
+fn draw_upper(root: &Area<'_>, area: &Area<'_>, trend: &Trend, sheet: Sheet) -> Drawn {
+    let mut chart = upper_axes(area, trend, sheet)?;
     let (low, high) = over_range(trend);
     let row = not_cleared_row(trend);
     let (x, ticks) = game_axis(trend);
@@ -234,7 +404,7 @@ fn draw_upper(root: &Area<'_>, area: &Area<'_>, trend: &Trend) -> Result<(), Plo
         .x_labels(ticks)
         // One tick per row while they are few (a row per click), the
         // uncleared games' row among them, unlabelled.
-        .y_labels(((high - low + 2) as usize).min(12))
+        .y_labels(((high - low + 2) as usize).min(if sheet.narrow() { 6 } else { 12 }))
         .x_max_light_lines(0)
         .y_max_light_lines(0)
         .x_label_formatter(&|x| format!("{x:.0}"))
@@ -245,9 +415,9 @@ fn draw_upper(root: &Area<'_>, area: &Area<'_>, trend: &Trend) -> Result<(), Plo
                 signed(*y)
             }
         })
-        .y_desc("Clicks over the optimum")
-        .label_style(text(BLACK))
-        .axis_desc_style(text(BLACK))
+        .y_desc(sheet.words("Clicks over the optimum", "Over optimum"))
+        .label_style(sheet.text(BLACK))
+        .axis_desc_style(sheet.text(BLACK))
         .draw()?;
     let guide = rgb(GUIDE);
     chart.draw_series(std::iter::once(PathElement::new(
@@ -261,14 +431,16 @@ fn draw_upper(root: &Area<'_>, area: &Area<'_>, trend: &Trend) -> Result<(), Plo
     let (left, at) = chart.backend_coord(&(x.start, row));
     root.draw(&Text::new(
         "Not cleared",
-        (left - 8, at),
-        text(rgb(NOT_CLEARED)).pos(Pos::new(HPos::Right, VPos::Center)),
+        (left - sheet.px(8.0), at),
+        sheet
+            .text(rgb(NOT_CLEARED))
+            .pos(Pos::new(HPos::Right, VPos::Center)),
     ))?;
     chart.draw_series(std::iter::once(PathElement::new(
         average_line(&trend.games),
         rgb(TREND).stroke_width(3),
     )))?;
-    let radius = radius(trend.games.len());
+    let radius = sheet.px(f64::from(radius(trend.games.len()))).max(2);
     for (i, game) in trend.games.iter().enumerate() {
         let x = (i + 1) as f64;
         let (marker, y) = match game.over_optimum {
@@ -281,21 +453,21 @@ fn draw_upper(root: &Area<'_>, area: &Area<'_>, trend: &Trend) -> Result<(), Plo
     Ok(())
 }
 
-fn draw_lower(root: &Area<'_>, area: &Area<'_>, trend: &Trend) -> Result<(), PlotError> {
-    let mut chart = lower_axes(area, trend)?;
+fn draw_lower(root: &Area<'_>, area: &Area<'_>, trend: &Trend, sheet: Sheet) -> Drawn {
+    let mut chart = lower_axes(area, trend, sheet)?;
     let (x, ticks) = game_axis(trend);
     chart
         .configure_mesh()
         .x_labels(ticks)
-        .y_labels(6)
+        .y_labels(if sheet.narrow() { 3 } else { 6 })
         .x_max_light_lines(0)
         .y_max_light_lines(0)
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}%"))
-        .x_desc("Dot, in the order played")
-        .y_desc("Reward rate")
-        .label_style(text(BLACK))
-        .axis_desc_style(text(BLACK))
+        .x_desc(sheet.words("Dot, in the order played", ""))
+        .y_desc(sheet.words("Reward rate", "Rate"))
+        .label_style(sheet.text(BLACK))
+        .axis_desc_style(sheet.text(BLACK))
         .draw()?;
     let games = trend.games.len();
     let all = 100.0 * trend.games.iter().filter(|g| g.reward).count() as f64 / games as f64;
@@ -314,13 +486,15 @@ fn draw_lower(root: &Area<'_>, area: &Area<'_>, trend: &Trend) -> Result<(), Plo
     // there. Two ends too close for two lines of text move apart.
     let (right, recent_y) = chart.backend_coord(&(x.end, last));
     let (_, all_y) = chart.backend_coord(&(x.end, all));
-    let apart = font::line_height(TEXT_SIZE as f32).ceil() as i32;
+    let apart = sheet.line(sheet.text);
     let (recent_y, all_y) = spread(recent_y, all_y, apart);
     let label = |words: String, y: i32, colour: [u8; 3]| {
         root.draw(&Text::new(
             words,
-            (right + 8, y),
-            text(rgb(colour)).pos(Pos::new(HPos::Left, VPos::Center)),
+            (right + sheet.px(8.0), y),
+            sheet
+                .text(rgb(colour))
+                .pos(Pos::new(HPos::Left, VPos::Center)),
         ))
     };
     label(
@@ -481,10 +655,17 @@ mod tests {
     /// Where each game's marker and each point of the reward line land in
     /// pixels, through the same layout and axes as [`trend`] draws.
     fn pixels(trend: &Trend) -> (Pixels, Pixels) {
+        pixels_on(trend, Sheet::PAGE)
+    }
+
+    /// [`pixels`] on `sheet`.
+    fn pixels_on(trend: &Trend, sheet: Sheet) -> (Pixels, Pixels) {
         let mut found = (Vec::new(), Vec::new());
-        picture(SIZE, |root| {
-            let (_, upper, lower) = layout(root);
-            let chart = upper_axes(&upper, trend)?;
+        let title = title_lines(&trend.title, sheet);
+        let head = head_height(sheet, &title, &key_rows(sheet));
+        picture(sheet.size, |root| {
+            let (_, upper, lower) = layout(root, sheet, head);
+            let chart = upper_axes(&upper, trend, sheet)?;
             let row = not_cleared_row(trend);
             found.0 = trend
                 .games
@@ -495,7 +676,7 @@ mod tests {
                     chart.backend_coord(&((i + 1) as f64, y))
                 })
                 .collect();
-            let chart = lower_axes(&lower, trend)?;
+            let chart = lower_axes(&lower, trend, sheet)?;
             found.1 = reward_line(&trend.games)
                 .iter()
                 .map(|at| chart.backend_coord(at))
@@ -506,18 +687,21 @@ mod tests {
         found
     }
 
+    /// How many pixels of `colour` lie within `reach` of `(x, y)`.
+    fn near(picture: &RgbImage, (x, y): (i32, i32), colour: [u8; 3], reach: i32) -> usize {
+        (-reach..=reach)
+            .flat_map(|dy| (-reach..=reach).map(move |dx| (x + dx, y + dy)))
+            .filter(|&(px, py)| picture.get_pixel(px as u32, py as u32).0 == colour)
+            .count()
+    }
+
     #[test]
     fn every_game_is_marked_in_its_colour_at_its_clicks() {
         let trend = sample();
         let picture = super::trend(&trend).unwrap();
         assert_eq!(picture.dimensions(), SIZE);
         let (games, rates) = pixels(&trend);
-        let near = |(x, y): (i32, i32), colour: [u8; 3]| {
-            (-3..=3)
-                .flat_map(|dy| (-3..=3).map(move |dx| (x + dx, y + dy)))
-                .filter(|&(px, py)| picture.get_pixel(px as u32, py as u32).0 == colour)
-                .count()
-        };
+        let near = |at, colour| near(&picture, at, colour, 3);
         for (game, &at) in trend.games.iter().zip(&games) {
             let colour = match game {
                 Dot {
@@ -541,6 +725,44 @@ mod tests {
         // And the trend line shows between the games.
         let trend_pixels = picture.pixels().filter(|p| p.0 == TREND).count();
         assert!(trend_pixels > 500, "{trend_pixels}");
+    }
+
+    #[test]
+    fn on_a_windows_sheet_the_text_is_the_windows_and_every_part_fits() {
+        // The app's picture at 100%: 352 pixels across, its text 13.
+        let sheet = Sheet {
+            size: (352, 318),
+            text: 13.0,
+        };
+        let mut trend = sample();
+        trend.title = "Your record: 12 games, 11 cleared, 9 with the reward (75%)".into();
+        let picture = trend_on(&trend, sheet).unwrap();
+        assert_eq!(picture.dimensions(), sheet.size);
+        // The title and the key's rows within the width, the key in two
+        // rows, under a title in two lines; the page's in one each.
+        let room = i64::from(sheet.size.0);
+        let title = title_lines(&trend.title, sheet);
+        assert_eq!(title.len(), 2, "{title:?}");
+        for line in &title {
+            assert!(font::text_width(line, sheet.title() as f32) <= room);
+        }
+        assert!(sheet.title() >= sheet.text);
+        assert_eq!(key_rows(sheet).len(), 2);
+        assert_eq!(key_rows(Sheet::PAGE).len(), 1);
+        assert_eq!(title_lines(&trend.title, Sheet::PAGE).len(), 1);
+        // Every game marked in its colour, inside the picture.
+        let (games, rates) = pixels_on(&trend, sheet);
+        for (game, &at) in trend.games.iter().zip(&games) {
+            let colour = match (game.over_optimum, game.reward) {
+                (None, _) => NOT_CLEARED,
+                (_, true) => REWARD,
+                (_, false) => NO_REWARD,
+            };
+            assert!(near(&picture, at, colour, 2) >= 3, "{game:?} at {at:?}");
+        }
+        assert!(games.windows(2).all(|w| w[0].0 < w[1].0), "{games:?}");
+        // The lower chart has room: its line spans some height below.
+        assert!(rates.iter().all(|r| r.1 > games[0].1 && r.1 < 318));
     }
 
     #[test]

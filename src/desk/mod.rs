@@ -7,8 +7,10 @@
 //! session's keys work in it (1 hints, 2 play, 3 calibrate, 4 the record,
 //! y, n, Escape stops, q quits). Calibrating shows the board read from the
 //! game's window in the board's place, and the player's clicks on its cells
-//! correct it ([`correct`]). Once the game is found the window goes beside
-//! it, never over it, at the scale of its screen. Every line the door says
+//! correct it ([`correct`]). The window opens clear of the windows on the
+//! screen, and once the game is found goes beside it, never over it, at
+//! the scale of its screen; on a small one smaller, or partly off the
+//! screen ([`room`]). Every line the door says
 //! is also written on standard output (nowhere, for a GUI program on
 //! Windows), for the tests and for a player who starts it from a terminal.
 //! What no window shows, an error before the window or a panic, goes to
@@ -20,6 +22,7 @@ pub mod faults;
 mod fit;
 mod instance;
 pub mod layout;
+mod room;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -42,7 +45,7 @@ use crate::desktop::{
 use crate::game::{NODIATIS_HEIGHT, NODIATIS_WIDTH};
 use crate::render::{Canvas, HintPainter, font};
 use crate::vision::Calibration;
-use fit::{fitted, wrap};
+use fit::{Row, plot_for, status_rows, wrap};
 use layout::Layout;
 
 /// The window's title.
@@ -426,23 +429,22 @@ impl App {
     /// viewer the bot opened would lie over the game, whose board it
     /// reads.
     fn draw_plot(&mut self) {
-        let Some(path) = self.door.plot() else {
+        let (Some(path), Some(trend)) = (self.door.plot(), self.door.trend()) else {
             self.plot = None;
             return;
         };
         if self.plot.as_ref().is_some_and(|(drawn, _)| drawn == path) {
             return;
         }
-        let path = path.to_owned();
         let picture = self.layout.picture;
         let size = (picture.width as u32, picture.height as u32);
-        match fitted(&path, size) {
+        match plot_for(trend, size, self.layout.text) {
             Ok(drawn) => {
                 echo(&format!(
                     "the plot is drawn here (saved as {})",
                     path.display()
                 ));
-                self.plot = Some((path, drawn));
+                self.plot = Some((path.to_owned(), drawn));
             }
             Err(why) => {
                 echo(&format!(
@@ -483,66 +485,66 @@ impl App {
         Flow::Go
     }
 
-    /// Before the game is found: in a corner of the first screen clear of
-    /// the windows there (the game's board must not be covered while it is
-    /// looked for), the top-right one when none is.
+    /// Before the game is found: where it covers none of the windows on
+    /// the first screen (the game's board, whichever it is, must not be
+    /// covered while it is looked for), the top-right corner first, at a
+    /// smaller scale or partly off the screen where the screen is small
+    /// ([`room::clear_of`]); where no place is clear, the corner least in
+    /// the way, and the search says the bot's own window covers the game.
     fn place_at_the_side(&mut self, first_screen: Option<(ScreenRect, f32)>) {
-        let Some((screen, scale)) = first_screen else {
+        let Some(screen) = first_screen else {
             return;
         };
         let windows = desktop::system().windows().unwrap_or_default();
-        let border = Border::at_scale(scale);
-        let (w, h) = (
-            self.layout.size.0 as i32 + 2 * border.side,
-            self.layout.size.1 as i32 + border.top + border.side,
-        );
-        let (left, top) = (screen.x, screen.y);
-        let right = (screen.x + screen.width as i32 - w).max(left);
-        let bottom = (screen.y + screen.height as i32 - h).max(top);
-        let corners = [(right, top), (left, top), (right, bottom), (left, bottom)];
-        let clear = |&(x, y): &(i32, i32)| {
-            let ours = ScreenRect {
-                x,
-                y,
-                width: w as u32,
-                height: h as u32,
-            };
-            windows
-                .iter()
-                .filter(|window| window.is_visible())
-                .all(|window| ours.intersection(&window.area()).is_none())
-        };
-        let at = corners.into_iter().find(clear).unwrap_or(corners[0]);
-        self.window.place(at);
+        let others: Vec<ScreenRect> = windows
+            .iter()
+            .filter(|window| window.is_visible() && !window.is_ours())
+            .map(WindowInfo::area)
+            .collect();
+        let size = |s: f32| Layout::new(CELLS, s).size;
+        let spot = room::clear_of(&others, screen, size)
+            .unwrap_or_else(|| room::least_in_the_way(&others, screen, size));
+        self.go_to(spot);
+    }
+
+    /// The window drawn at `spot`'s scale (said, where it changes) and
+    /// moved to its place.
+    fn go_to(&mut self, spot: room::Spot) {
+        if spot.scale != self.layout.scale {
+            self.rescale(spot.scale);
+            echo(&format!(
+                "dustbot: window {}x{} at scale {}",
+                self.layout.size.0, self.layout.size.1, self.layout.scale
+            ));
+        }
+        self.window.place(spot.at);
     }
 
     /// Beside the game's window, never over it, on its screen at the
-    /// biggest scale that has room; where none has, the window stays and
-    /// says so.
+    /// biggest scale that has room; on a small screen at the smallest,
+    /// partly off the screen ([`room::clear_of`]); where none has, the
+    /// window stays and says so.
     fn place_beside(&mut self, game: &WindowInfo) {
         let area = game.area();
         let screens = desktop::screens().unwrap_or_default();
         let Some(work) = work_area_of(area, &screens) else {
             return;
         };
-        let placement = place_sized(area, area, work, |s| Layout::new(CELLS, s).size);
-        let Some(placement) = placement else {
+        let size = |s: f32| Layout::new(CELLS, s).size;
+        // On a small screen, off the game's window partly off the screen.
+        let spot = place_sized(area, area, work, size)
+            .map(|placement| room::Spot {
+                at: placement.at,
+                scale: placement.scale,
+            })
+            .or_else(|| room::clear_of(&[area], work, size));
+        let Some(spot) = spot else {
             self.door
                 .notice("no room beside the game: move this window off the board".to_owned());
             return;
         };
-        if placement.scale != self.layout.scale {
-            self.rescale(placement.scale);
-            echo(&format!(
-                "dustbot: window {}x{} at scale {}",
-                self.layout.size.0, self.layout.size.1, self.layout.scale
-            ));
-        }
-        self.window.place(placement.at);
-        echo(&format!(
-            "dustbot: placed beside the game at {:?}",
-            placement.at
-        ));
+        self.go_to(spot);
+        echo(&format!("dustbot: placed beside the game at {:?}", spot.at));
     }
 
     /// The window's id, for a second start to bring it forward.
@@ -603,18 +605,24 @@ impl App {
         }
         frame.paste(&picture, p.x, p.y);
         let (x, mut y) = layout.status;
-        let wrapped = self
-            .door
-            .status_lines()
-            .into_iter()
-            .flat_map(|line| wrap(line, layout.text, layout.status_width()));
-        for line in wrapped.take(layout::STATUS_LINES) {
-            let colour = if line.starts_with("error") {
-                ERROR
-            } else {
-                TEXT
-            };
-            frame.text(x, y, &line, layout.text, colour);
+        let lines = self.door.status_lines();
+        let rows = status_rows(&lines, layout.text, layout.status_width());
+        for row in rows.into_iter().take(layout::STATUS_LINES) {
+            match row {
+                Row::Text(line) => {
+                    let colour = if line.starts_with("error") {
+                        ERROR
+                    } else {
+                        TEXT
+                    };
+                    frame.text(x, y, &line, layout.text, colour);
+                }
+                Row::Cells(cells) => {
+                    for (at, cell) in cells {
+                        frame.text(x + at, y, &cell, layout.text, TEXT);
+                    }
+                }
+            }
             y += layout.line;
         }
         for (action, rect) in layout.buttons(offer.actions()) {

@@ -6,7 +6,7 @@
 //! moves the pointer or the window, puts another window in front (one
 //! that takes clicks, a click-through overlay, or one the window list
 //! leaves out), closes the game, and keeps every press and release the
-//! bot made. The desktop may be scaled (a monitor
+//! bot made. A scene may retitle its window as its game goes. The desktop may be scaled (a monitor
 //! at 125% or 150%): the scene then draws and takes clicks in its own
 //! logical pixels, and the desktop converts, as Windows does for a
 //! per-monitor DPI-aware process.
@@ -36,6 +36,13 @@ pub trait Content {
     /// once it is cleared): the window is gone from then on.
     fn closed(&self) -> bool {
         false
+    }
+
+    /// The window's title as the scene has it now, if it changes as the
+    /// game goes (the practice window counts its clicks there); `None`
+    /// keeps the title the desktop was made with.
+    fn title(&self) -> Option<String> {
+        None
     }
 }
 
@@ -120,6 +127,9 @@ impl State {
             let client = (release.x - w.x, release.y - w.y);
             let point = self.scale.logical(client);
             self.scene.click(point, Instant::now());
+            if let Some(title) = self.scene.title() {
+                self.window.title = title;
+            }
         }
     }
 

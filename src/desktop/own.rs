@@ -340,8 +340,11 @@ fn attributes(
         .with_inner_size(size)
         .with_resizable(false)
         // A window of a fixed size offers no maximise button on Windows
-        // and macOS; winit does not pass it on to X11, where openbox
-        // still draws the button (seen at 150% under Xvfb).
+        // and macOS. On X11 winit passes no buttons, but the size fixed
+        // (minimum and maximum alike in WM_NORMAL_HINTS) takes maximise
+        // and resize out of openbox's allowed actions; openbox 3.6 still
+        // draws the button, inert, with or without _MOTIF_WM_HINTS'
+        // functions leaving it out (tried, before and after mapping).
         .with_enabled_buttons(WindowButtons::CLOSE | WindowButtons::MINIMIZE)
         .with_window_level(match standing {
             Standing::Own => WindowLevel::Normal,

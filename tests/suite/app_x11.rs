@@ -237,6 +237,91 @@ fn the_app_beside_the_game_stays_above_a_dock_at_the_screens_bottom() {
 }
 
 #[test]
+fn the_apps_window_is_of_one_size_and_openbox_offers_no_maximise_for_it() {
+    let desktop = Desktop::start();
+    let mut app = App::start(&desktop);
+    let said = app.wait_for("looking again every", 1);
+    let window = app.window(&desktop);
+    let out = desktop
+        .on_this_display(
+            "xprop",
+            &["-id", &window, "WM_NORMAL_HINTS", "_NET_WM_ALLOWED_ACTIONS"],
+        )
+        .output()
+        .expect("xprop (scripts/install-deps installs x11-utils)");
+    let hints = String::from_utf8_lossy(&out.stdout);
+    // Its size fixed: as small as it is big, the size it said.
+    let (_, _, w, h) = desktop.window_rectangle(&window);
+    let size = format!("{w} by {h}");
+    for bound in ["minimum size", "maximum size"] {
+        assert!(
+            hints.contains(&format!("program specified {bound}: {size}")),
+            "{bound} {size}: {hints}\n{said}"
+        );
+    }
+    // So the window manager offers neither a maximise nor a resize
+    // (openbox 3.6 still draws the button, which then does nothing).
+    let actions = hints
+        .lines()
+        .find(|l| l.starts_with("_NET_WM_ALLOWED_ACTIONS"))
+        .unwrap_or_default();
+    assert!(actions.contains("_NET_WM_ACTION_MINIMIZE"), "{hints}");
+    assert!(actions.contains("_NET_WM_ACTION_CLOSE"), "{hints}");
+    assert!(!actions.contains("_NET_WM_ACTION_MAXIMIZE"), "{hints}");
+    assert!(!actions.contains("_NET_WM_ACTION_RESIZE"), "{hints}");
+    assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
+}
+
+/// A netbook's screen, where the app beside the practice window (720x560,
+/// centred by openbox) has no room at any scale.
+const NETBOOK: &str = "1024x600x24";
+
+#[test]
+fn on_a_1024x600_screen_the_app_opens_off_the_game_small_and_partly_off_the_screen() {
+    let desktop = Desktop::start_on(NETBOOK);
+    let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let mut app = App::start(&desktop);
+    // Off the game from the start: its board read, the game asked about,
+    // never the bot's own window over it.
+    app.yes_it_is_the_game(&desktop);
+    let said = app.wait_for("placed beside the game", 1);
+    assert!(!said.contains("covers the windows"), "{said}");
+    assert!(!said.contains("no room beside the game"), "{said}");
+    assert!(said.contains("at scale 0.5"), "{said}");
+    let window = app.window(&desktop);
+    assert!(!desktop.overlap(&window, &practice.id), "{said}");
+    // Partly off the screen's right edge, three quarters of it on it.
+    let (x, _, width, _) = desktop.window_rectangle(&window);
+    assert!(
+        x + width > 1024 && x + width * 3 / 4 <= 1024,
+        "at {x}, {width} wide: {said}"
+    );
+    // Played from there.
+    app.key(&desktop, "2");
+    app.wait_for("cleared in 11 clicks", 1);
+    assert_eq!(practice.clicks().len(), 11);
+    assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
+}
+
+#[test]
+fn a_game_that_leaves_no_room_has_the_app_ask_to_be_moved_never_to_start_the_game() {
+    // An 800x600 screen: the game's 720 px leave no place clear of it.
+    let desktop = Desktop::start_on("800x600x24");
+    let _practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let mut app = App::start(&desktop);
+    let said = app.wait_for("covers the windows it would read", 1);
+    assert!(said.contains("the bot's own window (\"dustbot\""), "{said}");
+    assert!(said.contains("move it aside"), "{said}");
+    // A key asks for the game: the line that says why stays.
+    app.key(&desktop, "1");
+    std::thread::sleep(Duration::from_millis(500));
+    let said = app.said();
+    assert!(!said.contains("start the dust game"), "{said}");
+    assert!(!said.contains("no game found"), "{said}");
+    assert_eq!(app.quit_by_key(&desktop), Some(0), "{}", app.said());
+}
+
+#[test]
 fn key_2_clears_the_game_in_the_optimum_record_shows_it_and_closing_ends_with_0() {
     let desktop = Desktop::start();
     let practice = desktop.practice(REAL_BOARD, 150, GAME);

@@ -769,20 +769,24 @@ fn door_on(title: &str, settings: &str) -> (Door, FakeDesktop, tempfile::TempDir
         game,
         cleared_frames: 0,
     };
+    door_showing(title, settings, Box::new(scene), size)
+}
+
+/// [`door_on`] with the game window drawn by `scene`, `size` logical
+/// pixels.
+fn door_showing(
+    title: &str,
+    settings: &str,
+    scene: Box<dyn Content>,
+    size: (u32, u32),
+) -> (Door, FakeDesktop, tempfile::TempDir) {
     let monitor = ScreenRect {
         x: 0,
         y: 0,
         width: 2560,
         height: 1600,
     };
-    let desktop = FakeDesktop::new(
-        title,
-        (100, 100),
-        size,
-        Scale(1.0),
-        monitor,
-        Box::new(scene),
-    );
+    let desktop = FakeDesktop::new(title, (100, 100), size, Scale(1.0), monitor, scene);
     let dir = tempfile::tempdir().unwrap();
     let places = Places {
         settings: dir.path().join("settings.toml"),
@@ -928,6 +932,67 @@ fn the_door_plays_the_game_to_the_clear_and_the_record_counts_it() {
     until(&mut door, Offer::Looking, &mut said);
     assert!(door.plot().is_none() || door.game().is_none());
     assert_eq!(door.act(Action::Quit), Flow::Quit);
+}
+
+/// The example game, its clicks counted in its title as the practice
+/// window counts them ("Nodiatis - 3 clicks"), that takes no click after
+/// its `takes`th (a game that froze mid-play).
+struct FrozenAfter {
+    game: Game,
+    takes: u32,
+}
+
+impl Content for FrozenAfter {
+    fn frame(&mut self, now: Instant, size: (u32, u32)) -> RgbaImage {
+        self.game.frame(now, size)
+    }
+
+    fn click(&mut self, at: (f32, f32), now: Instant) {
+        if *self.game.clicks.borrow() < self.takes {
+            self.game.click(at, now);
+        }
+    }
+
+    fn title(&self) -> Option<String> {
+        Some(format!("Nodiatis - {} clicks", self.game.clicks.borrow()))
+    }
+}
+
+#[test]
+fn after_a_run_that_stopped_on_an_error_the_status_and_board_are_the_games_now() {
+    let (game, size, _) = Game::new(&[EXAMPLE], Scale(1.0));
+    let scene = FrozenAfter { game, takes: 3 };
+    let (mut door, _desktop, _dir) = door_showing("Nodiatis", "", Box::new(scene), size);
+    let mut said = Vec::new();
+    until(&mut door, Offer::Menu, &mut said);
+    let first = door.shown().unwrap().board;
+    assert!(
+        door.status_lines().contains(&"optimum 11 clicks, proven"),
+        "{door:?}"
+    );
+    // Three clicks taken, the fourth not: play stops on the error.
+    door.act(Action::Play);
+    until(&mut door, Offer::Failed, &mut said);
+    said.extend(door.take_said());
+    assert!(said.iter().any(|l| l.starts_with("error: ")), "{said:#?}");
+    // The game's title and board as they are now, not the first's: its
+    // plan of 11 clicks on the full board is gone.
+    let lines = door.status_lines();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("window: \"Nodiatis - 3 clicks\"")),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("optimum 11 clicks")),
+        "{lines:#?}"
+    );
+    assert!(
+        door.shown().is_none_or(|shown| shown.board != first),
+        "{:?}",
+        door.shown()
+    );
 }
 
 #[test]

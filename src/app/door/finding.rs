@@ -229,8 +229,8 @@ impl Door {
         });
     }
 
-    /// After a run: the game's window as it is now (its title may change
-    /// as it goes) and its board read again, with the menu.
+    /// After a run, however it ended: the game's window as it is now (its
+    /// title may change as it goes) and its board read again.
     pub(super) fn read_again(&mut self) {
         let Some((window, _)) = &mut self.game else {
             return;

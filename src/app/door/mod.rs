@@ -39,6 +39,7 @@ use super::calibrate::Calibrating;
 use super::runner::{Handle, Shown};
 use super::settings::{Choice, Settings};
 use super::{Options, calibration_name};
+use crate::chart::trend::Trend;
 use crate::desktop::WindowInfo;
 use crate::game::Board;
 use crate::live::find::{self, Found, Search, Seen};
@@ -114,8 +115,9 @@ pub struct Door {
     /// ([`Door::enter`]): a face shows its offer again when it changes.
     turn: u32,
     shown: Option<Shown>,
-    /// The record's plot, shown by a face that can until the next action.
-    plot: Option<PathBuf>,
+    /// The record's plot, saved, and what it shows, for a face that can
+    /// to draw until the next action.
+    plot: Option<(PathBuf, Trend)>,
     /// Troubles said once, shown under the status while they hold.
     notices: Vec<String>,
     calibration: Calibration,
@@ -260,7 +262,13 @@ impl Door {
 
     /// The record's plot, until the next action.
     pub fn plot(&self) -> Option<&std::path::Path> {
-        self.plot.as_deref()
+        self.plot.as_ref().map(|(path, _)| path.as_path())
+    }
+
+    /// What the record's plot shows, until the next action: for a face
+    /// that draws it at its own size.
+    pub fn trend(&self) -> Option<&Trend> {
+        self.plot.as_ref().map(|(_, trend)| trend)
     }
 
     /// The calibration the boards are read with.

@@ -1,5 +1,6 @@
 //! The door's record and report: the record of the default game log said
-//! (its plot saved for a face that can show it), and the report written
+//! (its plot saved, and what it shows kept for a face that draws it),
+//! and the report written
 //! into the data folder with the last error.
 
 use super::{Door, Phase, Slot};
@@ -12,12 +13,11 @@ impl Door {
         let log = self.places.game_log();
         let lines = if log.exists() {
             let plot = self.places.data.join("record.png");
-            crate::app::stats::record_text(&[log], Some((&plot, "the record's plot")), false).map(
-                |text| {
-                    self.plot = Some(plot);
-                    text.lines().map(str::to_owned).collect()
-                },
-            )
+            let named = Some((plot.as_path(), "the record's plot"));
+            crate::app::stats::record(&[log], named, false).map(|(text, trend)| {
+                self.plot = Some((plot.clone(), trend));
+                text.lines().map(str::to_owned).collect()
+            })
         } else {
             let folder = crate::files::folder_of(&log);
             Ok(vec![match crate::files::check_folder(&folder) {

@@ -115,6 +115,10 @@ impl Door {
         if let Some(summary) = ended.summary {
             self.say(Slot::Summary, summary);
         }
+        // The game as it is now, however the run ended: its title and
+        // board moved on from the first's (cleared, part played), which
+        // the run's first plan no longer shows.
+        self.read_again();
         match ended.error {
             Some((error, advice)) if !stopped => {
                 let advice = match advice {
@@ -127,7 +131,6 @@ impl Door {
                 self.fail(format!("{error:#}{advice}"));
             }
             _ => {
-                self.read_again();
                 self.offer_again();
                 self.say(Slot::Doing, "ended: back at the menu".to_owned());
             }
@@ -145,6 +148,7 @@ impl Door {
             _ => "it ended without a word".to_owned(),
         };
         self.status.summary.clear();
+        self.read_again();
         self.fail(format!(
             "the run stopped on a fault in the bot ({why}): press {} to look again, or {} to save a report",
             self.face.label(Action::TryAgain),
