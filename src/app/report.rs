@@ -76,33 +76,7 @@ fn gather(error: Option<&str>, debug_dir: &Path) -> Gathered {
     if let Some(error) = error {
         sections.push(("the error".into(), error.to_owned()));
     }
-    let screens = match desktop::screens() {
-        Ok(screens) => screens
-            .iter()
-            .map(|(monitor, scale)| {
-                let (area, work) = (monitor.bounds, monitor.work);
-                let centre = desktop::ScreenPoint::new(
-                    area.x + area.width as i32 / 2,
-                    area.y + area.height as i32 / 2,
-                );
-                format!(
-                    "{}x{} at {},{} (work area {}x{} at {},{}), display scale {:.0}%, HDR {}",
-                    area.width,
-                    area.height,
-                    area.x,
-                    area.y,
-                    work.width,
-                    work.height,
-                    work.x,
-                    work.y,
-                    scale * 100.0,
-                    desktop::hdr::HdrState::at(centre)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-        Err(error) => format!("cannot list the screens: {error}"),
-    };
+    let screens = screens_text();
     sections.push(("screens".into(), screens));
     let windows = match desktop::system().windows() {
         Ok(windows) => windows
@@ -138,6 +112,37 @@ fn gather(error: Option<&str>, debug_dir: &Path) -> Gathered {
         ),
     ));
     Gathered { sections, frames }
+}
+
+/// Each screen: its size and place, its work area, its scale and HDR.
+fn screens_text() -> String {
+    match desktop::screens() {
+        Ok(screens) => screens
+            .iter()
+            .map(|(monitor, scale)| {
+                let (area, work) = (monitor.bounds, monitor.work);
+                let centre = desktop::ScreenPoint::new(
+                    area.x + area.width as i32 / 2,
+                    area.y + area.height as i32 / 2,
+                );
+                format!(
+                    "{}x{} at {},{} (work area {}x{} at {},{}), display scale {:.0}%, HDR {}",
+                    area.width,
+                    area.height,
+                    area.x,
+                    area.y,
+                    work.width,
+                    work.height,
+                    work.x,
+                    work.y,
+                    scale * 100.0,
+                    desktop::hdr::HdrState::at(centre)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Err(error) => format!("cannot list the screens: {error}"),
+    }
 }
 
 /// The settings file's text, when it is a regular file of its own (a

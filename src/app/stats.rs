@@ -45,42 +45,12 @@ pub fn record(
             );
         }
     }
-    let mut records = Vec::new();
-    let mut bad = Vec::new();
-    let mut skipped = 0;
-    let mut unread = Vec::new();
-    for (n, path) in logs.iter().enumerate() {
-        // A log given twice (or a link to it) holds the same games once.
-        if let Some(first) = logs[..n].iter().find(|l| files::same_file(path, l)) {
-            log::warn!(
-                "{}: the same file as {}: counted once",
-                path.display(),
-                first.display()
-            );
-            continue;
-        }
-        let loaded = record::read(path, KEPT_BAD_LINES - bad.len())?;
-        if loaded.unread_bytes > 0 {
-            unread.push(format!(
-                "{}: its oldest {:.1} MiB are not counted (the newest {} MiB of records are)",
-                path.display(),
-                loaded.unread_bytes as f64 / f64::from(1 << 20),
-                record::MAX_LOG_BYTES >> 20
-            ));
-        }
-        records.extend(loaded.records);
-        bad.extend(loaded.bad);
-        skipped += loaded.bad_count;
-    }
-    for line in &bad {
-        log::warn!("{line}");
-    }
-    if skipped > bad.len() {
-        log::warn!(
-            "and {} more lines skipped (the first {KEPT_BAD_LINES} are named)",
-            skipped - bad.len()
-        );
-    }
+    let Read {
+        records,
+        bad,
+        skipped,
+        unread,
+    } = read_logs(logs)?;
     let stats = Stats::of(&records);
     let text = if json {
         let report = Report {
@@ -116,6 +86,58 @@ pub fn record(
         }
     }
     Ok((text, shown))
+}
+
+/// The games of a record's logs, read: the bad lines named (and said on
+/// standard error), how many were skipped, and the parts of a log too
+/// big that were not read, in words.
+struct Read {
+    records: Vec<GameRecord>,
+    bad: Vec<BadLine>,
+    skipped: usize,
+    unread: Vec<String>,
+}
+
+/// Reads the games of `logs`, a log given twice (or a link to it) once.
+fn read_logs(logs: &[PathBuf]) -> Result<Read> {
+    let mut read = Read {
+        records: Vec::new(),
+        bad: Vec::new(),
+        skipped: 0,
+        unread: Vec::new(),
+    };
+    for (n, path) in logs.iter().enumerate() {
+        if let Some(first) = logs[..n].iter().find(|l| files::same_file(path, l)) {
+            log::warn!(
+                "{}: the same file as {}: counted once",
+                path.display(),
+                first.display()
+            );
+            continue;
+        }
+        let loaded = record::read(path, KEPT_BAD_LINES - read.bad.len())?;
+        if loaded.unread_bytes > 0 {
+            read.unread.push(format!(
+                "{}: its oldest {:.1} MiB are not counted (the newest {} MiB of records are)",
+                path.display(),
+                loaded.unread_bytes as f64 / f64::from(1 << 20),
+                record::MAX_LOG_BYTES >> 20
+            ));
+        }
+        read.records.extend(loaded.records);
+        read.bad.extend(loaded.bad);
+        read.skipped += loaded.bad_count;
+    }
+    for line in &read.bad {
+        log::warn!("{line}");
+    }
+    if read.skipped > read.bad.len() {
+        log::warn!(
+            "and {} more lines skipped (the first {KEPT_BAD_LINES} are named)",
+            read.skipped - read.bad.len()
+        );
+    }
+    Ok(read)
 }
 
 /// Writes a plot's picture to `path` whole (an interrupted run leaves no

@@ -4,7 +4,7 @@
 //! top for a game left uncleared (its clicks cleared nothing, so they are
 //! over no optimum), and the mean of the last [`WINDOW`] cleared games as
 //! a line: the trend. Below: the share of the last [`WINDOW`] games that
-//! earned the reward, and of all games, in percent. Drawn as the
+//! earned the reward, and of all games, in percent. Painted as the
 //! benchmark's plot is ([`super::plot`]), on a page ([`Sheet::PAGE`]) or
 //! laid out for a window's size and text ([`trend_on`]): the margins
 //! follow the text, the key takes as many rows as the width needs.
@@ -136,7 +136,7 @@ pub fn trend_on(trend: &Trend, sheet: Sheet) -> Result<RgbImage, PlotError> {
 }
 
 type Area<'a> = DrawingArea<Lettered<'a>, Shift>;
-type Drawn = Result<(), PlotError>;
+type Painted = Result<(), PlotError>;
 type LinearCoords = Cartesian2d<RangedCoordf64, RangedCoordf64>;
 type Chart<'a, 'b> = ChartContext<'a, Lettered<'b>, LinearCoords>;
 
@@ -394,7 +394,7 @@ fn lower_caption(trend: &Trend, sheet: Sheet) -> String {
     }
 }
 
-fn draw_upper(root: &Area<'_>, area: &Area<'_>, trend: &Trend, sheet: Sheet) -> Drawn {
+fn draw_upper(root: &Area<'_>, area: &Area<'_>, trend: &Trend, sheet: Sheet) -> Painted {
     let mut chart = upper_axes(area, trend, sheet)?;
     let (low, high) = over_range(trend);
     let row = not_cleared_row(trend);
@@ -453,7 +453,7 @@ fn draw_upper(root: &Area<'_>, area: &Area<'_>, trend: &Trend, sheet: Sheet) -> 
     Ok(())
 }
 
-fn draw_lower(root: &Area<'_>, area: &Area<'_>, trend: &Trend, sheet: Sheet) -> Drawn {
+fn draw_lower(root: &Area<'_>, area: &Area<'_>, trend: &Trend, sheet: Sheet) -> Painted {
     let mut chart = lower_axes(area, trend, sheet)?;
     let (x, ticks) = game_axis(trend);
     chart

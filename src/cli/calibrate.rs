@@ -23,26 +23,7 @@ pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
     let kept = args.window.as_ref().map(|_| window_shot(&args.name));
     // Every file the run writes is settled before the work; the write
     // itself refuses a name taken meanwhile (see `save`).
-    for written in std::iter::once(&path).chain(&kept) {
-        // A link counts, even one to nothing: it is someone's file name.
-        if written.symlink_metadata().is_ok() && !args.force {
-            bail!(
-                "{}: already exists (use --force to overwrite it)",
-                written.display()
-            );
-        }
-        if let Some(input) = args
-            .screenshots
-            .iter()
-            .find(|input| files::same_file(written, input))
-        {
-            bail!(
-                "{} would replace the input {}: nothing done, choose another --name",
-                written.display(),
-                input.display()
-            );
-        }
-    }
+    check_written(args, std::iter::once(&path).chain(&kept))?;
     files::check_folder(&files::folder_of(&path))
         .with_context(|| format!("{}: cannot write it", path.display()))?;
     let shots = screenshots(args)?;
@@ -100,6 +81,35 @@ pub fn run(args: &CalibrateArgs) -> Result<ExitCode> {
     )?;
     say!("wrote {} (lowest confidence {lowest:.2})", path.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a file the run would write over (without `--force`), or one
+/// that is an input.
+fn check_written<'a>(
+    args: &CalibrateArgs,
+    written: impl Iterator<Item = &'a PathBuf>,
+) -> Result<()> {
+    for written in written {
+        // A link counts, even one to nothing: it is someone's file name.
+        if written.symlink_metadata().is_ok() && !args.force {
+            bail!(
+                "{}: already exists (use --force to overwrite it)",
+                written.display()
+            );
+        }
+        if let Some(input) = args
+            .screenshots
+            .iter()
+            .find(|input| files::same_file(written, input))
+        {
+            bail!(
+                "{} would replace the input {}: nothing done, choose another --name",
+                written.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Writes the calibration and the window's screenshot (kept for a later

@@ -91,6 +91,16 @@ impl Door {
     /// The board confirmed: a calibration learned on it, saved in the
     /// settings folder, read back from there, and used from now on; an
     /// error leaves the board shown, to correct or cancel.
+    /// The calibration left as it was, the menu back.
+    pub(super) fn cancel_calibration(&mut self) {
+        if let Phase::Calibrating { .. } = self.phase {
+            self.enter(super::ready());
+            self.status.more.clear();
+            let line = format!("calibration unchanged: {}", self.calibration_name());
+            self.say(Slot::Doing, line);
+        }
+    }
+
     pub(super) fn save_calibration(&mut self) {
         let Phase::Calibrating { calibrating, board } = &self.phase else {
             return;

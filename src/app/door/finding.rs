@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use super::{Action, Door, Empty, LOOK_AGAIN, Phase, Slot, looking};
+use super::{Action, Door, Empty, LOOK_AGAIN, Phase, Slot, looking, looking_with};
 use crate::app::runner::Shown;
 use crate::app::words::optimum_caption;
 use crate::desktop;
@@ -48,6 +48,40 @@ impl Door {
 
     /// A search's result: the game found, a question, or the windows
     /// tried said and another search in [`LOOK_AGAIN`].
+    /// Yes to the window asked about, or a No taken back while looking.
+    pub(super) fn yes(&mut self) {
+        let found = match &self.phase {
+            Phase::Asking { found, .. } => Some(found.clone()),
+            Phase::Looking { .. } => self.declined.take_back(),
+            _ => None,
+        };
+        if let Some(found) = found {
+            let line = format!("found the game by its board: {}", found.window);
+            self.say(Slot::Doing, line);
+            self.found(found);
+        }
+    }
+
+    /// No to the window asked about: looked for again, without it.
+    pub(super) fn no(&mut self) {
+        if let Phase::Asking {
+            found,
+            calibrate_when_found,
+            ..
+        } = &self.phase
+        {
+            self.declined.decline(found);
+            let line = format!(
+                "you said {} is not the game: {} takes it back",
+                found.window,
+                self.face.label(Action::Yes)
+            );
+            let calibrate_when_found = *calibrate_when_found;
+            self.say(Slot::Doing, line);
+            self.enter(looking_with(true, calibrate_when_found));
+        }
+    }
+
     pub(super) fn searched(&mut self, mut search: Search) {
         self.declined.leave_out(&mut search);
         // Of several, the ones found by name first (the search's order);
@@ -129,28 +163,32 @@ impl Door {
                 self.say(Slot::Doing, line);
                 self.say_more(Vec::new());
             }
-            None => {
-                let declined = if self.declined.last().is_some() {
-                    format!(
-                        " but the one you said is not the game ({} takes it back)",
-                        self.face.label(Action::Yes)
-                    )
-                } else {
-                    String::new()
-                };
-                let line = format!(
-                    "no game found: no window is named {} and none shows a full board{declined}; start the dust game so that a full board shows: {again}",
-                    find::GAME_NAME,
-                );
-                self.say(Slot::Doing, line);
-                let tried = search
-                    .tried
-                    .iter()
-                    .map(|(window, why)| format!("  {window}: {why}"))
-                    .collect();
-                self.say_more(tried);
-            }
+            None => self.no_game(search, &again),
         }
+    }
+
+    /// No window is the game: said so, with the windows tried and why
+    /// each is not.
+    fn no_game(&mut self, search: &Search, again: &str) {
+        let declined = if self.declined.last().is_some() {
+            format!(
+                " but the one you said is not the game ({} takes it back)",
+                self.face.label(Action::Yes)
+            )
+        } else {
+            String::new()
+        };
+        let line = format!(
+            "no game found: no window is named {} and none shows a full board{declined}; start the dust game so that a full board shows: {again}",
+            find::GAME_NAME,
+        );
+        self.say(Slot::Doing, line);
+        let tried = search
+            .tried
+            .iter()
+            .map(|(window, why)| format!("  {window}: {why}"))
+            .collect();
+        self.say_more(tried);
     }
 
     /// The game is `found`: remembered, its board shown with the proven

@@ -374,44 +374,9 @@ impl Door {
             Action::Report => self.report(),
             Action::Calibrate => self.calibrate(),
             Action::Save => self.save_calibration(),
-            Action::Cancel => {
-                if let Phase::Calibrating { .. } = self.phase {
-                    self.enter(ready());
-                    self.status.more.clear();
-                    let line = format!("calibration unchanged: {}", self.calibration_name());
-                    self.say(Slot::Doing, line);
-                }
-            }
-            Action::Yes => {
-                let found = match &self.phase {
-                    Phase::Asking { found, .. } => Some(found.clone()),
-                    Phase::Looking { .. } => self.declined.take_back(),
-                    _ => None,
-                };
-                if let Some(found) = found {
-                    let line = format!("found the game by its board: {}", found.window);
-                    self.say(Slot::Doing, line);
-                    self.found(found);
-                }
-            }
-            Action::No => {
-                if let Phase::Asking {
-                    found,
-                    calibrate_when_found,
-                    ..
-                } = &self.phase
-                {
-                    self.declined.decline(found);
-                    let line = format!(
-                        "you said {} is not the game: {} takes it back",
-                        found.window,
-                        self.face.label(Action::Yes)
-                    );
-                    let calibrate_when_found = *calibrate_when_found;
-                    self.say(Slot::Doing, line);
-                    self.enter(looking_with(true, calibrate_when_found));
-                }
-            }
+            Action::Cancel => self.cancel_calibration(),
+            Action::Yes => self.yes(),
+            Action::No => self.no(),
             // The game looked for again (the error may be its window gone).
             Action::TryAgain => {
                 if let Phase::Failed { .. } = self.phase {
