@@ -33,7 +33,7 @@ use anyhow::Result;
 
 use crate::app::door::{Action, Door, Flow, Offer};
 use crate::app::{Options, look_of};
-use crate::assist::{Border, place_sized};
+use crate::desktop::place::{Border, place_sized};
 use crate::desktop::stop::{self, Asker};
 use crate::desktop::{
     self, Desktop as _, Key, MonitorArea, OwnWindow, ScreenPoint, ScreenRect, Standing, WindowInfo,
@@ -260,7 +260,7 @@ fn start_scale(first_screen: Option<(ScreenRect, f32)>) -> f32 {
         w as i32 + 2 * frame.side <= screen.width as i32
             && h as i32 + frame.top + frame.side <= screen.height as i32
     };
-    let scales = crate::assist::scales(scale);
+    let scales = crate::desktop::place::scales(scale);
     scales
         .into_iter()
         .find(fits)

@@ -7,7 +7,8 @@
 //! for Enter before it closes), which windows are the bot's own (its
 //! terminal, its hint window), the bot's own windows themselves ([`own`]:
 //! the app's, practice and hint windows, `winit` and `softbuffer` kept on
-//! this floor; [`marks`]: the hints drawn on the game's own board), HDR on a monitor ([`hdr`]),
+//! this floor; [`marks`]: the hints drawn on the game's own board; [`place`]:
+//! where they go beside the game), HDR on a monitor ([`hdr`]),
 //! and the platform's folders ([`folders`]: where settings and data go, and
 //! whether the bot was started from inside an archive). The rest of the
 //! bot is written against the three traits here, [`Desktop`],
@@ -25,6 +26,7 @@ pub mod hdr;
 pub mod input;
 pub mod marks;
 pub mod own;
+pub mod place;
 pub mod process;
 mod screen;
 pub mod stop;
