@@ -623,7 +623,7 @@ pub fn windows_ended() -> Option<String> {
 
 /// The windows' thread, made at the first call: the way to ask it. On
 /// macOS it is the process's main thread, asked to start the windows
-/// (`desktop::macos_main::main_thread_serves_windows`).
+/// (`desktop::main_thread_serves_windows`).
 fn windows_thread() -> Result<&'static Mutex<EventLoopProxy<Ask>>, String> {
     PROXY
         .get_or_init(|| {
@@ -697,8 +697,25 @@ fn without_source_place(error: &str) -> String {
 /// Starts the windows' event loop (on the main thread) before anything
 /// else of AppKit's is used: winit must make NSApplication itself.
 #[cfg(target_os = "macos")]
-pub(super) fn start_windows() -> Result<(), String> {
+fn start_windows() -> Result<(), String> {
     windows_thread().map(|_| ())
+}
+
+/// Runs `body` on a thread of its own (the process's body) while this,
+/// the main thread, serves the bot's windows and the calls sent to it
+/// (`macos_main.rs`); returns what the body returned, once it ended (its
+/// panic goes on here), the windows ended first. `app`: the desktop app
+/// (a regular app), else `bot`.
+#[cfg(target_os = "macos")]
+pub fn main_thread_serves_windows<T: Send + 'static>(
+    app: bool,
+    body: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let windows = mac::WindowsLoop {
+        start: start_windows,
+        end: end_windows,
+    };
+    mac::main_thread_serves_windows(app, windows, body)
 }
 
 /// Asks the windows' thread.
@@ -1138,5 +1155,88 @@ mod tests {
             let physical = PhysicalKey::Code(KeyCode::Enter);
             assert_eq!(Key::of(&Logical::Named(name), physical, location), key);
         }
+    }
+}
+
+/// The bot's own windows as Windows sees them, through its own calls
+/// (each unsafe call says why it is sound).
+#[cfg(all(test, windows))]
+#[allow(unsafe_code)]
+mod on_windows {
+    use super::*;
+    use windows_sys::Win32::Foundation::HWND;
+
+    /// The window handle behind a window's id (the handle's value).
+    fn handle(id: u32) -> HWND {
+        id as usize as HWND
+    }
+
+    /// A press and its release that come in at once (a busy machine's
+    /// click, shorter than a frame) are one press, where the pointer was;
+    /// the window keeps working after, and is gone once dropped.
+    #[test]
+    fn a_click_within_one_frame_is_one_press_where_it_was() {
+        use windows_sys::Win32::UI::WindowsAndMessaging::{
+            IsWindow, PostMessageW, WM_LBUTTONDOWN, WM_LBUTTONUP, WM_MOUSEMOVE,
+        };
+        let lparam = |x: isize, y: isize| (y << 16) | x;
+        let mut window = OwnWindow::open("dustbot presses", (120, 80), Standing::Own).unwrap();
+        let hwnd = handle(window.id());
+        for (x, y) in [(30, 40), (90, 10)] {
+            for message in [WM_MOUSEMOVE, WM_LBUTTONDOWN, WM_LBUTTONUP] {
+                // SAFETY: a message to a window of this process.
+                assert_ne!(unsafe { PostMessageW(hwnd, message, 0, lparam(x, y)) }, 0);
+            }
+        }
+        let mut presses = Vec::new();
+        let asked = std::time::Instant::now();
+        while presses.len() < 2 && asked.elapsed() < std::time::Duration::from_secs(10) {
+            window.pump();
+            presses.extend(window.press());
+        }
+        assert_eq!(presses, [(30.0, 40.0), (90.0, 10.0)]);
+        assert!(window.is_open());
+        drop(window);
+        // winit destroys a window through a message posted to its thread:
+        // gone a moment after.
+        let dropped = std::time::Instant::now();
+        // SAFETY: asks whether a handle names a window.
+        while unsafe { IsWindow(hwnd) } != 0 {
+            assert!(dropped.elapsed() < std::time::Duration::from_secs(10));
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
+    /// The hint window opens beside the game without taking the keyboard
+    /// from it (`SW_SHOWNOACTIVATE`: winit's `with_active(false)`), while
+    /// the app's window takes it at its start; here the app's window
+    /// stands for the game.
+    #[test]
+    fn the_hint_window_opens_without_taking_the_keyboard_from_the_window_that_has_it() {
+        use windows_sys::Win32::UI::WindowsAndMessaging::{GetForegroundWindow, IsWindowVisible};
+        let wait = |what: &str, done: &dyn Fn() -> bool| {
+            let asked = std::time::Instant::now();
+            while !done() {
+                assert!(
+                    asked.elapsed() < std::time::Duration::from_secs(10),
+                    "{what}"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        };
+        let app = OwnWindow::open("dustbot keyboard", (160, 100), Standing::Own).unwrap();
+        let app_hwnd = handle(app.id());
+        // SAFETY: reads which window has the keyboard.
+        wait("the app's window takes the keyboard", &|| unsafe {
+            GetForegroundWindow() == app_hwnd
+        });
+        let hints = OwnWindow::open("dustbot hints aside", (160, 100), Standing::Aside).unwrap();
+        let hints_hwnd = handle(hints.id());
+        // SAFETY: asks whether a window of this process is shown.
+        wait("the hint window is shown", &|| unsafe {
+            IsWindowVisible(hints_hwnd) != 0
+        });
+        // SAFETY: reads which window has the keyboard.
+        assert_eq!(unsafe { GetForegroundWindow() }, app_hwnd);
     }
 }

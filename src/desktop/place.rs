@@ -151,13 +151,11 @@ fn outside(clear: ScreenRect, screen: ScreenRect, (w, h): (i32, i32)) -> Option<
 mod tests {
     use super::*;
 
+    use crate::desktop::screen::{Region, ScreenPoint};
+
+    /// The rectangle `width` by `height` whose top-left is `(x, y)`.
     fn rect(x: i32, y: i32, width: u32, height: u32) -> ScreenRect {
-        ScreenRect {
-            x,
-            y,
-            width,
-            height,
-        }
+        Region::whole(width, height).on_screen(ScreenPoint::new(x, y))
     }
 
     #[test]
