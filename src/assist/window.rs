@@ -138,7 +138,7 @@ impl HintWindow {
 
 /// Whether `key` in the hint window ends the hints: Escape or `q`.
 pub fn ends_hints(key: Key) -> bool {
-    matches!(key, Key::Escape | Key::Q)
+    matches!(key, Key::Escape | Key::Char('q'))
 }
 
 /// The hint window's picture of `hint`, drawn in `look` at full size: what
@@ -287,8 +287,8 @@ mod tests {
 
     #[test]
     fn escape_or_q_in_the_hint_window_ends_the_hints() {
-        assert!(ends_hints(Key::Escape) && ends_hints(Key::Q));
-        for other in [Key::N, Key::Space, Key::Enter, Key::NumPadEnter] {
+        assert!(ends_hints(Key::Escape) && ends_hints(Key::Char('q')));
+        for other in [Key::Char('n'), Key::Space, Key::Enter, Key::NumPadEnter] {
             assert!(!ends_hints(other), "{other:?}");
         }
     }
