@@ -1,5 +1,5 @@
-//! What the platform files (`x11.rs`, `win32.rs`) call back for, below
-//! them: the rules that turn what a system answers into the floor's terms
+//! What the platform files (`x11.rs`, `win32.rs`, `macos.rs`) call back for,
+//! below them: the rules that turn what a system answers into the floor's terms
 //! (a pointer mapping or a swapped-buttons flag into the primary button,
 //! an input call's refusal into its error, a hot key's thread message
 //! into a press or the run's end, a console's processes into whether it
