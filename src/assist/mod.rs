@@ -22,6 +22,7 @@ use std::path::PathBuf;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use crate::desktop::place::Placement;
 use crate::desktop::stop::{self, Asker};
 use crate::desktop::{CaptureError, Desktop, GameWindow, ScreenPoint, ScreenRect};
 use crate::game::{Board, REWARD_CLICKS, Rules, Step};
@@ -38,7 +39,7 @@ pub use follow::clicks_on;
 use marks::OnBoard;
 pub use marks::{Hints, Probe};
 use window::HintWindow;
-pub use window::{Border, Placement, Spot, picture, place_sized, scales};
+pub use window::picture;
 
 /// How often a closed game window is looked for again.
 const REFIND: Duration = Duration::from_millis(100);
@@ -705,7 +706,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
         };
         let id = window.id();
         let over = eye
-            .in_front(window::GAP.unsigned_abs())
+            .in_front(crate::desktop::place::GAP.unsigned_abs())
             .is_ok_and(|windows| windows.iter().any(|w| w.id == id))
             || (thorough && eye.window_over_board(id).unwrap_or(false));
         if over {

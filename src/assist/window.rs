@@ -13,6 +13,7 @@ use image::RgbaImage;
 
 use super::Hint;
 use super::follow::clicks_on;
+use crate::desktop::place::{Placement, place_sized};
 use crate::desktop::stop::Asker;
 use crate::desktop::{self, Key, OwnWindow, ScreenRect, Standing};
 use crate::render::{Canvas, HintPainter, Look, hint_size};
@@ -20,84 +21,6 @@ use crate::render::{Canvas, HintPainter, Look, hint_size};
 /// Titles for the hint window, the first that `--window`'s text is not part
 /// of; the last one is empty, which no text is part of.
 const TITLES: [&str; 4] = ["Dust Hint", "Hint", "Assistant", ""];
-
-/// Pixels kept between the hint window's frame and the game window (or
-/// its board).
-pub const GAP: i32 = 24;
-
-/// A window manager's frame around a window, in desktop pixels: borders
-/// left, right and below, and the title bar with its border above. A
-/// window placed at a point has its frame's corner there, its client area
-/// further right and down.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Border {
-    pub side: i32,
-    pub top: i32,
-}
-
-impl Border {
-    /// The frame Windows 10 and 11 give a window on a screen at `scale`:
-    /// a resize border of 8 pixels at 100% (`SM_CXSIZEFRAME` plus
-    /// `SM_CXPADDEDBORDER`, part of the window's rectangle though drawn
-    /// invisible) and a caption of 23 (`SM_CYCAPTION`), both scaled with
-    /// the screen as a per-monitor aware process sees them. The X11
-    /// window managers' frames are thinner: the hint keeps clear there too.
-    pub fn at_scale(scale: f32) -> Border {
-        let scaled = |pixels: f32| (pixels * scale.max(1.0)).round() as i32;
-        Border {
-            side: scaled(8.0),
-            top: scaled(8.0 + 23.0),
-        }
-    }
-
-    /// The size of a window whose client area is `(w, h)`, its frame
-    /// included.
-    fn around(self, (w, h): (i32, i32)) -> (i32, i32) {
-        (w + 2 * self.side, h + self.top + self.side)
-    }
-}
-
-/// The scales the hint picture is tried at, biggest first, as parts of
-/// the screen's scale (1.5 at 150%: a window as big to the eye as at
-/// 100%); at half size its cells are 20 pixels and its caption is about
-/// as small as text reads.
-const SCALES: [f32; 4] = [1.0, 0.8, 0.65, 0.5];
-
-/// The scales a window of the bot's is tried at on a screen at
-/// `screen_scale`, biggest first: [`SCALES`] of the screen's (of 1 on a
-/// screen below 100%, where text would be too small to read).
-pub fn scales(screen_scale: f32) -> [f32; 4] {
-    SCALES.map(|part| part * screen_scale.max(1.0))
-}
-
-/// Where the hint window goes: its frame's top-left on the desktop, the
-/// scale of its picture, and what it is next to.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Placement {
-    pub at: (i32, i32),
-    pub scale: f32,
-    pub spot: Spot,
-}
-
-/// Beside the game window, or over its parts away from the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Spot {
-    Beside,
-    Over,
-}
-
-impl std::fmt::Display for Placement {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self.spot {
-            Spot::Beside => "beside the game window",
-            Spot::Over => "over the game window, away from its board",
-        })?;
-        if self.scale < 1.0 {
-            write!(f, ", at {:.0}% size", self.scale * 100.0)?;
-        }
-        Ok(())
-    }
-}
 
 /// Why there is no hint window when no place has room for it.
 pub const NO_ROOM: &str = "no room on the screen for it away from the board";
@@ -216,7 +139,7 @@ impl HintWindow {
 pub fn ends_hints(key: Key) -> Option<Asker> {
     match key {
         Key::Escape => Some(Asker::Escape),
-        Key::Q => Some(Asker::Key('q')),
+        Key::Char('q' | 'Q') => Some(Asker::Key('q')),
         _ => None,
     }
 }
@@ -251,7 +174,7 @@ pub fn title_for(query: &str) -> String {
 /// that has room (to its right, left, below or above), the screen's own
 /// first; else over the game window, beside the board at the biggest
 /// scale that has room there; `None` when neither has. The window with
-/// its frame keeps [`GAP`] from the board, always.
+/// its frame keeps [`GAP`](crate::desktop::place::GAP) from the board, always.
 pub fn place(
     game: ScreenRect,
     board: ScreenRect,
@@ -263,65 +186,10 @@ pub fn place(
     })
 }
 
-/// [`place`] for a window whose client area at a scale is `size`'s (the
-/// desktop app's window, a hint with more around it): the same places,
-/// tried at the same scales.
-pub fn place_sized(
-    game: ScreenRect,
-    board: ScreenRect,
-    (screen, screen_scale): (ScreenRect, f32),
-    size: impl Fn(f32) -> (usize, usize),
-) -> Option<Placement> {
-    let frame = Border::at_scale(screen_scale);
-    let sizes = scales(screen_scale).map(|scale| {
-        let (w, h) = size(scale);
-        (scale, frame.around((w as i32, h as i32)))
-    });
-    let found = |spot: Spot, clear: ScreenRect| {
-        sizes.iter().find_map(|&(scale, outer)| {
-            Some(Placement {
-                at: outside(clear, screen, outer)?,
-                scale,
-                spot,
-            })
-        })
-    };
-    let gap = GAP.unsigned_abs();
-    found(Spot::Beside, game.grown(gap)).or_else(|| found(Spot::Over, board.grown(gap)))
-}
-
-/// The top-left of a window of `size` (its frame included) on `screen`
-/// that does not overlap `clear`: touching its right, left, bottom or top
-/// side, the first with room, and as near its top-left corner as the
-/// screen allows.
-fn outside(clear: ScreenRect, screen: ScreenRect, (w, h): (i32, i32)) -> Option<(i32, i32)> {
-    let (left, top) = (screen.x, screen.y);
-    let right = screen.x + screen.width as i32;
-    let bottom = screen.y + screen.height as i32;
-    let clamp_x = |x: i32| x.min(right - w).max(left);
-    let clamp_y = |y: i32| y.min(bottom - h).max(top);
-    let (clear_right, clear_bottom) = (clear.x + clear.width as i32, clear.y + clear.height as i32);
-    let sides = [
-        (clear_right, clamp_y(clear.y)),
-        (clear.x - w, clamp_y(clear.y)),
-        (clamp_x(clear.x), clear_bottom),
-        (clamp_x(clear.x), clear.y - h),
-    ];
-    let fits = |&(x, y): &(i32, i32)| {
-        let window = ScreenRect {
-            x,
-            y,
-            width: w as u32,
-            height: h as u32,
-        };
-        window.intersection(&screen) == Some(window) && window.intersection(&clear).is_none()
-    };
-    sides.into_iter().find(fits)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::desktop::place::{Border, GAP, Spot};
 
     fn rect(x: i32, y: i32, width: u32, height: u32) -> ScreenRect {
         ScreenRect {
@@ -424,8 +292,8 @@ mod tests {
     fn escape_or_q_in_the_hint_window_ends_the_hints() {
         // Each said as the key it is, never as Ctrl-C.
         assert_eq!(ends_hints(Key::Escape), Some(Asker::Escape));
-        assert_eq!(ends_hints(Key::Q), Some(Asker::Key('q')));
-        for other in [Key::N, Key::Space, Key::Enter, Key::NumPadEnter] {
+        assert_eq!(ends_hints(Key::Char('q')), Some(Asker::Key('q')));
+        for other in [Key::Char('n'), Key::Space, Key::Enter, Key::NumPadEnter] {
             assert_eq!(ends_hints(other), None, "{other:?}");
         }
     }

@@ -36,7 +36,7 @@ use anyhow::Result;
 
 use crate::app::door::{self, Action, Door, Flow, Offer};
 use crate::app::{Options, look_of};
-use crate::assist::{Border, place_sized};
+use crate::desktop::place::{Border, place_sized};
 use crate::desktop::stop::{self, Asker};
 use crate::desktop::{
     self, Desktop as _, Key, MonitorArea, OwnWindow, ScreenPoint, ScreenRect, Standing, WindowInfo,
@@ -110,23 +110,25 @@ fn headline(offer: Offer) -> &'static str {
     }
 }
 
-/// The door's action a key asks for, where the door offers `offer`: one
-/// of its buttons then, or y taking a No back while looking.
+/// The app's keymap: the door's action a key asks for, where the door
+/// offers `offer`: one of its buttons then, or y taking a No back while
+/// looking. The window hears keys as they are (`desktop::Key`); what
+/// they mean is the app's, here.
 fn action_of(key: Key, offer: Offer) -> Option<Action> {
     let action = match (key, offer) {
         (Key::Escape, Offer::Running) => return Some(Action::Stop(Asker::Escape)),
-        (Key::Q, _) => Action::Quit,
+        (Key::Char('q'), _) => Action::Quit,
         (Key::Enter | Key::NumPadEnter, Offer::Calibrating) => Action::Save,
         (Key::Escape, Offer::Calibrating) => Action::Cancel,
-        (Key::Y | Key::Enter | Key::NumPadEnter, Offer::Question) => Action::Yes,
+        (Key::Char('y') | Key::Enter | Key::NumPadEnter, Offer::Question) => Action::Yes,
         // The last No taken back.
-        (Key::Y, Offer::Looking) => Action::Yes,
-        (Key::N, Offer::Question) => Action::No,
+        (Key::Char('y'), Offer::Looking) => Action::Yes,
+        (Key::Char('n'), Offer::Question) => Action::No,
         (Key::Enter | Key::NumPadEnter, Offer::Unusable) => Action::UseDefault,
-        (Key::One, _) => Action::Hints,
-        (Key::Two, _) => Action::Play,
-        (Key::Three, _) => Action::Calibrate,
-        (Key::Four, _) => Action::Record,
+        (Key::Char('1'), _) => Action::Hints,
+        (Key::Char('2'), _) => Action::Play,
+        (Key::Char('3'), _) => Action::Calibrate,
+        (Key::Char('4'), _) => Action::Record,
         _ => return None,
     };
     let taken_back = (offer, action) == (Offer::Looking, Action::Yes);
@@ -272,7 +274,7 @@ fn start_scale(first_screen: Option<(ScreenRect, f32)>) -> f32 {
         w as i32 + 2 * frame.side <= screen.width as i32
             && h as i32 + frame.top + frame.side <= screen.height as i32
     };
-    let scales = crate::assist::scales(scale);
+    let scales = crate::desktop::place::scales(scale);
     scales
         .into_iter()
         .find(fits)
@@ -715,17 +717,23 @@ mod tests {
 
     #[test]
     fn the_keys_ask_the_door_for_what_the_buttons_offer() {
-        assert_eq!(action_of(Key::One, Offer::Menu), Some(Action::Hints));
-        assert_eq!(action_of(Key::Four, Offer::Looking), Some(Action::Record));
-        assert_eq!(action_of(Key::Q, Offer::Running), Some(Action::Quit));
+        assert_eq!(action_of(Key::Char('1'), Offer::Menu), Some(Action::Hints));
+        assert_eq!(
+            action_of(Key::Char('4'), Offer::Looking),
+            Some(Action::Record)
+        );
+        assert_eq!(
+            action_of(Key::Char('q'), Offer::Running),
+            Some(Action::Quit)
+        );
         assert_eq!(
             action_of(Key::Escape, Offer::Running),
             Some(Action::Stop(Asker::Escape))
         );
         // Yes by y or Enter at the question; y also takes a No back.
         assert_eq!(action_of(Key::Enter, Offer::Question), Some(Action::Yes));
-        assert_eq!(action_of(Key::Y, Offer::Looking), Some(Action::Yes));
-        assert_eq!(action_of(Key::N, Offer::Menu), None);
+        assert_eq!(action_of(Key::Char('y'), Offer::Looking), Some(Action::Yes));
+        assert_eq!(action_of(Key::Char('n'), Offer::Menu), None);
         // Under the board to calibrate on: Save, Cancel and Quit only.
         assert_eq!(
             action_of(Key::Enter, Offer::Calibrating),
@@ -735,13 +743,13 @@ mod tests {
             action_of(Key::Escape, Offer::Calibrating),
             Some(Action::Cancel)
         );
-        assert_eq!(action_of(Key::One, Offer::Calibrating), None);
+        assert_eq!(action_of(Key::Char('1'), Offer::Calibrating), None);
         assert_eq!(
             action_of(Key::Enter, Offer::Unusable),
             Some(Action::UseDefault)
         );
         // The menu's keys ask nothing under a question.
-        assert_eq!(action_of(Key::One, Offer::Question), None);
+        assert_eq!(action_of(Key::Char('1'), Offer::Question), None);
     }
 
     #[test]

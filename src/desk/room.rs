@@ -6,8 +6,8 @@
 //! then asks the player to move it. Pure geometry on the desktop's pixels,
 //! the window manager's frame included ([`Border`]).
 
-use crate::assist::{Border, scales};
 use crate::desktop::ScreenRect;
+use crate::desktop::place::{Border, scales};
 
 /// How much of the window's width may lie off the screen's left or right
 /// edge, as a part of it: a quarter, so that its first two columns of

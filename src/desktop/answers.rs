@@ -1,5 +1,5 @@
-//! What the platform files (`x11.rs`, `win32.rs`) call back for, below
-//! them: the rules that turn what a system answers into the floor's terms
+//! What the platform files (`x11.rs`, `win32.rs`, `macos.rs`) call back for,
+//! below them: the rules that turn what a system answers into the floor's terms
 //! (a pointer mapping or a swapped-buttons flag into the primary button,
 //! an input call's refusal into its error, a hot key's thread message
 //! into a press or the run's end, a console's processes into whether it
@@ -9,10 +9,8 @@
 
 use std::path::Path;
 
-use super::ScreenRect;
-use super::input::{Button, InputError};
-use super::marks::Mark;
-use super::stop::GrabError;
+use super::screen::ScreenRect;
+use super::words::{Button, GrabError, InputError, Mark};
 
 /// Explorer's command line for showing `path` selected: `/select,` and
 /// the path in quotes, as one argument Explorer parses itself (it takes
@@ -264,7 +262,7 @@ mod tests {
     fn the_hot_keys_thread_presses_on_its_key_ends_on_the_runs_end_and_says_a_key_taken() {
         // The registering thread's queue: its hot key is a press, the
         // run's end ends the loop, the rest (another id, a timer) waits.
-        let id = crate::desktop::stop::GLOBAL_KEYS[0].id;
+        let id = crate::desktop::words::GLOBAL_KEYS[0].id;
         let wparam = id as usize;
         assert_eq!(hot_key_message(0x0312, wparam, id), HotKeyMessage::Pressed);
         assert_eq!(

@@ -8,50 +8,18 @@
 use std::time::Instant;
 
 use image::RgbaImage;
-use thiserror::Error;
 
-use super::input::{self, InputError};
+use super::input;
 use super::platform;
 use super::process::{
     CommandLine, bots_own, own_processes, own_terminal_among, own_window, terminal_app,
 };
-use super::{Desktop, GameWindow, MonitorArea, Pointer, Region, ScreenPoint, ScreenRect};
+use super::screen::{MonitorArea, Region, ScreenPoint, ScreenRect};
+use super::traits::{Desktop, GameWindow, Pointer, parts_of_one_capture};
+use super::words::{CaptureError, InputError, WindowInfo};
 
-/// A window as the window system reports it; the position is the top-left
-/// of its client area on the screen.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WindowInfo {
-    pub id: u32,
-    pub pid: Option<u32>,
-    pub title: String,
-    pub app: String,
-    pub x: i32,
-    pub y: i32,
-    pub width: u32,
-    pub height: u32,
-    pub minimised: bool,
-    /// Not on the screen for another reason than being minimised: on
-    /// another desktop (X11: unmapped; Windows: cloaked), or hidden.
-    pub hidden: bool,
-}
-
+/// What capture tells of a window beside its geometry.
 impl WindowInfo {
-    /// Neither minimised, hidden nor of zero size: its pixels are on the
-    /// screen, where a capture finds them.
-    pub fn is_visible(&self) -> bool {
-        !self.minimised && !self.hidden && self.width > 0 && self.height > 0
-    }
-
-    /// The client area on the desktop.
-    pub fn area(&self) -> ScreenRect {
-        ScreenRect {
-            x: self.x,
-            y: self.y,
-            width: self.width,
-            height: self.height,
-        }
-    }
-
     fn matches(&self, query: &str) -> bool {
         names(&self.title, query) || names(&self.app, query)
     }
@@ -85,107 +53,6 @@ impl WindowInfo {
     fn is_the_bots_terminal(&self, query: &str, command: &CommandLine) -> bool {
         command.is_in(&self.title) || (self.is_terminal() && names(&self.title, query))
     }
-}
-
-impl std::fmt::Display for WindowInfo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Titles are other programs' text: quoted, escaped and cut. A
-        // window whose program the system does not name (on X11, one
-        // without WM_CLASS) shows no "()".
-        write!(f, "{}", crate::text::title(&self.title))?;
-        if !self.app.is_empty() {
-            write!(f, " ({})", crate::text::printable(&self.app))?;
-        }
-        write!(
-            f,
-            " at {},{} size {}x{}",
-            self.x, self.y, self.width, self.height
-        )
-    }
-}
-
-/// Why no window or no picture of it.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum CaptureError {
-    #[error("cannot list the windows: {cause}")]
-    NoDesktop { cause: String },
-    #[error("cannot reach the X11 display (DISPLAY={display:?}): {cause}")]
-    NoDisplay { display: String, cause: String },
-    #[error(
-        "a Wayland session without X11 (WAYLAND_DISPLAY={wayland:?}, no DISPLAY): the bot sees and clicks windows through X11 only; run the game client under XWayland and give the bot its DISPLAY (e.g. DISPLAY=:0)"
-    )]
-    WaylandOnly { wayland: String },
-    #[error(
-        "no visible window's title or application contains {query}; visible windows: {candidates}"
-    )]
-    NoMatch { query: String, candidates: String },
-    #[error("{count} windows match {query}: {candidates}; give a longer TEXT")]
-    Several {
-        query: String,
-        count: usize,
-        candidates: String,
-    },
-    #[error("the window {} is minimised", crate::text::title(.title))]
-    Minimised { title: String },
-    #[error(
-        "the window {} is not on the screen (on another desktop, or hidden)",
-        crate::text::title(.title)
-    )]
-    Hidden { title: String },
-    #[error("the window {} has zero size", crate::text::title(.title))]
-    ZeroSize { title: String },
-    #[error("the window {} is gone (closed)", crate::text::title(.title))]
-    Gone { title: String },
-    #[error("the display closed (its X server ended): no window can be seen")]
-    DisplayClosed,
-    #[error("cannot capture the window {}: {cause}", crate::text::title(.title))]
-    Grab { title: String, cause: String },
-    #[error("the window {} is not on any screen", crate::text::title(.title))]
-    OffScreen { title: String },
-    /// The system lists no monitor at all: where the window is cannot be
-    /// told, and is never said as off screen.
-    #[error("the system lists no monitor ({cause}): the screen cannot be read")]
-    NoMonitor { cause: String },
-}
-
-/// `parts` of `window`'s client area cut from one capture of the
-/// rectangle around them all: [`GameWindow::capture_parts`] where the
-/// platform has nothing cheaper. An error when the capture was cut at the
-/// screen's edge.
-pub(crate) fn parts_of_one_capture<W: GameWindow + ?Sized>(
-    window: &mut W,
-    parts: &[Region],
-) -> Result<Vec<RgbaImage>, CaptureError> {
-    let Some(first) = parts.first() else {
-        return Ok(Vec::new());
-    };
-    let (mut left, mut top) = (first.x, first.y);
-    let (mut right, mut bottom) = (left, top);
-    for part in parts {
-        left = left.min(part.x);
-        top = top.min(part.y);
-        right = right.max(part.x + part.width as i32);
-        bottom = bottom.max(part.y + part.height as i32);
-    }
-    let around = Region {
-        x: left,
-        y: top,
-        width: (right - left) as u32,
-        height: (bottom - top) as u32,
-    };
-    let (image, captured) = window.capture_region(around)?;
-    if captured != around {
-        return Err(CaptureError::OffScreen {
-            title: window.info().title.clone(),
-        });
-    }
-    Ok(parts
-        .iter()
-        .map(|part| {
-            let (x, y) = ((part.x - left) as u32, (part.y - top) as u32);
-            image::imageops::crop_imm(&image, x, y, part.width, part.height).to_image()
-        })
-        .collect())
 }
 
 /// Whether `query` names a window called `text`: it is part of it,
@@ -247,10 +114,10 @@ impl Desktop for SystemDesktop {
 }
 
 /// A window titled `title` that can no longer be found: gone, or the
-/// whole display with it ([`super::display_lost`]), never taken for a
+/// whole display with it ([`display_lost`]), never taken for a
 /// game window closed.
 fn gone(title: &str) -> CaptureError {
-    if super::display_lost() {
+    if display_lost() {
         CaptureError::DisplayClosed
     } else {
         CaptureError::Gone {
@@ -648,6 +515,18 @@ fn most_of(area: &ScreenRect, monitors: &[ScreenRect]) -> Option<usize> {
         .map(|(i, m)| (i, shown(m)))
         .max_by_key(|&(i, shown)| (shown, std::cmp::Reverse(i)))?;
     (most > 0).then_some(best)
+}
+
+/// Whether the display is gone (its X server ended): asked when a
+/// capture or an input fails. When it is, every run is asked to stop and
+/// the faces end, as on a request to end ([`super::asked::end_asked`]).
+pub fn display_lost() -> bool {
+    // No display named is no display lost (the scripted desktop's runs).
+    let lost = platform::check_display().is_ok() && !platform::display_alive();
+    if lost {
+        super::asked::display_closed();
+    }
+    lost
 }
 
 #[cfg(test)]

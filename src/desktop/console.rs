@@ -15,6 +15,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::platform;
+use super::words::Stream;
 
 /// Output: escape sequences are drawn, not printed
 /// (`ENABLE_VIRTUAL_TERMINAL_PROCESSING`).
@@ -28,14 +29,6 @@ pub(super) const QUICK_EDIT: u32 = 0x0040;
 /// Input: the QuickEdit and insert bits are taken from the mode given
 /// only with this set (`ENABLE_EXTENDED_FLAGS`).
 pub(super) const EXTENDED_FLAGS: u32 = 0x0080;
-
-/// The standard streams whose console mode the bot sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Stream {
-    Input,
-    Output,
-    Error,
-}
 
 /// The output mode `mode` with escape sequences drawn.
 fn with_colour(mode: u32) -> u32 {
@@ -208,5 +201,18 @@ mod tests {
             without_quick_edit(0x0007 | QUICK_EDIT),
             0x0007 | EXTENDED_FLAGS
         );
+    }
+
+    #[test]
+    #[cfg(windows)]
+    fn the_console_mode_bits_are_windows_own() {
+        use windows_sys::Win32::System::Console::{
+            ENABLE_EXTENDED_FLAGS, ENABLE_PROCESSED_OUTPUT, ENABLE_QUICK_EDIT_MODE,
+            ENABLE_VIRTUAL_TERMINAL_PROCESSING,
+        };
+        assert_eq!(VIRTUAL_TERMINAL, ENABLE_VIRTUAL_TERMINAL_PROCESSING);
+        assert_eq!(PROCESSED_OUTPUT, ENABLE_PROCESSED_OUTPUT);
+        assert_eq!(QUICK_EDIT, ENABLE_QUICK_EDIT_MODE);
+        assert_eq!(EXTENDED_FLAGS, ENABLE_EXTENDED_FLAGS);
     }
 }

@@ -17,10 +17,9 @@ use std::time::Instant;
 
 use image::RgbaImage;
 
-use super::{
-    CaptureError, Desktop, GameWindow, InputError, Pointer, Region, ScreenPoint, ScreenRect,
-    WindowInfo,
-};
+use super::screen::{Region, ScreenPoint, ScreenRect};
+use super::traits::{Desktop, GameWindow, Pointer};
+use super::words::{CaptureError, InputError, WindowInfo};
 
 /// What the fake game window shows and does.
 pub trait Content {

@@ -7,7 +7,7 @@
 //! its captures drawn into sRGB from the display's profile instead, see
 //! `desktop::macos`).
 
-use super::ScreenPoint;
+use super::screen::ScreenPoint;
 
 /// `DXGI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020`: the colour space of a
 /// monitor with HDR on (SMPTE 2084 over BT.2020 primaries); SDR is
@@ -107,5 +107,15 @@ mod tests {
         assert_eq!(HdrState::Off.advice(), None);
         assert_eq!(HdrState::Unknown.advice(), None);
         assert_eq!(HdrState::Unknown.to_string(), "unknown");
+    }
+
+    #[test]
+    #[cfg(windows)]
+    fn hdr_is_dxgis_hdr10_colour_space() {
+        use windows::Win32::Graphics::Dxgi::Common::DXGI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020;
+        assert_eq!(
+            HDR_COLOUR_SPACE,
+            DXGI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020.0
+        );
     }
 }

@@ -10,9 +10,11 @@
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use thiserror::Error;
-
-use super::{Pointer, ScreenPoint, platform, stop};
+use super::asked;
+use super::platform;
+use super::screen::ScreenPoint;
+use super::traits::Pointer;
+use super::words::{Button, InputError};
 
 /// How long a click holds the button down: the game misses shorter presses.
 pub const HOLD: Duration = Duration::from_millis(40);
@@ -32,46 +34,6 @@ const READ_BACK_WAIT: Duration = Duration::from_millis(2);
 /// another scale) can land clamped at the first monitor's edge on its
 /// first call, and right on the next.
 const MOVE_TRIES: u32 = 3;
-
-/// Why no click.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum InputError {
-    #[error("cannot reach the mouse: {0}")]
-    Device(String),
-    #[error("the mouse moved to {found} (the bot left it at {expected}): stopped for the user")]
-    UserMoved {
-        expected: ScreenPoint,
-        found: ScreenPoint,
-    },
-    #[error(
-        "the window in front runs as administrator, and Windows keeps a normal program's mouse out of it ({0}): start the bot as administrator too (right-click bot.exe, or the terminal it runs in, then Run as administrator)"
-    )]
-    Elevated(String),
-    /// Said as the stop asked for: `q`, Escape, Ctrl-C, the terminal
-    /// closing.
-    #[error("stopped by {}", super::stop::said())]
-    Interrupted,
-    #[error("standard output cannot be written (a closed pipe, a full disk): stopped")]
-    OutputFailed,
-    #[error(
-        "the window system has not taken the click's release at {at} after {waited_ms} ms (a frozen window manager?): stopped with the pointer on the cell"
-    )]
-    Unreleased { at: ScreenPoint, waited_ms: u128 },
-    #[error(
-        "the mouse moved to {found} while the bot clicked at {wanted}: the click may have landed there instead: stopped for the user"
-    )]
-    Moved {
-        wanted: ScreenPoint,
-        found: ScreenPoint,
-    },
-    #[error(
-        "the mouse went to {found}, not {wanted} (a screen edge, another monitor or display scaling?): no click"
-    )]
-    Misplaced {
-        wanted: ScreenPoint,
-        found: ScreenPoint,
-    },
-}
 
 /// True when the pointer, read back at `found` after a move to `wanted`,
 /// is within `within` pixels of it on both axes: a press there lands on
@@ -105,7 +67,7 @@ impl Mouse {
     /// `Ok` when the mouse is still where the bot left it and no stop was
     /// asked for.
     pub fn check(&mut self) -> Result<(), InputError> {
-        stop::check()?;
+        asked::check()?;
         let found = self.pointer.location()?;
         if found != self.left_at {
             return Err(InputError::UserMoved {
@@ -210,7 +172,7 @@ impl<'p> Held<'p> {
         let mut held = Held {
             pointer: Some(pointer),
         };
-        stop::holding(true);
+        asked::holding(true);
         held.pointer.as_mut().expect("just set").button(true)?;
         Ok(held)
     }
@@ -225,7 +187,7 @@ impl<'p> Held<'p> {
     fn up(pointer: &mut dyn Pointer) -> Result<(), InputError> {
         let released = pointer.button(false);
         if released.is_ok() {
-            stop::holding(false);
+            asked::holding(false);
         }
         released
     }
@@ -239,14 +201,6 @@ impl Drop for Held<'_> {
             log::error!("cannot release the mouse button: {error}");
         }
     }
-}
-
-/// A physical mouse button, as the platform presses it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Button {
-    Left,
-    Middle,
-    Right,
 }
 
 /// The system's mouse, the platform's (`platform::Mouse`), with the

@@ -36,11 +36,11 @@ use objc2_core_graphics::{
     CGWindowImageOption, CGWindowListCopyWindowInfo, CGWindowListOption, kCGColorSpaceSRGB,
 };
 
-use super::input::Button;
 use super::macos_rules::{self, ListedWindow, Permission};
-use super::marks::Mark;
-use super::stop::GrabError;
-use super::{CaptureError, InputError, ScreenPoint, ScreenRect};
+use super::screen::{MonitorArea, ScreenPoint, ScreenRect};
+use super::words::{
+    Asker, Button, CaptureError, GlobalKey, GrabError, InputError, Mark, Pressed, Stream,
+};
 
 /// Makes sure the process has its connection to the window server before
 /// any capture (`CGMainDisplayID` opens it: a command line program that
@@ -397,7 +397,7 @@ pub(super) fn client_area(_id: u32) -> Option<ScreenRect> {
 /// whole as its work area: NSScreen's `visibleFrame` (the menu bar and
 /// the Dock left out) is asked on the main thread only, which is not
 /// done yet.
-pub(super) fn monitor_areas() -> Option<Vec<super::MonitorArea>> {
+pub(super) fn monitor_areas() -> Option<Vec<MonitorArea>> {
     None
 }
 
@@ -430,7 +430,7 @@ pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
 /// menu's Command-Q, the log-out), a request to end the process: a stop
 /// asked for, a click in progress released (see `stop::ending`).
 pub(super) fn terminating() {
-    super::stop::ending(super::stop::Asker::EndRequest, || {
+    super::asked::ending(Asker::EndRequest, || {
         let mut mouse = Mouse {
             held: Some(Button::Left),
         };
@@ -448,12 +448,12 @@ pub(super) fn survive_window_errors() -> Result<(), String> {
 // What Windows alone needs, which a Mac has no use for: the same names.
 
 /// A terminal here has no console mode.
-pub(super) fn console_mode(_: super::console::Stream) -> Option<u32> {
+pub(super) fn console_mode(_: Stream) -> Option<u32> {
     None
 }
 
 /// See [`console_mode`]: nothing to set.
-pub(super) fn set_console_mode(_: super::console::Stream, _: u32) -> bool {
+pub(super) fn set_console_mode(_: Stream, _: u32) -> bool {
     false
 }
 
@@ -738,10 +738,7 @@ fn mark_window(mtm: MainThreadMarker) -> Retained<NSWindow> {
 /// NSApplication before AppKit's windows or Carbon's hot keys are used
 /// there), and the main thread serving calls.
 fn start_windows() -> Result<(), String> {
-    if !super::macos_main::main_thread_serves() {
-        return Err("the main thread does not serve the bot's windows".into());
-    }
-    super::own::start_windows()
+    super::macos_main::start_windows()
 }
 
 /// Carbon's hot keys (`Carbon.framework`, `HIToolbox/CarbonEvents.h`):
@@ -818,7 +815,7 @@ mod carbon {
 const HOT_KEY_SIGNATURE: u32 = u32::from_be_bytes(*b"dstb");
 
 /// What each hot key held calls when pressed, by its id.
-static PRESSED: Mutex<Vec<(u32, super::stop::Pressed)>> = Mutex::new(Vec::new());
+static PRESSED: Mutex<Vec<(u32, Pressed)>> = Mutex::new(Vec::new());
 
 /// Carbon's handler of hot key presses, on the main thread: calls the
 /// press's [`super::stop::Pressed`].
@@ -872,10 +869,7 @@ impl std::fmt::Debug for StopKeyGrab {
 impl StopKeyGrab {
     /// Registers `key` as a hot key; `Taken` when another program holds
     /// it (`eventHotKeyExistsErr`).
-    pub(super) fn grab(
-        key: super::stop::GlobalKey,
-        pressed: super::stop::Pressed,
-    ) -> Result<StopKeyGrab, GrabError> {
+    pub(super) fn grab(key: GlobalKey, pressed: Pressed) -> Result<StopKeyGrab, GrabError> {
         let (modifiers, code) = macos_rules::carbon_hot_key(key.hot_key)
             .ok_or_else(|| GrabError::Failed(format!("{} has no key on a Mac", key.name)))?;
         start_windows().map_err(GrabError::Failed)?;

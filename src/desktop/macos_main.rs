@@ -42,15 +42,30 @@ const BODY_STACK: usize = 8 << 20;
 /// for work: a window asked for starts within it.
 const LOOK_EVERY: f64 = 0.05;
 
+/// How the bot's windows' event loop starts and ends (`own.rs`'s),
+/// told as the main thread starts to serve: the platform file starts it
+/// before AppKit is used, and the body's end ends it, while this file
+/// stays below both.
+pub(super) struct WindowsLoop {
+    pub(super) start: fn() -> Result<(), String>,
+    pub(super) end: fn(),
+}
+
+/// The windows' loop, once the main thread serves.
+static WINDOWS_LOOP: OnceLock<WindowsLoop> = OnceLock::new();
+
 /// Runs `body` on a thread of its own (the process's body) while this,
-/// the main thread, serves the bot's windows and the calls sent to it;
-/// returns what the body returned, once it ended (its panic goes on
-/// here). `app`: the desktop app (a regular app), else `bot`.
-pub fn main_thread_serves_windows<T: Send + 'static>(
+/// the main thread, serves the bot's windows (started and ended as
+/// `windows` says) and the calls sent to it; returns what the body
+/// returned, once it ended (its panic goes on here). `app`: the desktop
+/// app (a regular app), else `bot`.
+pub(super) fn main_thread_serves_windows<T: Send + 'static>(
     app: bool,
+    windows: WindowsLoop,
     body: impl FnOnce() -> T + Send + 'static,
 ) -> T {
     APP.store(app, Ordering::SeqCst);
+    WINDOWS_LOOP.set(windows).ok();
     let (tell, told) = mpsc::channel();
     TO_MAIN.set(Mutex::new(tell.clone())).ok();
     let body = std::thread::Builder::new()
@@ -87,7 +102,9 @@ struct Ended(mpsc::Sender<ToMain>);
 
 impl Drop for Ended {
     fn drop(&mut self) {
-        super::own::end_windows();
+        if let Some(windows) = WINDOWS_LOOP.get() {
+            (windows.end)();
+        }
         self.0.send(ToMain::BodyEnded).ok();
     }
 }
@@ -108,8 +125,18 @@ pub(super) fn start_on_main(work: Box<dyn FnOnce() + Send>) -> Result<(), String
 
 /// Whether the main thread serves the calls sent to it: a call sent
 /// otherwise would wait for ever (dispatch2's `run_on_main`).
-pub(super) fn main_thread_serves() -> bool {
+fn main_thread_serves() -> bool {
     TO_MAIN.get().is_some()
+}
+
+/// The windows' event loop started on the main thread (winit must make
+/// NSApplication before AppKit's windows or Carbon's hot keys are used
+/// there); an error where the main thread does not serve them.
+pub(super) fn start_windows() -> Result<(), String> {
+    match WINDOWS_LOOP.get() {
+        Some(windows) if main_thread_serves() => (windows.start)(),
+        _ => Err("the main thread does not serve the bot's windows".into()),
+    }
 }
 
 /// The app's kind, as the event loop is made: `bot` an accessory (no

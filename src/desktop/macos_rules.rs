@@ -14,7 +14,7 @@
 
 use image::RgbaImage;
 
-use super::{ScreenPoint, ScreenRect};
+use super::screen::{ScreenPoint, ScreenRect};
 
 /// A picture of `area` (desktop points) in points, one pixel a point:
 /// as it came when it is that size already (a nominal-resolution
@@ -346,7 +346,7 @@ mod tests {
 
     #[test]
     fn every_stop_key_has_a_mac_chord_macos_takes() {
-        use crate::desktop::stop::{GLOBAL_KEYS, PAUSE};
+        use crate::desktop::words::{GLOBAL_KEYS, PAUSE};
         for key in GLOBAL_KEYS {
             let (modifiers, _) = carbon_hot_key(key.hot_key)
                 .unwrap_or_else(|| panic!("{} has no key on a Mac", key.name));

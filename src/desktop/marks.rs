@@ -8,16 +8,8 @@
 //! window shaped to the rectangles on X11; a layered, click-through,
 //! topmost tool window on Windows).
 
-use super::ScreenRect;
 use super::platform;
-
-/// One mark: rectangles of the desktop in one colour.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mark {
-    pub rects: Vec<ScreenRect>,
-    /// Red, green, blue.
-    pub colour: [u8; 3],
-}
+use super::words::Mark;
 
 /// The marks window: shows a set of marks, raises them, hides them.
 #[derive(Debug)]

@@ -2,8 +2,9 @@
 //! hint window): one type over `winit` (the window and its events) and
 //! `softbuffer` (its pixels), so that the window toolkit stays on this
 //! floor. A window shows a picture of 0RGB words, tells each press of
-//! the primary button and where it was, each press and release of a few
-//! keys as the player's layout types them, its scale and when that
+//! the primary button and where it was, each press and release of a key
+//! (a letter or a digit as the player's layout types it, or a named key:
+//! [`Key`]; what it means is the window owner's), its scale and when that
 //! changed (moved to a monitor of another scale), and says whether it is
 //! still there: closed by the player, or destroyed by another program.
 //!
@@ -47,22 +48,20 @@ pub enum Standing {
     Aside,
 }
 
-/// The keys the bot's windows listen to.
+/// A key as the bot's windows hear it: a character, or a named key.
+/// What a key means is the window's own (the app's keymap is the app's
+/// face's, `desk`; the practice and hint windows read theirs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
+    /// A key that types a letter or a digit, as the player knows it
+    /// ([`crate::text::answer`]: the letter lower case, AZERTY's number
+    /// row as its digits); the keypad's digits by their place.
+    Char(char),
     Escape,
-    N,
-    /// `q`: quits the desktop app, ends hints in the hint window.
-    Q,
     Space,
     Enter,
+    /// The keypad's Enter, a key of its own.
     NumPadEnter,
-    /// The desktop app's keys: the guided session's 1 to 4, y.
-    One,
-    Two,
-    Three,
-    Four,
-    Y,
 }
 
 impl Key {
@@ -70,8 +69,8 @@ impl Key {
     /// has one layout, and without NumLock they type no digit), Escape,
     /// Space and the two Enters by their names, the others by the
     /// character they type in the player's layout ([`Key::typed`]): a
-    /// key's place would make AZERTY's `a` quit and its number row type
-    /// nothing the app knows.
+    /// key's place would make AZERTY's `a` a `q` and its number row type
+    /// no digit.
     fn of(logical: &Logical, physical: PhysicalKey, location: KeyLocation) -> Option<Key> {
         if let Some(key) = Key::keypad(physical) {
             return Some(key);
@@ -95,30 +94,32 @@ impl Key {
     }
 
     /// The key that typed `c` in the player's layout, as the player knows
-    /// it: the letters as typed, the digits of the top row (AZERTY's
-    /// `& é " '` too).
+    /// it: the letters as typed (lower case, shifted or not: a press and
+    /// its release are one key), the digits of the top row (AZERTY's
+    /// `& é " '` too); `None` for a key that types neither.
     fn typed(c: char) -> Option<Key> {
-        Some(match crate::text::answer(c)? {
-            'q' => Key::Q,
-            'n' => Key::N,
-            'y' => Key::Y,
-            '1' => Key::One,
-            '2' => Key::Two,
-            '3' => Key::Three,
-            '4' => Key::Four,
-            _ => return None,
-        })
+        crate::text::answer(c).map(Key::Char)
     }
 
-    /// The keypad's digits 1 to 4, by their place.
+    /// The keypad's digits, by their place.
     fn keypad(physical: PhysicalKey) -> Option<Key> {
-        match physical {
-            PhysicalKey::Code(KeyCode::Numpad1) => Some(Key::One),
-            PhysicalKey::Code(KeyCode::Numpad2) => Some(Key::Two),
-            PhysicalKey::Code(KeyCode::Numpad3) => Some(Key::Three),
-            PhysicalKey::Code(KeyCode::Numpad4) => Some(Key::Four),
-            _ => None,
-        }
+        let PhysicalKey::Code(code) = physical else {
+            return None;
+        };
+        let digit = match code {
+            KeyCode::Numpad0 => '0',
+            KeyCode::Numpad1 => '1',
+            KeyCode::Numpad2 => '2',
+            KeyCode::Numpad3 => '3',
+            KeyCode::Numpad4 => '4',
+            KeyCode::Numpad5 => '5',
+            KeyCode::Numpad6 => '6',
+            KeyCode::Numpad7 => '7',
+            KeyCode::Numpad8 => '8',
+            KeyCode::Numpad9 => '9',
+            _ => return None,
+        };
+        Some(Key::Char(digit))
     }
 }
 
@@ -626,7 +627,7 @@ pub fn windows_ended() -> Option<String> {
 
 /// The windows' thread, made at the first call: the way to ask it. On
 /// macOS it is the process's main thread, asked to start the windows
-/// (`desktop::macos_main::main_thread_serves_windows`).
+/// (`desktop::main_thread_serves_windows`).
 fn windows_thread() -> Result<&'static Mutex<EventLoopProxy<Ask>>, String> {
     PROXY
         .get_or_init(|| {
@@ -700,8 +701,25 @@ fn without_source_place(error: &str) -> String {
 /// Starts the windows' event loop (on the main thread) before anything
 /// else of AppKit's is used: winit must make NSApplication itself.
 #[cfg(target_os = "macos")]
-pub(super) fn start_windows() -> Result<(), String> {
+fn start_windows() -> Result<(), String> {
     windows_thread().map(|_| ())
+}
+
+/// Runs `body` on a thread of its own (the process's body) while this,
+/// the main thread, serves the bot's windows and the calls sent to it
+/// (`macos_main.rs`); returns what the body returned, once it ended (its
+/// panic goes on here), the windows ended first. `app`: the desktop app
+/// (a regular app), else `bot`.
+#[cfg(target_os = "macos")]
+pub fn main_thread_serves_windows<T: Send + 'static>(
+    app: bool,
+    body: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let windows = mac::WindowsLoop {
+        start: start_windows,
+        end: end_windows,
+    };
+    mac::main_thread_serves_windows(app, windows, body)
 }
 
 /// Asks the windows' thread.
@@ -1092,20 +1110,20 @@ mod tests {
         // QWERTY and AZERTY's number row, unshifted and shifted: the keys
         // labelled 1 to 4, wherever they are.
         for (text, key) in [
-            ("1", Key::One),
-            ("&", Key::One),
-            ("é", Key::Two),
-            ("\"", Key::Three),
-            ("'", Key::Four),
+            ("1", Key::Char('1')),
+            ("&", Key::Char('1')),
+            ("é", Key::Char('2')),
+            ("\"", Key::Char('3')),
+            ("'", Key::Char('4')),
         ] {
             assert_eq!(typed(text), Some(key), "{text}");
         }
         // The letters as typed, wherever the layout puts them (the key
-        // given is QWERTY's `a`, AZERTY's `q`).
-        assert_eq!(typed("q"), Some(Key::Q));
-        assert_eq!(typed("Y"), Some(Key::Y));
-        assert_eq!(typed("a"), None);
-        assert_eq!(typed("5"), None);
+        // given is QWERTY's `a`, AZERTY's `q`), shifted or not.
+        assert_eq!(typed("q"), Some(Key::Char('q')));
+        assert_eq!(typed("Y"), Some(Key::Char('y')));
+        assert_eq!(typed("5"), Some(Key::Char('5')));
+        assert_eq!(typed("/"), None);
         assert_eq!(typed("12"), None);
     }
 
@@ -1116,14 +1134,18 @@ mod tests {
         };
         assert_eq!(
             keypad(Logical::Character("4".into()), KeyCode::Numpad4),
-            Some(Key::Four)
+            Some(Key::Char('4'))
         );
         assert_eq!(
             keypad(Logical::Named(NamedKey::End), KeyCode::Numpad1),
-            Some(Key::One)
+            Some(Key::Char('1'))
         );
         assert_eq!(
-            keypad(Logical::Character("5".into()), KeyCode::Numpad5),
+            keypad(Logical::Named(NamedKey::Clear), KeyCode::Numpad5),
+            Some(Key::Char('5'))
+        );
+        assert_eq!(
+            keypad(Logical::Character("+".into()), KeyCode::NumpadAdd),
             None
         );
     }
@@ -1141,5 +1163,88 @@ mod tests {
             let physical = PhysicalKey::Code(KeyCode::Enter);
             assert_eq!(Key::of(&Logical::Named(name), physical, location), key);
         }
+    }
+}
+
+/// The bot's own windows as Windows sees them, through its own calls
+/// (each unsafe call says why it is sound).
+#[cfg(all(test, windows))]
+#[allow(unsafe_code)]
+mod on_windows {
+    use super::*;
+    use windows_sys::Win32::Foundation::HWND;
+
+    /// The window handle behind a window's id (the handle's value).
+    fn handle(id: u32) -> HWND {
+        id as usize as HWND
+    }
+
+    /// A press and its release that come in at once (a busy machine's
+    /// click, shorter than a frame) are one press, where the pointer was;
+    /// the window keeps working after, and is gone once dropped.
+    #[test]
+    fn a_click_within_one_frame_is_one_press_where_it_was() {
+        use windows_sys::Win32::UI::WindowsAndMessaging::{
+            IsWindow, PostMessageW, WM_LBUTTONDOWN, WM_LBUTTONUP, WM_MOUSEMOVE,
+        };
+        let lparam = |x: isize, y: isize| (y << 16) | x;
+        let mut window = OwnWindow::open("dustbot presses", (120, 80), Standing::Own).unwrap();
+        let hwnd = handle(window.id());
+        for (x, y) in [(30, 40), (90, 10)] {
+            for message in [WM_MOUSEMOVE, WM_LBUTTONDOWN, WM_LBUTTONUP] {
+                // SAFETY: a message to a window of this process.
+                assert_ne!(unsafe { PostMessageW(hwnd, message, 0, lparam(x, y)) }, 0);
+            }
+        }
+        let mut presses = Vec::new();
+        let asked = std::time::Instant::now();
+        while presses.len() < 2 && asked.elapsed() < std::time::Duration::from_secs(10) {
+            window.pump();
+            presses.extend(window.press());
+        }
+        assert_eq!(presses, [(30.0, 40.0), (90.0, 10.0)]);
+        assert!(window.is_open());
+        drop(window);
+        // winit destroys a window through a message posted to its thread:
+        // gone a moment after.
+        let dropped = std::time::Instant::now();
+        // SAFETY: asks whether a handle names a window.
+        while unsafe { IsWindow(hwnd) } != 0 {
+            assert!(dropped.elapsed() < std::time::Duration::from_secs(10));
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
+    /// The hint window opens beside the game without taking the keyboard
+    /// from it (`SW_SHOWNOACTIVATE`: winit's `with_active(false)`), while
+    /// the app's window takes it at its start; here the app's window
+    /// stands for the game.
+    #[test]
+    fn the_hint_window_opens_without_taking_the_keyboard_from_the_window_that_has_it() {
+        use windows_sys::Win32::UI::WindowsAndMessaging::{GetForegroundWindow, IsWindowVisible};
+        let wait = |what: &str, done: &dyn Fn() -> bool| {
+            let asked = std::time::Instant::now();
+            while !done() {
+                assert!(
+                    asked.elapsed() < std::time::Duration::from_secs(10),
+                    "{what}"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        };
+        let app = OwnWindow::open("dustbot keyboard", (160, 100), Standing::Own).unwrap();
+        let app_hwnd = handle(app.id());
+        // SAFETY: reads which window has the keyboard.
+        wait("the app's window takes the keyboard", &|| unsafe {
+            GetForegroundWindow() == app_hwnd
+        });
+        let hints = OwnWindow::open("dustbot hints aside", (160, 100), Standing::Aside).unwrap();
+        let hints_hwnd = handle(hints.id());
+        // SAFETY: asks whether a window of this process is shown.
+        wait("the hint window is shown", &|| unsafe {
+            IsWindowVisible(hints_hwnd) != 0
+        });
+        // SAFETY: reads which window has the keyboard.
+        assert_eq!(unsafe { GetForegroundWindow() }, app_hwnd);
     }
 }

@@ -6,8 +6,8 @@
 //! it, so that the bot never takes its own terminal or another dustbot's
 //! window for the game.
 
-use super::capture::WindowInfo;
 use super::platform;
+use super::words::WindowInfo;
 
 /// Applications that are terminals, as the window list names them: on
 /// Windows the program's description or file name, on X11 its class

@@ -62,11 +62,10 @@ use windows_sys::Win32::UI::WindowsAndMessaging::{
 use windows_sys::core::BOOL;
 
 use super::answers::HotKeyMessage;
-use super::console::Stream;
-use super::input::Button;
-use super::marks::Mark;
-use super::stop::GrabError;
-use super::{InputError, MonitorArea, ScreenPoint, ScreenRect};
+use super::screen::{MonitorArea, ScreenPoint, ScreenRect};
+use super::words::{
+    Asker, Button, CaptureError, GlobalKey, GrabError, InputError, Mark, Pressed, Stream,
+};
 
 /// Declares the process per-monitor DPI aware (v2); `Ok` also when it
 /// already was (a manifest, an earlier call), an error naming the
@@ -270,8 +269,7 @@ fn release_primary() {
 /// the console's close button is the terminal closing, log-off and
 /// shut-down a request to end; Ctrl-C and Ctrl-Break are ctrlc's, a stop
 /// request (`None`).
-fn console_end_asker(event: u32) -> Option<super::stop::Asker> {
-    use super::stop::Asker;
+fn console_end_asker(event: u32) -> Option<Asker> {
     match event {
         CTRL_CLOSE_EVENT => Some(Asker::TerminalClosed),
         CTRL_LOGOFF_EVENT | CTRL_SHUTDOWN_EVENT => Some(Asker::EndRequest),
@@ -291,7 +289,7 @@ pub(super) fn catch_console_end() -> Result<(), String> {
         let Some(asker) = console_end_asker(event) else {
             return 0;
         };
-        super::stop::ending(asker, release_primary);
+        super::asked::ending(asker, release_primary);
         1
     }
     // SAFETY: a handler that lives as long as the program.
@@ -578,7 +576,7 @@ pub(super) fn display_alive() -> bool {
 }
 
 /// A desktop is always there to list.
-pub(super) fn check_display() -> Result<(), super::CaptureError> {
+pub(super) fn check_display() -> Result<(), CaptureError> {
     Ok(())
 }
 
@@ -1044,10 +1042,7 @@ impl StopKeyGrab {
     /// Registers `key` as a hot key on a thread that calls `pressed` at
     /// each `WM_HOTKEY`; `Taken` when another program holds it
     /// (`ERROR_HOTKEY_ALREADY_REGISTERED`).
-    pub(super) fn grab(
-        key: super::stop::GlobalKey,
-        pressed: super::stop::Pressed,
-    ) -> Result<StopKeyGrab, GrabError> {
+    pub(super) fn grab(key: GlobalKey, pressed: Pressed) -> Result<StopKeyGrab, GrabError> {
         let (told, registered) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
             let mut message = MSG::default();
@@ -1178,47 +1173,6 @@ mod tests {
         assert!(is_shown(true, None));
     }
 
-    /// A press and its release that come in at once (a busy machine's
-    /// click, shorter than a frame) are one press, where the pointer was;
-    /// the window keeps working after, and is gone once dropped.
-    #[test]
-    fn a_click_within_one_frame_is_one_press_where_it_was() {
-        use windows_sys::Win32::UI::WindowsAndMessaging::{
-            IsWindow, PostMessageW, WM_LBUTTONDOWN, WM_LBUTTONUP, WM_MOUSEMOVE,
-        };
-        let lparam = |x: isize, y: isize| (y << 16) | x;
-        let mut window = super::super::OwnWindow::open(
-            "dustbot presses",
-            (120, 80),
-            super::super::Standing::Own,
-        )
-        .unwrap();
-        let hwnd = handle(window.id());
-        for (x, y) in [(30, 40), (90, 10)] {
-            for message in [WM_MOUSEMOVE, WM_LBUTTONDOWN, WM_LBUTTONUP] {
-                // SAFETY: a message to a window of this process.
-                assert_ne!(unsafe { PostMessageW(hwnd, message, 0, lparam(x, y)) }, 0);
-            }
-        }
-        let mut presses = Vec::new();
-        let asked = std::time::Instant::now();
-        while presses.len() < 2 && asked.elapsed() < std::time::Duration::from_secs(10) {
-            window.pump();
-            presses.extend(window.press());
-        }
-        assert_eq!(presses, [(30.0, 40.0), (90.0, 10.0)]);
-        assert!(window.is_open());
-        drop(window);
-        // winit destroys a window through a message posted to its thread:
-        // gone a moment after.
-        let dropped = std::time::Instant::now();
-        // SAFETY: asks whether a handle names a window.
-        while unsafe { IsWindow(hwnd) } != 0 {
-            assert!(dropped.elapsed() < std::time::Duration::from_secs(10));
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-    }
-
     /// Every monitor xcap lists comes from the monitor API too, in its
     /// order, with a work area inside it: where xcap's own place
     /// (`EnumDisplaySettingsW`) fails, none is lost.
@@ -1233,40 +1187,6 @@ mod tests {
                 assert_eq!((area.bounds.x, area.bounds.width), (x, width));
             }
         }
-    }
-
-    /// The hint window opens beside the game without taking the keyboard
-    /// from it (`SW_SHOWNOACTIVATE`: winit's `with_active(false)`), while
-    /// the app's window takes it at its start; here the app's window
-    /// stands for the game.
-    #[test]
-    fn the_hint_window_opens_without_taking_the_keyboard_from_the_window_that_has_it() {
-        use super::super::{OwnWindow, Standing};
-        use windows_sys::Win32::UI::WindowsAndMessaging::{GetForegroundWindow, IsWindowVisible};
-        let wait = |what: &str, done: &dyn Fn() -> bool| {
-            let asked = std::time::Instant::now();
-            while !done() {
-                assert!(
-                    asked.elapsed() < std::time::Duration::from_secs(10),
-                    "{what}"
-                );
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
-        };
-        let app = OwnWindow::open("dustbot keyboard", (160, 100), Standing::Own).unwrap();
-        let app_hwnd = handle(app.id());
-        // SAFETY: reads which window has the keyboard.
-        wait("the app's window takes the keyboard", &|| unsafe {
-            GetForegroundWindow() == app_hwnd
-        });
-        let hints = OwnWindow::open("dustbot hints aside", (160, 100), Standing::Aside).unwrap();
-        let hints_hwnd = handle(hints.id());
-        // SAFETY: asks whether a window of this process is shown.
-        wait("the hint window is shown", &|| unsafe {
-            IsWindowVisible(hints_hwnd) != 0
-        });
-        // SAFETY: reads which window has the keyboard.
-        assert_eq!(unsafe { GetForegroundWindow() }, app_hwnd);
     }
 
     /// What dustbot.exe, which has no console, says of a fault or an
@@ -1330,12 +1250,7 @@ mod tests {
     }
 
     #[test]
-    fn hdr_is_dxgis_hdr10_colour_space_and_unknown_without_an_output() {
-        use windows::Win32::Graphics::Dxgi::Common::DXGI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020;
-        assert_eq!(
-            super::super::hdr::HDR_COLOUR_SPACE,
-            DXGI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020.0
-        );
+    fn a_monitor_without_an_output_has_an_unknown_colour_space() {
         // No monitor at all: unknown, no error.
         let none = windows::Win32::Graphics::Gdi::HMONITOR(std::ptr::null_mut());
         assert_eq!(dxgi_colour_space(none), Ok(None));
@@ -1352,9 +1267,9 @@ mod tests {
             MOD_CONTROL, MOD_NOREPEAT, MOD_SHIFT, VK_BACK, VK_PAUSE,
         };
         use windows_sys::Win32::UI::WindowsAndMessaging::WM_HOTKEY;
-        let pause = super::super::stop::PAUSE.hot_key;
+        let pause = super::super::words::PAUSE.hot_key;
         assert_eq!(pause, (MOD_NOREPEAT, u32::from(VK_PAUSE)));
-        let chord = super::super::stop::CHORD.hot_key;
+        let chord = super::super::words::CHORD.hot_key;
         assert_eq!(
             chord,
             (MOD_CONTROL | MOD_SHIFT | MOD_NOREPEAT, u32::from(VK_BACK))
@@ -1374,7 +1289,7 @@ mod tests {
             INPUT_KEYBOARD, KEYBDINPUT, KEYEVENTF_KEYUP, VK_PAUSE,
         };
         let (pressed, presses) = std::sync::mpsc::channel();
-        let pause = super::super::stop::PAUSE;
+        let pause = super::super::words::PAUSE;
         let grab = StopKeyGrab::grab(
             pause,
             Box::new(move || {
@@ -1472,24 +1387,7 @@ mod tests {
     }
 
     #[test]
-    fn the_console_mode_bits_are_windows_own() {
-        use super::super::console;
-        use windows_sys::Win32::System::Console::{
-            ENABLE_EXTENDED_FLAGS, ENABLE_PROCESSED_OUTPUT, ENABLE_QUICK_EDIT_MODE,
-            ENABLE_VIRTUAL_TERMINAL_PROCESSING,
-        };
-        assert_eq!(
-            console::VIRTUAL_TERMINAL,
-            ENABLE_VIRTUAL_TERMINAL_PROCESSING
-        );
-        assert_eq!(console::PROCESSED_OUTPUT, ENABLE_PROCESSED_OUTPUT);
-        assert_eq!(console::QUICK_EDIT, ENABLE_QUICK_EDIT_MODE);
-        assert_eq!(console::EXTENDED_FLAGS, ENABLE_EXTENDED_FLAGS);
-    }
-
-    #[test]
     fn the_console_closing_ends_the_process_and_ctrl_c_does_not() {
-        use super::super::stop::Asker;
         use windows_sys::Win32::System::Console::{CTRL_BREAK_EVENT, CTRL_C_EVENT};
         assert_eq!(
             console_end_asker(CTRL_CLOSE_EVENT),

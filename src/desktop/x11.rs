@@ -27,10 +27,10 @@ use x11rb::protocol::xproto::{
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
 
-use super::input::Button;
-use super::marks::Mark;
-use super::stop::GrabError;
-use super::{CaptureError, InputError, MonitorArea, ScreenPoint, ScreenRect};
+use super::screen::{MonitorArea, ScreenPoint, ScreenRect};
+use super::words::{
+    Asker, Button, CaptureError, GlobalKey, GrabError, InputError, Mark, Pressed, Stream,
+};
 
 /// `Ok` when there is an X11 display to list windows on; else what works
 /// instead of what the window system's library makes of it.
@@ -158,12 +158,12 @@ fn device(error: enigo::InputError) -> InputError {
 
 /// A terminal here has no console mode: escape codes are drawn, and a
 /// click selects text without stopping the program.
-pub(super) fn console_mode(_: super::console::Stream) -> Option<u32> {
+pub(super) fn console_mode(_: Stream) -> Option<u32> {
     None
 }
 
 /// See [`console_mode`]: nothing to set.
-pub(super) fn set_console_mode(_: super::console::Stream, _: u32) -> bool {
+pub(super) fn set_console_mode(_: Stream, _: u32) -> bool {
     false
 }
 
@@ -934,7 +934,7 @@ unsafe extern "C" fn on_connection_lost(
     _display: *mut x11_dl::xlib::Display,
 ) -> std::os::raw::c_int {
     log::warn!("the connection of the bot's windows to the display was lost: stopping");
-    super::stop::ending(super::stop::Asker::DisplayClosed, release_primary);
+    super::asked::ending(Asker::DisplayClosed, release_primary);
     0
 }
 
@@ -976,10 +976,7 @@ impl StopKeyGrab {
     /// (`AnyModifier`), a chord with its modifiers whatever NumLock and
     /// CapsLock are; `pressed` is called at each press. `Taken` when
     /// another client holds it (`BadAccess`).
-    pub(super) fn grab(
-        key: super::stop::GlobalKey,
-        pressed: super::stop::Pressed,
-    ) -> Result<StopKeyGrab, GrabError> {
+    pub(super) fn grab(key: GlobalKey, pressed: Pressed) -> Result<StopKeyGrab, GrabError> {
         use x11rb::protocol::xproto::{GrabMode, ModMask};
         let failed = |e: &dyn std::fmt::Display| GrabError::Failed(e.to_string());
         let (conn, screen) = x11rb::connect(None).map_err(|e| failed(&e))?;
@@ -1144,7 +1141,7 @@ mod tests {
     fn the_pause_key_is_found_at_every_keycode_that_types_it() {
         // Two keysyms a keycode from 8: Pause at 10 alone, and as the
         // shifted keysym of 12 (Ctrl+Break's key on some layouts).
-        let pause = crate::desktop::stop::PAUSE.keysym;
+        let pause = crate::desktop::words::PAUSE.keysym;
         let keysyms = [0x61, 0x41, 0x62, 0x42, pause, 0, 0x63, 0x43, 0xff6b, pause];
         assert_eq!(keycodes_of(pause, 8, 2, &keysyms), [10, 12]);
         assert!(keycodes_of(pause, 8, 2, &keysyms[..4]).is_empty());

@@ -319,7 +319,7 @@ impl GameReport {
 pub fn end_of(error: &LiveError) -> End {
     match error {
         // The display's end asks every run to stop, as a signal does.
-        LiveError::Input(InputError::Interrupted)
+        LiveError::Input(InputError::Interrupted { .. })
         | LiveError::Capture(CaptureError::DisplayClosed) => End::Interrupted,
         LiveError::Capture(CaptureError::Gone { .. }) => End::WindowClosed,
         _ => End::Stopped,
@@ -617,7 +617,7 @@ fn wait_next<D: Driver + ?Sized>(
     stop::catch().map_err(|e| RunError::Waiting(e.into()))?;
     match super::wait_next_game(window, settings) {
         Ok(()) => Ok(true),
-        Err(LiveError::Input(InputError::Interrupted)) => Ok(false),
+        Err(LiveError::Input(InputError::Interrupted { .. })) => Ok(false),
         Err(LiveError::Capture(CaptureError::Gone { .. })) => {
             observe(Event::WindowClosed);
             Ok(false)

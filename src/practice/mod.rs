@@ -121,7 +121,7 @@ pub struct NewBoardLog {
 
 /// The keys that start the next board at once, the board in play given
 /// up: N, as the end of a game says, and Space or either Enter.
-pub const NEW_BOARD_KEYS: [Key; 4] = [Key::N, Key::Space, Key::Enter, Key::NumPadEnter];
+pub const NEW_BOARD_KEYS: [Key; 4] = [Key::Char('n'), Key::Space, Key::Enter, Key::NumPadEnter];
 
 /// The window scales the practice window draws: from a quarter to four
 /// times the real game's size.
@@ -672,8 +672,8 @@ mod tests {
             down: [false; NEW_BOARD_KEYS.len()],
         };
         // Pressed and released before a poll: still asked.
-        keys.set_key_state(Key::N, true);
-        keys.set_key_state(Key::N, false);
+        keys.set_key_state(Key::Char('n'), true);
+        keys.set_key_state(Key::Char('n'), false);
         assert!(asked.take());
         // Held down, the key repeats: one ask.
         keys.set_key_state(Key::Enter, true);
