@@ -34,7 +34,7 @@
 //!   [`app::Options`]), the front door with no face ([`app::door`]: finding
 //!   the game, asking, the menu, the runs, calibrating, the record), the
 //!   words of a run, the report and the player's settings file.
-//! - [`cli`] and [`desk`], the faces on top: the terminal's (the `bot`
+//! - [`cli`] and [`gui`], the faces on top: the terminal's (the `bot`
 //!   command line, and the door on a terminal, `bot` alone) and the
 //!   window's (the desktop app `dustbot`), each driving the door.
 //!
@@ -64,12 +64,12 @@ pub mod chart;
 pub mod cli;
 pub mod colour;
 #[cfg(feature = "desktop")]
-pub mod desk;
-#[cfg(feature = "desktop")]
 pub mod desktop;
 pub mod files;
 pub mod game;
 pub mod geometry;
+#[cfg(feature = "desktop")]
+pub mod gui;
 #[cfg(feature = "desktop")]
 pub mod live;
 #[cfg(feature = "desktop")]

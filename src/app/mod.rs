@@ -5,20 +5,21 @@
 //! needs (what it does, the game's window found or the text that finds it,
 //! the calibration loaded, the solver's budget, how many games, the game
 //! log, ...), and hands it to [`games`], which opens the window, the game
-//! log and the drivers and runs the games in a row. The front door before
-//! and between the games ([`door`]) is this floor's, with no face: the
-//! guided session and the app drive it. So are what every face says and
-//! keeps: the words of a run ([`words`]), the record's text ([`stats`]),
+//! log and the games in a row; [`runner`] lives a run's whole life for
+//! every face (the driver, the stop keys, the notes, its end as a value).
+//! The front door before and between the games ([`door`]) is this
+//! floor's, with no face: the guided session and the app drive it. So are what every face says and
+//! keeps: the words of a run ([`words`]), the record's table and plot ([`record_view`]),
 //! the report ([`report`]), the log ([`logging`]), and the player's
 //! settings file ([`settings`]).
 
 pub mod calibrate;
 pub mod door;
 pub mod logging;
+pub mod record_view;
 pub mod report;
 pub mod runner;
 pub mod settings;
-pub mod stats;
 pub mod words;
 
 use std::path::{Path, PathBuf};

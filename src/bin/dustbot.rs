@@ -6,7 +6,7 @@ fn main() -> std::process::ExitCode {
     // On macOS the main thread serves the bot's windows (AppKit's rule),
     // the app's door and runs on a thread of their own.
     #[cfg(target_os = "macos")]
-    return dustbot::desktop::main_thread_serves_windows(true, dustbot::desk::main);
+    return dustbot::desktop::main_thread_serves_windows(true, dustbot::gui::main);
     #[cfg(not(target_os = "macos"))]
-    dustbot::desk::main()
+    dustbot::gui::main()
 }

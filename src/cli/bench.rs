@@ -19,7 +19,7 @@ use log::info;
 use super::args::BenchArgs;
 use super::progress::Progress;
 use super::say;
-use crate::app::stats::{check_plot_path, save_plot};
+use crate::app::record_view::{check_plot_path, save_plot};
 use crate::chart::{
     self,
     plot::{Plot, Point, Series},
@@ -33,6 +33,98 @@ use crate::solver::{Outcome, SolveOptions, Strategy, solve};
 /// The bar for a good first answer: an optimal-length solution
 /// within this time.
 const GOOD_ANSWER_WITHIN: Duration = Duration::from_secs(1);
+
+/// The example board's table: each strategy's length, proof, time and
+/// nodes.
+fn example(
+    strategies: &[Strategy],
+    solve_with: &dyn Fn(&Board, Strategy) -> Outcome,
+) -> Result<()> {
+    let example: Board = EXAMPLE_BOARD.parse()?;
+    let mut runs = Vec::new();
+    for &strategy in strategies {
+        info!("example board: {} ...", strategy.name());
+        let outcome = solve_with(&example, strategy);
+        info!("  {}", summary(&outcome));
+        runs.push(outcome);
+    }
+    say!("Example board {example} (RULES.md's)");
+    say!(
+        "{:<10} {:>6} {:>7} {:>10} {:>12} {:>10}",
+        "strategy",
+        "length",
+        "proven",
+        "time",
+        "nodes",
+        "nodes/s"
+    );
+    for (strategy, outcome) in strategies.iter().zip(&runs) {
+        say!(
+            "{:<10} {:>6} {:>7} {:>10} {:>12} {:>10}",
+            strategy.name(),
+            outcome.length(),
+            if outcome.proven_optimal { "yes" } else { "no" },
+            seconds(outcome.elapsed),
+            outcome.nodes,
+            rate(outcome.nodes, outcome.elapsed),
+        );
+    }
+    if let Some(line) = example_ratio(strategies, &runs) {
+        say!("{line}");
+    }
+    Ok(())
+}
+
+/// The random boards' table: each strategy's proofs, times to proof,
+/// lengths and rate; `(count, seed)` of the boards.
+fn random_table(
+    strategies: &[Strategy],
+    runs: &[Vec<Outcome>],
+    (count, seed): (usize, u64),
+    cap: f64,
+) {
+    say!(
+        "{} random {NODIATIS_WIDTH}x{NODIATIS_HEIGHT}x{NODIATIS_COLOURS} boards (uniform colours), seed {}; times to proof, unproven boards counted as over the cap",
+        count,
+        seed
+    );
+    say!(
+        "{:<10} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8} {:>10}",
+        "strategy",
+        "proven",
+        "median",
+        "p90",
+        "max",
+        "mean len",
+        "max len",
+        "nodes/s"
+    );
+    for (strategy, outcomes) in strategies.iter().zip(runs) {
+        // Unproven boards count as slower than any proof, so the median
+        // and p90 are over all boards, never flattered by the easy ones.
+        let mut proofs: Vec<Option<Duration>> = outcomes.iter().map(time_to_proof).collect();
+        proofs.sort_by_key(|t| t.unwrap_or(Duration::MAX));
+        let lengths: Vec<usize> = outcomes.iter().map(Outcome::length).collect();
+        let nodes: u64 = outcomes.iter().map(|o| o.nodes).sum();
+        let elapsed: Duration = outcomes.iter().map(|o| o.elapsed).sum();
+        say!(
+            "{:<10} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8} {:>10}",
+            strategy.name(),
+            format!(
+                "{}/{}",
+                proofs.iter().filter(|t| t.is_some()).count(),
+                proofs.len()
+            ),
+            proof_time(percentile(&proofs, 0.5), cap),
+            proof_time(percentile(&proofs, 0.9), cap),
+            proof_time(proofs.last().copied(), cap),
+            mean(&lengths.iter().map(|&l| l as f64).collect::<Vec<_>>())
+                .map_or("-".into(), |m| format!("{m:.2}")),
+            lengths.iter().max().map_or("-".into(), usize::to_string),
+            rate(nodes, elapsed),
+        );
+    }
+}
 
 pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
     // Ctrl-C never leaves a temporary file behind.
@@ -77,40 +169,7 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
     );
 
     say!();
-    {
-        let example: Board = EXAMPLE_BOARD.parse()?;
-        let mut runs = Vec::new();
-        for &strategy in &strategies {
-            info!("example board: {} ...", strategy.name());
-            let outcome = solve_with(&example, strategy);
-            info!("  {}", summary(&outcome));
-            runs.push(outcome);
-        }
-        say!("Example board {example} (RULES.md's)");
-        say!(
-            "{:<10} {:>6} {:>7} {:>10} {:>12} {:>10}",
-            "strategy",
-            "length",
-            "proven",
-            "time",
-            "nodes",
-            "nodes/s"
-        );
-        for (strategy, outcome) in strategies.iter().zip(&runs) {
-            say!(
-                "{:<10} {:>6} {:>7} {:>10} {:>12} {:>10}",
-                strategy.name(),
-                outcome.length(),
-                if outcome.proven_optimal { "yes" } else { "no" },
-                seconds(outcome.elapsed),
-                outcome.nodes,
-                rate(outcome.nodes, outcome.elapsed),
-            );
-        }
-        if let Some(line) = example_ratio(&strategies, &runs) {
-            say!("{line}");
-        }
-    }
+    example(&strategies, &solve_with)?;
 
     let mut rng = BoardRng::new(args.seed);
     let boards = (0..args.boards)
@@ -134,47 +193,7 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
     progress.finish();
 
     say!();
-    say!(
-        "{} random {NODIATIS_WIDTH}x{NODIATIS_HEIGHT}x{NODIATIS_COLOURS} boards (uniform colours), seed {}; times to proof, unproven boards counted as over the cap",
-        boards.len(),
-        args.seed
-    );
-    say!(
-        "{:<10} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8} {:>10}",
-        "strategy",
-        "proven",
-        "median",
-        "p90",
-        "max",
-        "mean len",
-        "max len",
-        "nodes/s"
-    );
-    for (strategy, outcomes) in strategies.iter().zip(&runs) {
-        // Unproven boards count as slower than any proof, so the median
-        // and p90 are over all boards, never flattered by the easy ones.
-        let mut proofs: Vec<Option<Duration>> = outcomes.iter().map(time_to_proof).collect();
-        proofs.sort_by_key(|t| t.unwrap_or(Duration::MAX));
-        let lengths: Vec<usize> = outcomes.iter().map(Outcome::length).collect();
-        let nodes: u64 = outcomes.iter().map(|o| o.nodes).sum();
-        let elapsed: Duration = outcomes.iter().map(|o| o.elapsed).sum();
-        say!(
-            "{:<10} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8} {:>10}",
-            strategy.name(),
-            format!(
-                "{}/{}",
-                proofs.iter().filter(|t| t.is_some()).count(),
-                proofs.len()
-            ),
-            proof_time(percentile(&proofs, 0.5), cap),
-            proof_time(percentile(&proofs, 0.9), cap),
-            proof_time(proofs.last().copied(), cap),
-            mean(&lengths.iter().map(|&l| l as f64).collect::<Vec<_>>())
-                .map_or("-".into(), |m| format!("{m:.2}")),
-            lengths.iter().max().map_or("-".into(), usize::to_string),
-            rate(nodes, elapsed),
-        );
-    }
+    random_table(&strategies, &runs, (boards.len(), args.seed), cap);
     if let Some(line) = pair_ratio(&strategies, &runs) {
         say!("{line}");
     }

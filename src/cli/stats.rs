@@ -1,5 +1,5 @@
 //! `bot stats FILE...`: the player's record from game logs, as the app
-//! floor words it ([`crate::app::stats`]): a short table of the games, or
+//! floor words it ([`crate::app::record_view`]): a short table of the games, or
 //! with `--json` one JSON object; with `--plot FILE.png`, the record as a
 //! picture, its path checked before the logs are read.
 
@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 
 use super::args::StatsArgs;
 use super::show;
-use crate::app::stats::record_text;
+use crate::app::record_view::record_text;
 use crate::files;
 
 pub fn run(args: &StatsArgs) -> Result<ExitCode> {

@@ -50,7 +50,7 @@ pub enum Standing {
 
 /// A key as the bot's windows hear it: a character, or a named key.
 /// What a key means is the window's own (the app's keymap is the app's
-/// face's, `desk`; the practice and hint windows read theirs).
+/// face's, `gui`; the practice and hint windows read theirs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
     /// A key that types a letter or a digit, as the player knows it

@@ -1190,7 +1190,7 @@ mod tests {
     }
 
     /// What dustbot.exe, which has no console, says of a fault or an
-    /// error before its window (`desk::faults`): a message box with the
+    /// error before its window (`gui::faults`): a message box with the
     /// text, there until its OK.
     #[test]
     fn a_fault_is_said_in_a_message_box_until_its_ok() {

@@ -386,6 +386,31 @@ fn drawn((game, thread): Drawing, first: &Board) -> Result<Board, PracticeError>
 /// Opens the window and plays game after game until it is closed (or
 /// Escape); `say` takes the lines for the terminal (a game started, a
 /// board cleared).
+/// A press at `(px, py)` in the window, played on the board under it and
+/// logged (at `t_ms` into the session).
+fn click(
+    session: &mut Games,
+    geometry: &Geometry,
+    (px, py): (f32, f32),
+    (now, t_ms): (Instant, u64),
+    log: &mut Option<Log<'_>>,
+) {
+    let cell = geometry.cell_at(PixelPoint::new(px, py));
+    let size = session.round.click(cell, now);
+    log_line(
+        log,
+        &ClickLog {
+            t_ms,
+            game: session.game,
+            px: [px.floor() as i64, py.floor() as i64],
+            cell: cell.map(|c| [c.x, c.y]),
+            size,
+            board_after: session.round.board.to_string(),
+        },
+    );
+    log::debug!("click at ({px}, {py}) on {cell:?}: removed {size}");
+}
+
 pub fn run(
     settings: &PracticeSettings,
     say: &mut dyn FnMut(&str),
@@ -427,21 +452,8 @@ pub fn run(
     while window.is_open() && !window.key_down(Key::Escape) {
         let now = Instant::now();
         let t_ms = now.duration_since(started).as_millis() as u64;
-        if let Some((px, py)) = window.press() {
-            let cell = geometry.cell_at(PixelPoint::new(px, py));
-            let size = session.round.click(cell, now);
-            log_line(
-                &mut log,
-                &ClickLog {
-                    t_ms,
-                    game: session.game,
-                    px: [px.floor() as i64, py.floor() as i64],
-                    cell: cell.map(|c| [c.x, c.y]),
-                    size,
-                    board_after: session.round.board.to_string(),
-                },
-            );
-            log::debug!("click at ({px}, {py}) on {cell:?}: removed {size}");
+        if let Some(press) = window.press() {
+            click(&mut session, &geometry, press, (now, t_ms), &mut log);
         }
         if asked.take() {
             session.ask();

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use dustbot::app::door::{Action, Offer};
-use dustbot::desk::layout::Layout;
 use dustbot::game::{Board, Cell, Colour};
+use dustbot::gui::layout::Layout;
 
 use crate::x11_support::*;
 

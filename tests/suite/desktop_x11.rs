@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use dustbot::app::door::{Action, Offer};
-use dustbot::desk::layout::Layout;
+use dustbot::gui::layout::Layout;
 
 use crate::app_x11::App;
 use crate::guided_x11::Pane;

@@ -810,7 +810,7 @@ fn door_showing(
     // The door's lines name the actions as the window's buttons do.
     let face = Face {
         hint_window: false,
-        labels: dustbot::desk::layout::label,
+        labels: dustbot::gui::layout::label,
     };
     let door = Door::open(options, face, outside, places).unwrap();
     (door, desktop, dir)

@@ -14,7 +14,7 @@ impl Door {
         let lines = if log.exists() {
             let plot = self.places.data.join("record.png");
             let named = Some((plot.as_path(), "the record's plot"));
-            crate::app::stats::record(&[log], named, false).map(|(text, trend)| {
+            crate::app::record_view::record(&[log], named, false).map(|(text, trend)| {
                 self.plot = Some((plot.clone(), trend));
                 text.lines().map(str::to_owned).collect()
             })

@@ -606,6 +606,14 @@ impl App {
             }
         }
         frame.paste(&picture, p.x, p.y);
+        self.paint_status();
+        self.paint_buttons(offer);
+    }
+
+    /// The status lines under the picture, the record's table in columns.
+    fn paint_status(&mut self) {
+        let layout = self.layout;
+        let frame = &mut self.frame;
         let (x, mut y) = layout.status;
         let lines = self.door.status_lines();
         let rows = status_rows(&lines, layout.text, layout.status_width());
@@ -627,6 +635,12 @@ impl App {
             }
             y += layout.line;
         }
+    }
+
+    /// The buttons of what the door offers now.
+    fn paint_buttons(&mut self, offer: Offer) {
+        let layout = self.layout;
+        let frame = &mut self.frame;
         for (action, rect) in layout.buttons(offer.actions()) {
             let label = layout::label(action);
             frame.fill(rect.x, rect.y, rect.width, rect.height, BUTTON);

@@ -77,7 +77,7 @@ pub(super) fn status_rows(lines: &[&str], size: f32, width: i64) -> Vec<Row> {
             .map(Row::Text)
             .collect()
     };
-    let Some((head, count, cells)) = crate::app::stats::table_in(lines) else {
+    let Some((head, count, cells)) = crate::app::record_view::table_in(lines) else {
         return wrapped(lines);
     };
     let mut rows = wrapped(&lines[..head]);

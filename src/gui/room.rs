@@ -137,7 +137,7 @@ fn first_clear(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::desk::{CELLS, layout::Layout};
+    use crate::gui::{CELLS, layout::Layout};
 
     fn size(scale: f32) -> (usize, usize) {
         Layout::new(CELLS, scale).size
