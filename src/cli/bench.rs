@@ -9,6 +9,7 @@
 //! FILE.png`, also a picture of each strategy's time to proof against the
 //! solution's length (`chart::plot`), its path checked before the run.
 
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -76,7 +77,8 @@ fn example(
 }
 
 /// The random boards' table: each strategy's proofs, times to proof,
-/// lengths and rate; `(count, seed)` of the boards.
+/// lengths and rate, and how the strategies compare; `(count, seed)` of
+/// the boards.
 fn random_table(
     strategies: &[Strategy],
     runs: &[Vec<Outcome>],
@@ -124,18 +126,18 @@ fn random_table(
             rate(nodes, elapsed),
         );
     }
+    if let Some(line) = pair_ratio(strategies, runs) {
+        say!("{line}");
+    }
+    if let Some(s) = strategies.iter().position(|&s| s == Strategy::Optimal) {
+        say!("{}", first_answers(&runs[s], runs));
+    }
 }
 
 pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
     // Ctrl-C never leaves a temporary file behind.
     crate::files::exit_on_ctrl_c().context("cannot catch Ctrl-C")?;
-    let mut strategies: Vec<Strategy> = Vec::new();
-    for &arg in &args.strategies {
-        let strategy = Strategy::from(arg);
-        if !strategies.contains(&strategy) {
-            strategies.push(strategy);
-        }
-    }
+    let strategies = strategies_of(args);
     if let Some(path) = &args.plot {
         check_plot_path(path, "--plot")?;
     }
@@ -194,27 +196,46 @@ pub fn run(args: &BenchArgs, bars: &MultiProgress) -> Result<ExitCode> {
 
     say!();
     random_table(&strategies, &runs, (boards.len(), args.seed), cap);
-    if let Some(line) = pair_ratio(&strategies, &runs) {
-        say!("{line}");
-    }
-    if let Some(s) = strategies.iter().position(|&s| s == Strategy::Optimal) {
-        say!("{}", first_answers(&runs[s], &runs));
-    }
     if let Some(path) = &args.plot {
-        let plot = Plot {
-            title: format!(
-                "bot bench: {} boards, seed {}, rules {}, cap {cap} s",
-                boards.len(),
-                args.seed,
-                options.rules
-            ),
-            cap,
-            series: plot_series(&strategies, &runs, cap),
-        };
-        save_plot(path, &chart::plot::plot(&plot)?, "--plot")?;
-        say!("plot: {}", path.display());
+        let title = format!(
+            "bot bench: {} boards, seed {}, rules {}, cap {cap} s",
+            boards.len(),
+            args.seed,
+            options.rules
+        );
+        save_bench_plot(path, title, &strategies, &runs, cap)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The strategies named, each once, in the order first named.
+fn strategies_of(args: &BenchArgs) -> Vec<Strategy> {
+    let mut strategies: Vec<Strategy> = Vec::new();
+    for &arg in &args.strategies {
+        let strategy = Strategy::from(arg);
+        if !strategies.contains(&strategy) {
+            strategies.push(strategy);
+        }
+    }
+    strategies
+}
+
+/// The `--plot` picture, at `path`: each strategy's times to proof.
+fn save_bench_plot(
+    path: &Path,
+    title: String,
+    strategies: &[Strategy],
+    runs: &[Vec<Outcome>],
+    cap: f64,
+) -> Result<()> {
+    let plot = Plot {
+        title,
+        cap,
+        series: plot_series(strategies, runs, cap),
+    };
+    save_plot(path, &chart::plot::plot(&plot)?, "--plot")?;
+    say!("plot: {}", path.display());
+    Ok(())
 }
 
 /// The plot's points, a series per strategy and a point per board: at the
