@@ -239,6 +239,23 @@ fn note_of<E>(event: &Event<'_, E>) -> fn(String) -> Note {
     }
 }
 
+/// Tells `listen` of one event of a game: the rules learned at its end,
+/// then the lines every driver's run says ([`game_lines`]: a driver's
+/// own events go to `driver`, a game's last line is `summary`'s).
+fn tell<E>(
+    event: Event<'_, E>,
+    run: &Run,
+    listen: &dyn Fn(Note),
+    driver: impl FnOnce(E),
+    summary: impl FnOnce(&crate::live::session::GameReport) -> String,
+) {
+    learned(&event, run, listen);
+    let note = note_of(&event);
+    for line in game_lines(event, driver, summary) {
+        listen(note(line));
+    }
+}
+
 /// Hints, each shown with its board.
 fn hints(
     run: &Run,
@@ -248,10 +265,10 @@ fn hints(
     listen: &dyn Fn(Note),
 ) -> anyhow::Result<Ran> {
     app::games(run, assist, desktop, found, &mut |event| {
-        learned(&event, run, listen);
-        let note = note_of(&event);
-        let lines = game_lines(
+        tell(
             event,
+            run,
+            listen,
             |event| {
                 if let crate::assist::Event::Hint(hint) = &event {
                     let clicks = crate::assist::clicks_on(&hint.board, &hint.plan, hint.rules);
@@ -266,9 +283,6 @@ fn hints(
             },
             |report| words::hints_summary(report, asked()),
         );
-        for line in lines {
-            listen(note(line));
-        }
     })
 }
 
@@ -286,10 +300,10 @@ fn play(
         if let Event::Board { board, .. } = &event {
             first = Some(**board);
         }
-        learned(&event, run, listen);
-        let note = note_of(&event);
-        let lines = game_lines(
+        tell(
             event,
+            run,
+            listen,
             |event| {
                 if let (
                     play::Event::Plan {
@@ -309,9 +323,6 @@ fn play(
             },
             |report| words::play_summary(report, run.max_moves, asked()),
         );
-        for line in lines {
-            listen(note(line));
-        }
     })
 }
 
