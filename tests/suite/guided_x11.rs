@@ -231,8 +231,10 @@ fn bot_alone_finds_the_board_hints_to_the_clear_and_shows_the_record() {
     let screen = pane.wait_for("cleared in 11 clicks", 1);
     assert_eq!(practice.clicks().len(), 11, "{screen}");
     // Games until quit: q ends them with the summary, and the menu is back.
+    // The q asks the door, which says it stops, as the window's Stop does.
     pane.keys("q");
     let screen = pane.wait_for("What now?", 2);
+    assert!(screen.contains("\nstopping\n"), "{screen}");
     assert!(screen.contains("1 game(s): 1 cleared"), "{screen}");
     assert!(screen.contains("; stopped by q"), "{screen}");
     // The session's own lines only: no log line but a warning.
