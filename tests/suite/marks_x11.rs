@@ -292,11 +292,12 @@ fn the_mark_goes_under_a_window_over_the_board_follows_the_game_and_escape_in_th
     wait_for("the mark where the board is now", || {
         ringed(&screenshot(&desktop.display), &points).then_some(())
     });
-    // Escape in the hint window ends the hints, as Ctrl-C does.
+    // Escape in the hint window ends the hints, said as Escape (it was
+    // said as Ctrl-C).
     let id = desktop.visible("Dust Hint").expect("the hint window");
     desktop.key_in(&id, "Escape");
     let run = bot.finish();
-    let stopped = run.stdout.contains("stopped by Ctrl-C after 0 click(s)");
+    let stopped = run.stdout.contains("stopped by Escape after 0 click(s)");
     assert!(run.code == Some(0) && stopped, "{}", run.dump());
     assert!(game.clicks().is_empty());
     assert_eq!(mapped_marks(&desktop.display), 0);
