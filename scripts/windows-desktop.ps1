@@ -170,7 +170,7 @@ function Wait-Said([string] $text) {
 Wait-Said 'is this window the game?'
 $desk.Refresh()
 [Player]::Type($desk.MainWindowHandle, 0x59) # Y
-Wait-Said '1 hints, 2 play'
+Wait-Said 'menu: 1 Hints, 2 Play'
 [Player]::Type($desk.MainWindowHandle, 0x31) # 1
 Wait-Said 'hint: click'
 $marks = ((& $told) -split "`n" | Select-String 'marks on the board|marked on the board' | Select-Object -First 1)
