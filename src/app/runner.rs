@@ -194,12 +194,15 @@ pub fn run_on(
 }
 
 /// The stop flag while a run goes on: unasked as it starts (a stop asked
-/// before is not carried into it) and as it ends, a panic's included.
+/// before is not carried into it, but a request to end the process is:
+/// the run stops at once) and as it ends, a panic's included.
 struct Unasked;
 
 impl Unasked {
     fn start() -> Unasked {
-        stop::clear();
+        if stop::end_beyond_ctrl_c().is_none() {
+            stop::clear();
+        }
         Unasked
     }
 }

@@ -75,6 +75,14 @@ pub fn end_asked() -> Option<Asker> {
     Asker::of(ENDING.load(Ordering::SeqCst))
 }
 
+/// The request to end the process that came, if one did, other than
+/// Ctrl-C: a signal to end (SIGTERM), the terminal closing (SIGHUP) or
+/// the display closing. Ctrl-C stops a run, and answers a question in a
+/// terminal's face; it ends no run before it starts.
+pub fn end_beyond_ctrl_c() -> Option<Asker> {
+    end_asked().filter(|&asker| asker != Asker::CtrlC)
+}
+
 /// The face said its end (its summary, its last line): a process ended
 /// from outside ([`ending`]) may go.
 pub fn face_ended() {
@@ -198,12 +206,6 @@ pub fn said() -> String {
         || "Ctrl-C (or a request to end)".to_owned(),
         |a| a.to_string(),
     )
-}
-
-/// Who stopped a run, in its summary's words: "Escape", "the Pause key",
-/// "Stop"; "Ctrl-C" for Ctrl-C's signal (or another request to end).
-pub fn stopped_by() -> String {
-    asker().map_or_else(|| "Ctrl-C".to_owned(), |a| a.to_string())
 }
 
 /// Forgets the stop asked for: a run that ended by it is over, and the

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 
 use super::asked;
 pub use super::asked::{
-    Running, ask, asker, check, clear, end_asked, exit_code, face_ended, output_failed, requested,
-    said, stopped_by, terminal_closed,
+    Running, ask, asker, check, clear, end_asked, end_beyond_ctrl_c, exit_code, face_ended,
+    output_failed, requested, said, terminal_closed,
 };
 use super::platform;
 use super::words::InputError;

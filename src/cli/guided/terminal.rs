@@ -139,7 +139,7 @@ const END_LOOK: Duration = Duration::from_millis(100);
 /// end (SIGTERM), the terminal closing (SIGHUP) or the display closing;
 /// never Ctrl-C, which stops a run and answers questions here.
 pub fn ending() -> Option<stop::Asker> {
-    stop::end_asked().filter(|&asker| asker != stop::Asker::CtrlC)
+    stop::end_beyond_ctrl_c()
 }
 
 /// The answer `key` gives to a question: a letter or digit, lower case,
