@@ -5,7 +5,7 @@
 //! several; or the same sums as one JSON object. A line
 //! that is no record is said on standard error and counted, never fatal;
 //! a log that cannot be read is an error naming it. A plot
-//! FILE.png: the record as a picture ([`chart::trend`]), its path
+//! FILE.png: the record as a picture ([`crate::chart::trend`]), its path
 //! checked before the logs are read.
 
 use std::path::{Path, PathBuf};

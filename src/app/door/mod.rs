@@ -9,12 +9,16 @@
 //! Try again, a saved calibration or settings file that cannot be used
 //! offers the default or a new calibration.
 //!
-//! A face drives it: its keys and buttons become [`Action`]s, and it
+//! A face drives it, and tells it how it names each action ([`Face`]:
+//! its keys or its buttons), so that the door's lines say no face's words
+//! and never a flag; its keys and buttons become [`Action`]s, and it
 //! shows what the door says: the lines said since it last looked
 //! ([`Door::take_said`], the terminal prints them, the window echoes them),
 //! the status as it stands ([`Door::status_lines`], the window paints it),
 //! the board with the plan ([`Door::shown`]), and what is offered now
-//! ([`Door::offer`]: the question, the menu, the buttons). The door calls
+//! ([`Door::offer`]: the question, the menu, the buttons; each face shows
+//! its menu itself). The phase holds what matters only there, and moves
+//! in one place (`Door::enter`, which counts the turns). The door calls
 //! [`Door::advance`] of no face: the face calls it in its loop.
 
 use std::path::PathBuf;
