@@ -30,7 +30,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
@@ -50,10 +50,16 @@ use layout::Layout;
 
 /// The window's title.
 pub const TITLE: &str = "dustbot";
-/// The window's frame rate: a click shows within a frame, and where the
-/// platform gives no presses (`OwnWindow::press`), the button's state
-/// still sees a 40 ms one.
+/// The window's frame rate while something happens: a click or a key
+/// shows within a frame.
 const RATE: usize = 60;
+/// The frame rate once nothing changed for [`QUIET`] (the menu waiting,
+/// hints watching a player who thinks): a key or a click waits at most a
+/// frame, 67 ms, to be taken, and is never lost (the window's thread
+/// queues each press), and an app left open costs a quarter of the
+/// wake-ups at rest.
+const REST_RATE: usize = 15;
+const QUIET: Duration = Duration::from_secs(2);
 
 const BACKGROUND: [u8; 3] = [28, 26, 24];
 const TEXT: [u8; 3] = [232, 228, 214];
@@ -158,6 +164,8 @@ struct App {
     /// What the door offered at the last look: a new offer's buttons are
     /// said on standard output too.
     offer: Option<Offer>,
+    /// When the window's picture last changed ([`App::pace`]).
+    changed: Instant,
 }
 
 fn run() -> Result<()> {
@@ -205,6 +213,7 @@ fn run() -> Result<()> {
         lock,
         turn: 0,
         offer: None,
+        changed: Instant::now(),
     };
     app.tell_window();
     app.listen();
@@ -352,6 +361,7 @@ impl App {
             if let Some(by) = self.window.rescaled() {
                 self.rescale(self.layout.scale * by);
             }
+            self.pace();
             if self.dirty {
                 self.paint();
                 let size = (self.frame.width, self.frame.height);
@@ -411,6 +421,18 @@ impl App {
             self.dirty = true;
         }
         self.draw_plot();
+    }
+
+    /// The frame rate: [`RATE`] from anything that changes what the window
+    /// shows (a line said, a key, a click), [`REST_RATE`] once nothing
+    /// did for [`QUIET`].
+    fn pace(&mut self) {
+        if self.dirty {
+            self.changed = Instant::now();
+            self.window.set_rate(RATE);
+        } else if self.changed.elapsed() >= QUIET {
+            self.window.set_rate(REST_RATE);
+        }
     }
 
     /// A new offer's buttons, said on standard output as the terminal's
