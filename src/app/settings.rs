@@ -215,13 +215,16 @@ impl Settings {
 
 /// Changes one key of the settings at `path`: the file read again first,
 /// so that what another session or the player's hand wrote since is
-/// kept, `change` made to it, and written back. A file that no longer
-/// parses is an error and is not written over. Returns the settings
-/// saved.
+/// kept, `change` made to it, and written back where it changed
+/// something. A file that no longer parses is an error and is not
+/// written over. Returns the settings as they stand.
 pub fn update(path: &Path, change: impl FnOnce(&mut Settings)) -> Result<Settings, SettingsError> {
     let mut settings = Settings::load(path)?;
+    let before = settings.clone();
     change(&mut settings);
-    settings.save(path)?;
+    if settings != before {
+        settings.save(path)?;
+    }
     Ok(settings)
 }
 

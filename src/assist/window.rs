@@ -191,24 +191,15 @@ mod tests {
     use super::*;
     use crate::desktop::place::{Border, GAP, Spot};
 
-    fn rect(x: i32, y: i32, width: u32, height: u32) -> ScreenRect {
-        ScreenRect {
-            x,
-            y,
-            width,
-            height,
-        }
-    }
-
     #[test]
     fn the_hint_window_stays_off_the_taskbar_at_1920x1080_at_every_scale() {
         for taskbar in [48, 72] {
             for scale in [1.0, 1.25, 1.5] {
-                let work = rect(0, 0, 1920, 1080 - taskbar);
+                let work = ScreenRect::new(0, 0, 1920, 1080 - taskbar);
                 // The game on the left, its top 63 px down, its board in
                 // its lower part: the hint window beside it.
-                let game = rect(0, 63, (1280.0 * scale) as u32, (800.0 * scale) as u32);
-                let board = rect(
+                let game = ScreenRect::new(0, 63, (1280.0 * scale) as u32, (800.0 * scale) as u32);
+                let board = ScreenRect::new(
                     (200.0 * scale) as i32,
                     63 + (300.0 * scale) as i32,
                     (600.0 * scale) as u32,
@@ -220,7 +211,7 @@ mod tests {
                     let (w, h) = hint_size(8, 6, placed.scale);
                     (w as i32, h as i32)
                 });
-                let outer = rect(placed.at.0, placed.at.1, w as u32, h as u32);
+                let outer = ScreenRect::new(placed.at.0, placed.at.1, w as u32, h as u32);
                 assert_eq!(
                     work.intersection(&outer),
                     Some(outer),
@@ -241,7 +232,7 @@ mod tests {
         let (game, board) = practice(1.0, (100, 50));
         let (w, h) = hint_size(8, 6, 1.0);
         let top = 50 + 560 + GAP;
-        let screen = rect(0, 0, 1100, (top + h as i32 + 45) as u32);
+        let screen = ScreenRect::new(0, 0, 1100, (top + h as i32 + 45) as u32);
         let below = screen.height as i32 - top;
         assert!(h as i32 + 31 + 8 <= below && h as i32 + 47 + 12 > below);
         assert!(w as i32 + 2 * 12 <= 1100);
@@ -266,7 +257,7 @@ mod tests {
     fn a_scaled_screen_gets_the_hint_at_its_scale_where_there_is_room() {
         // At 150% with room: the hint as big to the eye as at 100%.
         let (game, board) = practice(1.5, (100, 50));
-        let screen = rect(0, 0, 3000, 2000);
+        let screen = ScreenRect::new(0, 0, 3000, 2000);
         let placement = place(game, board, (screen, 1.5), (8, 6)).unwrap();
         assert_eq!((placement.spot, placement.scale), (Spot::Beside, 1.5));
         let hint = outer_with(&placement, Border::at_scale(1.5));
@@ -274,7 +265,7 @@ mod tests {
         // Smaller only where there is not: on a screen just wide enough
         // for the game and a hint at 1.2 beside it.
         let (w, _) = hint_size(8, 6, 1.2);
-        let narrow = rect(
+        let narrow = ScreenRect::new(
             0,
             0,
             (100 + game.width as i32 + GAP + w as i32 + 30) as u32,
@@ -313,13 +304,13 @@ mod tests {
     /// at `at`: the window and the board.
     fn practice(scale: f32, at: (i32, i32)) -> (ScreenRect, ScreenRect) {
         let pitch = (80.0 * scale) as u32;
-        let board = rect(
+        let board = ScreenRect::new(
             at.0 + pitch as i32 / 2,
             at.1 + pitch as i32 / 2,
             8 * pitch,
             6 * pitch,
         );
-        (rect(at.0, at.1, 9 * pitch, 7 * pitch), board)
+        (ScreenRect::new(at.0, at.1, 9 * pitch, 7 * pitch), board)
     }
 
     /// `game` centred on `screen`.
@@ -338,7 +329,7 @@ mod tests {
     fn outer_with(placement: &Placement, frame: Border) -> ScreenRect {
         let (w, h) = hint_size(8, 6, placement.scale);
         let (w, h) = frame.around((w as i32, h as i32));
-        rect(placement.at.0, placement.at.1, w as u32, h as u32)
+        ScreenRect::new(placement.at.0, placement.at.1, w as u32, h as u32)
     }
 
     /// The window's area with its frame at 100%.
@@ -359,7 +350,7 @@ mod tests {
 
     #[test]
     fn the_hint_goes_beside_the_game_at_full_size_where_there_is_room() {
-        let screen = rect(0, 0, 1600, 1000);
+        let screen = ScreenRect::new(0, 0, 1600, 1000);
         let (w, h) = {
             let (w, h) = hint_size(8, 6, 1.0);
             FRAME.around((w as i32, h as i32))
@@ -384,14 +375,14 @@ mod tests {
                 .is_none()
         );
         // A game filling the width: below, then above.
-        let wide = rect(0, 0, 1600, 560);
-        let board = rect(480, 40, 640, 480);
+        let wide = ScreenRect::new(0, 0, 1600, 560);
+        let board = ScreenRect::new(480, 40, 640, 480);
         assert_eq!(
             place(wide, board, (screen, 1.0), (8, 6)).unwrap().at,
             (0, 560 + GAP)
         );
-        let wide = rect(0, 440, 1600, 560);
-        let board = rect(480, 480, 640, 480);
+        let wide = ScreenRect::new(0, 440, 1600, 560);
+        let board = ScreenRect::new(480, 480, 640, 480);
         assert_eq!(
             place(wide, board, (screen, 1.0), (8, 6)).unwrap().at,
             (0, 440 - GAP - h)
@@ -402,7 +393,7 @@ mod tests {
     fn a_centred_game_on_a_small_screen_gets_the_hint_smaller_beside_it() {
         // The case: 1280x900, the practice window at its real size
         // centred, 280 pixels on either side.
-        let screen = rect(0, 0, 1280, 900);
+        let screen = ScreenRect::new(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.0);
         let placement = place(game, board, (screen, 1.0), (8, 6)).unwrap();
         assert_eq!(placement.spot, Spot::Beside);
@@ -428,15 +419,15 @@ mod tests {
     #[test]
     fn a_game_filling_the_screen_gets_the_hint_over_it_away_from_the_board() {
         // 1.25 times the real size: 900x700 of 1280x900, no room beside.
-        let screen = rect(0, 0, 1280, 900);
+        let screen = ScreenRect::new(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.25);
         let placement = place(game, board, (screen, 1.0), (8, 6)).unwrap();
         assert_eq!(placement.spot, Spot::Over, "{placement:?}");
         assert!(outer(&placement).intersection(&game).is_some());
         assert_clear(&placement, board, screen);
         // A full-screen game with its board in a corner: at full size.
-        let screen = rect(0, 0, 1600, 1000);
-        let board = rect(40, 40, 640, 480);
+        let screen = ScreenRect::new(0, 0, 1600, 1000);
+        let board = ScreenRect::new(40, 40, 640, 480);
         let placement = place(screen, board, (screen, 1.0), (8, 6)).unwrap();
         assert_eq!((placement.spot, placement.scale), (Spot::Over, 1.0));
         assert_clear(&placement, board, screen);
@@ -446,13 +437,13 @@ mod tests {
     fn a_screen_with_no_room_away_from_the_board_gets_no_hint_window() {
         // 1.5 times the real size: a 960x720 board on 1280x900 leaves 160
         // pixels on either side, less than the smallest hint with frames.
-        let screen = rect(0, 0, 1280, 900);
+        let screen = ScreenRect::new(0, 0, 1280, 900);
         let (game, board) = centred(screen, 1.5);
         assert_eq!(place(game, board, (screen, 1.0), (8, 6)), None);
         // A screen the board alone fills.
-        let board = rect(10, 10, 620, 460);
+        let board = ScreenRect::new(10, 10, 620, 460);
         assert_eq!(
-            place(board, board, (rect(0, 0, 640, 480), 1.0), (8, 6)),
+            place(board, board, (ScreenRect::new(0, 0, 640, 480), 1.0), (8, 6)),
             None
         );
     }

@@ -6,7 +6,6 @@
 //! run's advice said by the flags that follow it, and every stop a
 //! one-line error with exit code 2.
 
-use std::cell::RefCell;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -22,14 +21,13 @@ use crate::desktop::Desktop;
 /// go (with hints, each hint also in `hint_log` when one is named).
 pub fn games(run: &Run, desktop: &mut dyn Desktop, hint_log: Option<&Path>) -> Result<ExitCode> {
     // A log that cannot be written is found before the game starts.
-    let log = match hint_log {
+    let mut log = match hint_log {
         Some(path) => Some(assist::HintLog::create(path, &run.calibration_path)?),
         None => None,
     };
-    let log = RefCell::new(log);
     let mut log_error = None;
     let ended = runner::run_on(run, desktop, true, &mut |note| {
-        print(note, &log, &mut log_error);
+        print(note, log.as_mut(), &mut log_error);
     });
     if let Some(summary) = &ended.summary {
         say!("{summary}");
@@ -46,16 +44,12 @@ pub fn games(run: &Run, desktop: &mut dyn Desktop, hint_log: Option<&Path>) -> R
 
 /// Prints one note of the run; a hint goes into the hint log too, whose
 /// first failure is kept for the end (said at once: the hints go on).
-fn print(
-    note: Note,
-    log: &RefCell<Option<assist::HintLog>>,
-    log_error: &mut Option<anyhow::Error>,
-) {
+fn print(note: Note, log: Option<&mut assist::HintLog>, log_error: &mut Option<anyhow::Error>) {
     match note {
         Note::Window(window) => say!("window {window}"),
         Note::StopKeys(keys) => say!("{}", keys.said),
         Note::Hint(hint) => {
-            if let Some(log) = log.borrow_mut().as_mut()
+            if let Some(log) = log
                 && let Err(error) = log.write(&hint)
             {
                 eprintln!("error: {error:#}");

@@ -231,15 +231,6 @@ pub(super) fn command_line_of_procargs(args: &[u8]) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn rect(x: i32, y: i32, width: u32, height: u32) -> ScreenRect {
-        ScreenRect {
-            x,
-            y,
-            width,
-            height,
-        }
-    }
-
     #[test]
     fn a_retina_capture_comes_to_one_pixel_a_point_each_the_mean_of_its_four() {
         // 2x2 points captured at 2 pixels a point: 4x4 pixels.
@@ -251,7 +242,7 @@ mod tests {
             };
             image::Rgba(v)
         });
-        let points = to_points(image, rect(100, 50, 2, 2)).unwrap();
+        let points = to_points(image, ScreenRect::new(100, 50, 2, 2)).unwrap();
         assert_eq!(points.dimensions(), (2, 2));
         assert_eq!(points.get_pixel(0, 0).0, [10, 20, 30, 255]);
         assert_eq!(points.get_pixel(1, 0).0, [200, 100, 0, 255]);
@@ -263,27 +254,32 @@ mod tests {
     #[test]
     fn a_capture_at_one_pixel_a_point_is_kept_and_another_scale_refused() {
         let image = RgbaImage::from_pixel(30, 20, image::Rgba([1, 2, 3, 255]));
-        let kept = to_points(image.clone(), rect(0, 0, 30, 20)).unwrap();
+        let kept = to_points(image.clone(), ScreenRect::new(0, 0, 30, 20)).unwrap();
         assert_eq!(kept, image);
         let three = RgbaImage::new(90, 60);
-        assert_eq!(to_points(three, rect(0, 0, 30, 20)).unwrap().width(), 30);
+        assert_eq!(
+            to_points(three, ScreenRect::new(0, 0, 30, 20))
+                .unwrap()
+                .width(),
+            30
+        );
         // 1.5 pixels a point (a scaled mode) is no whole scale; nor is a
         // picture stretched one way only.
-        assert!(to_points(RgbaImage::new(45, 30), rect(0, 0, 30, 20)).is_err());
-        assert!(to_points(RgbaImage::new(60, 20), rect(0, 0, 30, 20)).is_err());
-        assert!(to_points(RgbaImage::new(60, 40), rect(0, 0, 0, 20)).is_err());
+        assert!(to_points(RgbaImage::new(45, 30), ScreenRect::new(0, 0, 30, 20)).is_err());
+        assert!(to_points(RgbaImage::new(60, 20), ScreenRect::new(0, 0, 30, 20)).is_err());
+        assert!(to_points(RgbaImage::new(60, 40), ScreenRect::new(0, 0, 0, 20)).is_err());
     }
 
     #[test]
     fn appkit_frames_count_from_the_main_screens_bottom() {
         // A 1440x900-point main screen: a mark 10 points from its top.
         assert_eq!(
-            appkit_frame(rect(100, 10, 50, 40), 900.0),
+            appkit_frame(ScreenRect::new(100, 10, 50, 40), 900.0),
             [100.0, 850.0, 50.0, 40.0]
         );
         // On a screen above the main one (y negative), above its top.
         assert_eq!(
-            appkit_frame(rect(0, -1080, 1920, 1080), 900.0),
+            appkit_frame(ScreenRect::new(0, -1080, 1920, 1080), 900.0),
             [0.0, 900.0, 1920.0, 1080.0]
         );
     }
@@ -299,15 +295,15 @@ mod tests {
         };
         let windows = [
             // The menu bar, the Dock: above every app, no app's click.
-            window(1, 10, 24, 1.0, rect(0, 0, 1440, 25)),
-            window(2, 11, 20, 1.0, rect(0, 800, 1440, 100)),
+            window(1, 10, 24, 1.0, ScreenRect::new(0, 0, 1440, 25)),
+            window(2, 11, 20, 1.0, ScreenRect::new(0, 800, 1440, 100)),
             // An invisible helper over the whole screen.
-            window(3, 12, 0, 0.0, rect(0, 0, 1440, 900)),
+            window(3, 12, 0, 0.0, ScreenRect::new(0, 0, 1440, 900)),
             // The bot's own marks.
-            window(4, 99, 3, 1.0, rect(100, 100, 50, 50)),
+            window(4, 99, 3, 1.0, ScreenRect::new(100, 100, 50, 50)),
             // A floating palette, then the game under it.
-            window(5, 13, 3, 1.0, rect(300, 300, 100, 100)),
-            window(6, 14, 0, 1.0, rect(0, 25, 1000, 700)),
+            window(5, 13, 3, 1.0, ScreenRect::new(300, 300, 100, 100)),
+            window(6, 14, 0, 1.0, ScreenRect::new(0, 25, 1000, 700)),
         ];
         let at = |x, y| window_at(&windows, ScreenPoint::new(x, y), 99);
         assert_eq!(at(120, 120), Some(6));

@@ -151,13 +151,6 @@ fn outside(clear: ScreenRect, screen: ScreenRect, (w, h): (i32, i32)) -> Option<
 mod tests {
     use super::*;
 
-    use crate::desktop::screen::{Region, ScreenPoint};
-
-    /// The rectangle `width` by `height` whose top-left is `(x, y)`.
-    fn rect(x: i32, y: i32, width: u32, height: u32) -> ScreenRect {
-        Region::whole(width, height).on_screen(ScreenPoint::new(x, y))
-    }
-
     #[test]
     fn the_frame_and_the_scales_follow_the_screens_scale() {
         assert_eq!(Border::at_scale(1.0), Border { side: 8, top: 31 });
@@ -170,9 +163,9 @@ mod tests {
 
     #[test]
     fn a_window_goes_beside_the_game_else_over_it_away_from_the_board_else_nowhere() {
-        let screen = (rect(0, 0, 1600, 1000), 1.0);
-        let game = rect(100, 50, 720, 560);
-        let board = rect(140, 90, 640, 480);
+        let screen = (ScreenRect::new(0, 0, 1600, 1000), 1.0);
+        let game = ScreenRect::new(100, 50, 720, 560);
+        let board = ScreenRect::new(140, 90, 640, 480);
         let fixed = |_: f32| (300, 200);
         let beside = place_sized(game, board, screen, fixed).unwrap();
         assert_eq!((beside.spot, beside.scale), (Spot::Beside, 1.0));
@@ -182,16 +175,20 @@ mod tests {
         let over = place_sized(screen.0, board, screen, fixed).unwrap();
         assert_eq!(over.spot, Spot::Over);
         // Only a smaller size fits beside the board: that scale.
-        let narrow = (rect(0, 0, 640 + 2 * GAP as u32 + 40 + 180, 600), 1.0);
+        let narrow = (
+            ScreenRect::new(0, 0, 640 + 2 * GAP as u32 + 40 + 180, 600),
+            1.0,
+        );
         let sized = |scale: f32| ((300.0 * scale) as usize, (200.0 * scale) as usize);
-        let small = place_sized(narrow.0, rect(40, 40, 640, 480), narrow, sized).unwrap();
+        let small =
+            place_sized(narrow.0, ScreenRect::new(40, 40, 640, 480), narrow, sized).unwrap();
         assert_eq!((small.spot, small.scale), (Spot::Over, 0.5));
         assert_eq!(
             small.to_string(),
             "over the game window, away from its board, at 50% size"
         );
         // No room anywhere.
-        let tiny = (rect(0, 0, 700, 500), 1.0);
+        let tiny = (ScreenRect::new(0, 0, 700, 500), 1.0);
         assert_eq!(place_sized(tiny.0, tiny.0, tiny, fixed), None);
     }
 }

@@ -125,6 +125,15 @@ impl Region {
 }
 
 impl ScreenRect {
+    pub const fn new(x: i32, y: i32, width: u32, height: u32) -> ScreenRect {
+        ScreenRect {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
     /// The part of `self` inside `other`, if any.
     pub fn intersection(&self, other: &ScreenRect) -> Option<ScreenRect> {
         overlap(self.parts(), other.parts()).map(|(x, y, width, height)| ScreenRect {

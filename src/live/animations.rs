@@ -136,7 +136,7 @@ fn play(style: Style, truth: Rules, calibration: &Calibration) -> Result<u32, St
         let mut tries = 0;
         let read = loop {
             if let Some(last) = last_click {
-                now = now.max(last + pace.between_clicks());
+                now = now.max(pace.next_click(last));
             }
             screen.round.click(Some(cell), now);
             let clicked = now;

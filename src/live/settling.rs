@@ -231,6 +231,16 @@ impl Pace {
     pub fn between_clicks(&self) -> Duration {
         self.longest.max(self.gap)
     }
+
+    /// When the click after one made at `last` may come, at the soonest:
+    /// [`Pace::between_clicks`] after it, and [`AGREE`] more, as the
+    /// longest animation seen ends at its last change seen, which a read
+    /// found up to a frame's hold before the tiles stopped (a window that
+    /// stalls on a busy machine can look still that long while its last
+    /// frames are due).
+    pub fn next_click(&self, last: Instant) -> Instant {
+        last + self.between_clicks() + AGREE
+    }
 }
 
 #[cfg(test)]

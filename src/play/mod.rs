@@ -20,7 +20,7 @@ use crate::desktop::{Desktop, GameWindow, InputError, Mouse, ScreenPoint, stop};
 use crate::game::{Board, Step};
 use crate::live::eye::{Eye, Frame};
 use crate::live::session::{self, Driver, Start};
-use crate::live::settling::{AGREE, Pace, Settling};
+use crate::live::settling::{Pace, Settling};
 use crate::live::{self, Explanation, LiveError, LiveSettings, Moment, Settled};
 use crate::record::{End, GameMode};
 use crate::solver::Outcome;
@@ -264,13 +264,13 @@ impl Playing<'_, '_, '_> {
         recent: Option<Frame>,
     ) -> Result<Option<(Settled, Frame)>, LiveError> {
         // A game may go on animating, or ignore input, after its board
-        // looks final; and the longest animation seen ends at its last
-        // change seen, which a read found up to a frame's hold before the
-        // tiles stopped: a window that stalls on a busy machine can look
-        // still that long while its last frames are due.
+        // looks final.
         if let Some(last) = self.last_click {
-            let next = last + self.pace.between_clicks() + AGREE;
-            sleep(next.saturating_duration_since(Instant::now()));
+            sleep(
+                self.pace
+                    .next_click(last)
+                    .saturating_duration_since(Instant::now()),
+            );
         }
         let live = &self.settings.live;
         mouse.check()?;

@@ -41,7 +41,7 @@ use said::{Slot, StatusLines};
 
 use super::calibrate::Calibrating;
 use super::runner::{Handle, Shown};
-use super::settings::{Choice, Settings};
+use super::settings::{self, Choice, Settings};
 use super::{Options, calibration_name};
 use crate::chart::trend::Trend;
 use crate::desktop::WindowInfo;
@@ -437,15 +437,7 @@ impl Door {
     /// written only where `change` changed it; one that cannot be saved
     /// is said once, `what` not remembered.
     fn remember(&mut self, what: &str, change: impl FnOnce(&mut Settings)) {
-        let saved = Settings::load(&self.places.settings).and_then(|mut settings| {
-            let before = settings.clone();
-            change(&mut settings);
-            if settings != before {
-                settings.save(&self.places.settings)?;
-            }
-            Ok(settings)
-        });
-        match saved {
+        match settings::update(&self.places.settings, change) {
             Ok(settings) => self.settings = settings,
             Err(error) => self.notice(format!("{what} is not remembered: {error}")),
         }
