@@ -72,7 +72,15 @@ pub(super) struct Mouse {
 
 impl Mouse {
     pub(super) fn connect() -> Result<Mouse, String> {
-        let enigo = Enigo::new(&Settings::default()).map_err(|e| e.to_string())?;
+        // enigo's XTest requests ask the server to hold each press and
+        // release 12 ms by default (and the sync after it waits on that):
+        // every click would land, and its animation start, that much after
+        // the bot's checks. The bot holds the button itself (`HOLD`).
+        let settings = Settings {
+            linux_delay: 0,
+            ..Settings::default()
+        };
+        let enigo = Enigo::new(&settings).map_err(|e| e.to_string())?;
         let (conn, screen) = x11rb::connect(None).map_err(|e| e.to_string())?;
         let root = conn.setup().roots[screen].root;
         Ok(Mouse { enigo, conn, root })

@@ -149,11 +149,29 @@ fn play(style: Style, truth: Rules, calibration: &Calibration) -> Result<u32, St
             let mut settle =
                 Settling::new(Some(current), expected, pace.hold()).ending_at(pace.ends(clicked));
             let mut at = clicked + LAG;
+            // What the last capture showed.
+            let mut last: Option<Scene> = None;
             let read = loop {
-                if let Status::Settled(read) = settle.see(screen.read(at), at) {
+                let scene = screen.round.scene(at);
+                let same = last.as_ref() == Some(&scene);
+                // The glance at a predicted board just read.
+                if settle.to_agree().is_some()
+                    && same
+                    && let Status::Settled(read) = settle.held(at)
+                {
                     break read;
                 }
-                at += settle.next_read(at);
+                last = Some(scene);
+                if settle.captured(at, same) {
+                    let status = match settle.see(screen.read(at), at) {
+                        Status::Wait => settle.held(at),
+                        settled => settled,
+                    };
+                    if let Status::Settled(read) = status {
+                        break read;
+                    }
+                }
+                at = settle.next_read(at).max(at + Duration::from_millis(1));
                 if at - clicked > Duration::from_secs(3) {
                     return Err(format!("{game}, click {number}: unsettled"));
                 }

@@ -6,13 +6,13 @@
 //! taken. Between frames, a glance ([`super::watch`]) at a few rows where
 //! the board was tells whether anything changed since the last frame.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use image::RgbaImage;
 
 use super::screen::ScreenBoard;
 use super::watch::{self, Glance};
-use super::{LiveError, Moment, NoBoard};
+use super::{LiveError, Moment, NoBoard, POLL};
 use crate::desktop::process::is_own_terminal;
 use crate::desktop::{GameWindow, Region, ScreenPoint, ScreenRect, WindowInfo};
 use crate::game::{Board, Cell};
@@ -38,6 +38,27 @@ pub struct Frame {
     glance: Option<(Region, Glance)>,
 }
 
+/// How long a check of the windows in front serves a click, at most.
+pub const FRESH: Duration = POLL;
+
+/// One capture of the board's region, not read yet.
+#[derive(Debug)]
+pub struct Capture {
+    image: RgbaImage,
+    client: ScreenRect,
+    pub taken: Instant,
+    region: Region,
+    pub glance: Glance,
+}
+
+/// What a capture brought: the board's region, or (the window resized)
+/// the whole window searched and read.
+#[derive(Debug)]
+pub enum Captured {
+    Board(Capture),
+    Searched(Frame),
+}
+
 /// The window and where its board is.
 #[derive(Debug)]
 pub struct Eye<'w> {
@@ -51,6 +72,8 @@ pub struct Eye<'w> {
     pub swamp: Swamp,
     /// The glance of the last frame of the board's region.
     seen: Option<Glance>,
+    /// When the windows in front were last found clear of the board.
+    clear_at: std::cell::Cell<Option<Instant>>,
 }
 
 impl<'w> Eye<'w> {
@@ -74,6 +97,7 @@ impl<'w> Eye<'w> {
             board: ScreenBoard { geometry, client },
             swamp,
             seen: None,
+            clear_at: std::cell::Cell::new(None),
         })
     }
 
@@ -92,6 +116,7 @@ impl<'w> Eye<'w> {
             board,
             swamp,
             seen: None,
+            clear_at: std::cell::Cell::new(None),
         }
     }
 
@@ -99,6 +124,18 @@ impl<'w> Eye<'w> {
     /// minimised), then captures and reads the board where the window is
     /// now. A resized window is searched again.
     pub fn frame(&mut self) -> Result<Frame, LiveError> {
+        match self.capture()? {
+            Captured::Board(capture) => Ok(self.read(capture)),
+            Captured::Searched(frame) => Ok(frame),
+        }
+    }
+
+    /// Refreshes the window's geometry (an error when it is closed or
+    /// minimised), then captures the board's region where the window is
+    /// now, unread: a capture whose pixels are those of the one before
+    /// reads the same. A resized window is searched again, and that
+    /// search's frame is read.
+    pub fn capture(&mut self) -> Result<Captured, LiveError> {
         let client = self.window.refresh()?.area();
         let before = self.board.client;
         self.board.client = client;
@@ -123,7 +160,7 @@ impl<'w> Eye<'w> {
                 find(&mut *self.window, self.calibration, client, Some(&hint))?;
             self.board.geometry = geometry;
             self.swamp = swamp;
-            return Ok(frame);
+            return Ok(Captured::Searched(frame));
         }
         let region = self.board.region().ok_or(LiveError::OffBoard)?;
         let (image, part) = self.window.capture_region(region)?;
@@ -132,8 +169,29 @@ impl<'w> Eye<'w> {
         }
         let seen = Glance::of_capture(&image, region);
         self.seen = Some(seen);
+        Ok(Captured::Board(Capture {
+            image,
+            client,
+            taken: Instant::now(),
+            region,
+            glance: seen,
+        }))
+    }
+
+    /// Reads the board in `capture`, a capture of the board's region.
+    pub fn read(&self, capture: Capture) -> Frame {
+        let Capture {
+            image,
+            client,
+            taken,
+            region,
+            glance,
+        } = capture;
         let started = Instant::now();
-        let geometry = self.board.geometry.translated(part.x as f32, part.y as f32);
+        let geometry = self
+            .board
+            .geometry
+            .translated(region.x as f32, region.y as f32);
         let reading = vision::read_at(&image, self.calibration, &geometry);
         // Black where the window was (another desktop a moment before the
         // window said so) reads as a board of empty cells, and another
@@ -145,7 +203,7 @@ impl<'w> Eye<'w> {
             started.elapsed().as_secs_f64() * 1000.0,
             swamp * 100.0
         );
-        Ok(Frame {
+        Frame {
             board: if shows_the_game {
                 reading.board()
             } else {
@@ -154,10 +212,10 @@ impl<'w> Eye<'w> {
             confidence: reading.min_confidence(),
             image,
             client,
-            taken: Instant::now(),
+            taken,
             shows_the_game,
-            glance: Some((region, seen)),
-        })
+            glance: Some((region, glance)),
+        }
     }
 
     /// Whether the board's pixels are still those of `frame`, by a glance
@@ -189,6 +247,7 @@ impl<'w> Eye<'w> {
     /// the clicks there: a click on the board would land on it. A window
     /// that lets clicks through (a transparent overlay) is no cover.
     pub fn uncovered(&self, when: Moment) -> Result<(), LiveError> {
+        let started = Instant::now();
         let board = self.board.area();
         let front = self.in_front(0)?;
         for by in &front {
@@ -206,7 +265,21 @@ impl<'w> Eye<'w> {
                 return Err(covered_by(by, when));
             }
         }
+        self.clear_at.set(Some(started));
         Ok(())
+    }
+
+    /// [`Eye::uncovered`], unless the windows in front were found clear of
+    /// the board after `taken` and within [`FRESH`]: the check made with
+    /// the read that settled a board serves the click that follows it (a
+    /// window put in front since changes the board's pixels, which the
+    /// aim's glance sees, or takes the press, which is asked for at the
+    /// click's point just before it).
+    pub fn uncovered_after(&self, taken: Instant, when: Moment) -> Result<(), LiveError> {
+        match self.clear_at.get() {
+            Some(clear) if clear >= taken && clear.elapsed() <= FRESH => Ok(()),
+            _ => self.uncovered(when),
+        }
     }
 
     /// `Err(Covered)` unless a press at `point` would reach the game

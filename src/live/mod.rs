@@ -31,10 +31,10 @@ use crate::game::{Board, Rules};
 use crate::solver::{self, Outcome, SolveOptions, StopFlag};
 use crate::vision::Calibration;
 pub use error::{LiveError, Moment, NoBoard};
-use eye::{Eye, Frame};
+use eye::{Captured, Eye, Frame};
 pub use rules::{Explanation, Learned, RulesChoice};
 use settling::{Settling, Status};
-use watch::Cadence;
+use watch::{Cadence, Glance};
 
 /// How often the board is captured while it settles and its animation is
 /// still due to run (see [`Settling::next_read`]), and glanced at right
@@ -142,11 +142,14 @@ fn settled(rule: &Settling, board: Board, frame: Frame) -> Settled {
 /// Captures the board until it settles by `rule` (see [`Settling`]), as
 /// often as the rule says, for at most the settings' limit. Runs `guard`
 /// before every capture (the user's mouse, Ctrl-C), so that a stop is seen
-/// at once. A window in front of the board is an error at once: its
+/// at once. A capture is read where the rule asks ([`Settling::captured`]):
+/// one whose pixels held since the captures before, and while the board
+/// keeps moving one now and then. A window in front of the board is an error at
+/// once (checked with every read, and every [`POLL`] between them): its
 /// pixels could pass for an animation frame or even for a board. A
 /// predicted board is settled by a glance that finds the pixels of the
 /// frame that read it unchanged (the same pixels read the same); a glance
-/// that differs brings a full read at once.
+/// that differs brings a capture at once.
 pub(crate) fn wait_settled(
     eye: &mut Eye,
     guard: &mut dyn FnMut() -> Result<(), LiveError>,
@@ -156,9 +159,12 @@ pub(crate) fn wait_settled(
 ) -> Result<Settled, LiveError> {
     let started = Instant::now();
     let deadline = started + settings.settle_limit;
-    // The frame before, saved with the last when the time is up: the two
-    // show what kept changing.
+    // The frame read before, saved with the last when the time is up: the
+    // two show what kept changing.
     let mut before: Option<Frame> = None;
+    // The glance of the last capture of the board's region.
+    let mut last: Option<Glance> = None;
+    let mut checked: Option<Instant> = None;
     loop {
         let tick = Instant::now();
         guard()?;
@@ -174,15 +180,44 @@ pub(crate) fn wait_settled(
             );
             return Ok(settled(&rule, board, frame));
         }
-        let frame = eye.frame()?;
+        let frame = match eye.capture()? {
+            Captured::Searched(frame) => {
+                last = None;
+                rule.captured(frame.taken, false);
+                frame
+            }
+            Captured::Board(capture) => {
+                let same = last.replace(capture.glance) == Some(capture.glance);
+                if rule.captured(capture.taken, same) || tick >= deadline {
+                    eye.read(capture)
+                } else {
+                    if checked.is_none_or(|at| at.elapsed() >= POLL) {
+                        eye.uncovered(when)?;
+                        checked = Some(Instant::now());
+                    }
+                    sleep(
+                        rule.next_read(capture.taken)
+                            .saturating_duration_since(Instant::now()),
+                    );
+                    continue;
+                }
+            }
+        };
         eye.uncovered(when)?;
+        checked = Some(Instant::now());
         let read = frame.board.as_ref().ok().copied();
-        let board = match rule.see(read, frame.taken) {
+        // A predicted board read from pixels that held long enough
+        // settles at once; else the glance that follows settles it.
+        let status = match rule.see(read, frame.taken) {
+            Status::Wait => rule.held(frame.taken),
+            settled => settled,
+        };
+        let board = match status {
             Status::Settled(board) => Some(board),
             Status::Wait if tick >= deadline => rule.timed_out(),
             Status::Wait => {
                 // From the read: a glance must come AGREE after it.
-                let next = frame.taken + rule.next_read(frame.taken);
+                let next = rule.next_read(frame.taken);
                 before = Some(frame);
                 sleep(next.saturating_duration_since(Instant::now()));
                 continue;

@@ -1,10 +1,12 @@
 //! When the board has settled after a click, and how long the game
-//! animates: rules alone, fed with the boards read one after another and
-//! their times, so that they can be tested without a screen. A board the
-//! rules in force predict (the plan's next board, or in assist mode any
-//! board one click can make) is settled once its pixels held still from
-//! its read to a glance [`AGREE`] later, or once reads at least [`POLL`]
-//! apart agree on it (an overlay over a board at rest, a score or specks,
+//! animates: rules alone, fed with the captures made one after another
+//! (whether their pixels changed), the boards read from them and their
+//! times, so that they can be tested without a screen. A capture whose
+//! pixels still change is seldom read: the board moves. A board the rules
+//! in force predict (the plan's next board, or in assist mode any board
+//! one click can make) is settled once its pixels held still [`AGREE`]
+//! (read from a capture that found them held, or confirmed by a glance
+//! after its read), or once reads at least [`POLL`] apart agree on it (an overlay over a board at rest, a score or specks,
 //! keeps its pixels changing). Any other board, the board from before the click
 //! included, counts only once it has held still longer than the longest
 //! animation seen plus a margin: an animation can pause on an in-between
@@ -44,6 +46,12 @@ pub const QUICK: Duration = Duration::from_millis(5);
 /// end; a click it does not take is made again, see [`Pace::took_input`].)
 pub const AGREE: Duration = Duration::from_millis(10);
 
+/// How often a capture of a board still moving is read all the same, from
+/// this long after the animation may end: a board at rest under a score
+/// or specks keeps its pixels changing, and settles once reads [`POLL`] or
+/// more apart agree on it.
+pub const READ_MOVING: Duration = Duration::from_millis(100);
+
 /// What the rule says after a read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -65,8 +73,15 @@ pub struct Settling {
     /// reads, how many reads the run has, and when the read before the run
     /// was made (another board or none: the board was still moving then).
     run: Option<(Board, Instant, u32, Option<Instant>)>,
-    /// When the last read was made.
+    /// When the last read was made (or the last capture known moving).
     last_read: Option<Instant>,
+    /// When the pixels of the last read first showed.
+    shown: Option<Instant>,
+    /// When the last capture read was made.
+    read_at: Option<Instant>,
+    /// When the last capture was made, and when the first of the captures
+    /// with its pixels was.
+    capture: Option<(Instant, Instant)>,
     /// When the animation may end, at the soonest: reads are
     /// [`POLL`] apart until then.
     ends: Option<Instant>,
@@ -80,6 +95,9 @@ impl Settling {
             hold,
             run: None,
             last_read: None,
+            shown: None,
+            read_at: None,
+            capture: None,
             ends: None,
         }
     }
@@ -95,17 +113,59 @@ impl Settling {
         }
     }
 
-    /// How long after a read at `now` the next read comes: [`AGREE`] after
-    /// a read of a predicted board (the glance at it), else [`QUICK`] once
-    /// the animation may have ended, and until then up to [`POLL`], no
-    /// later than when it may end.
-    pub fn next_read(&self, now: Instant) -> Duration {
-        if self.to_agree().is_some() {
-            return AGREE;
+    /// When the capture after one made at `now` comes: the glance at a
+    /// predicted board [`AGREE`] after its read; the capture that finds
+    /// pixels held [`AGREE`] when the last two were the same; else
+    /// [`QUICK`] on once the animation may have ended, and until then up
+    /// to [`POLL`] on, no later than when it may end.
+    pub fn next_read(&self, now: Instant) -> Instant {
+        if let (Some(_), Some(shown)) = (self.to_agree(), self.shown) {
+            return (shown + AGREE).max(now);
         }
-        self.ends.map_or(QUICK, |ends| {
+        if let Some((last, since)) = self.capture
+            && since < last
+            && last < since + AGREE
+        {
+            return since + AGREE;
+        }
+        now + self.ends.map_or(QUICK, |ends| {
             ends.saturating_duration_since(now).clamp(QUICK, POLL)
         })
+    }
+
+    /// A capture made at `at`, its pixels the `same` as the capture
+    /// before's or not: whether to read it (then [`Settling::see`] its
+    /// board at `at`). Pixels that changed since the capture before show
+    /// the board still moving then: such a capture is read only from
+    /// [`READ_MOVING`] after the animation may end, and no sooner than that
+    /// after the last read. The same pixels are read once they held
+    /// [`AGREE`], longer than a frame of the game, so that a moving board is
+    /// rarely read (a read of one takes several times that of a board at
+    /// rest).
+    pub fn captured(&mut self, at: Instant, same: bool) -> bool {
+        let since = match self.capture {
+            Some((_, since)) if same => since,
+            Some((before, _)) => {
+                self.run = None;
+                self.last_read = self.last_read.max(Some(before));
+                at
+            }
+            None => at,
+        };
+        self.capture = Some((at, since));
+        let read = if since < at {
+            at.saturating_duration_since(since) >= AGREE
+        } else {
+            let ended = self.ends.is_none_or(|ends| at >= ends + READ_MOVING);
+            let due = self
+                .read_at
+                .is_none_or(|read| at.saturating_duration_since(read) >= READ_MOVING);
+            ended && due
+        };
+        if read {
+            self.read_at = Some(at);
+        }
+        read
     }
 
     /// The board of the last read, when the rules in force predict it: it
@@ -120,8 +180,8 @@ impl Settling {
     /// board it read settles when the rules in force predict it and the
     /// pixels held [`AGREE`] or longer.
     pub fn held(&mut self, at: Instant) -> Status {
-        match (self.to_agree(), self.last_read) {
-            (Some(board), Some(read)) if at.saturating_duration_since(read) >= AGREE => {
+        match (self.to_agree(), self.shown) {
+            (Some(board), Some(shown)) if at.saturating_duration_since(shown) >= AGREE => {
                 Status::Settled(board)
             }
             _ => Status::Wait,
@@ -136,13 +196,19 @@ impl Settling {
     /// Takes one read (`None`: unreadable or unsure) made at `at`.
     pub fn see(&mut self, board: Option<Board>, at: Instant) -> Status {
         let read_before = self.last_read.replace(at);
+        // Read from a capture whose pixels showed since an earlier one.
+        let shown = match self.capture {
+            Some((last, since)) if last == at => since,
+            _ => at,
+        };
+        self.shown = Some(shown);
         let Some(board) = board else {
             self.run = None;
             return Status::Wait;
         };
         let (since, count, moving) = match self.run {
             Some((last, since, count, moving)) if last == board => (since, count + 1, moving),
-            _ => (at, 1, read_before),
+            _ => (shown, 1, read_before),
         };
         self.run = Some((board, since, count, moving));
         if count < 2 {
@@ -361,19 +427,20 @@ mod tests {
         let ends = ms(t, 300);
         let mut settle = Settling::new(Some(before), vec![after], QUIET).ending_at(ends);
         // While the animation runs: a read every POLL, none past its end.
-        assert_eq!(settle.next_read(t), POLL);
-        assert_eq!(settle.next_read(ms(t, 280)), Duration::from_millis(20));
-        assert_eq!(settle.next_read(ms(t, 298)), QUICK);
-        assert_eq!(settle.next_read(ms(t, 400)), QUICK);
+        assert_eq!(settle.next_read(t), ms(t, 50));
+        assert_eq!(settle.next_read(ms(t, 280)), ms(t, 300));
+        assert_eq!(settle.next_read(ms(t, 298)), ms(t, 298) + QUICK);
+        assert_eq!(settle.next_read(ms(t, 400)), ms(t, 400) + QUICK);
         // A board not predicted, read once: no hurry to agree.
         settle.see(Some(other), ms(t, 300));
         assert_eq!(settle.to_agree(), None);
-        assert_eq!(settle.next_read(ms(t, 300)), QUICK);
-        // The predicted board read: the glance at it comes AGREE on, and
-        // settles it if its pixels held that long.
+        assert_eq!(settle.next_read(ms(t, 300)), ms(t, 300) + QUICK);
+        // The predicted board read: the glance at it comes AGREE after
+        // the read, and settles it if its pixels held that long.
         settle.see(Some(after), ms(t, 310));
         assert_eq!(settle.to_agree(), Some(after));
-        assert_eq!(settle.next_read(t), AGREE);
+        assert_eq!(settle.next_read(ms(t, 312)), ms(t, 320));
+        assert_eq!(settle.next_read(ms(t, 325)), ms(t, 325));
         assert_eq!(settle.held(ms(t, 315)), Status::Wait);
         assert_eq!(settle.held(ms(t, 320)), Status::Settled(after));
         // Another board read last: no glance settles it.
@@ -382,6 +449,51 @@ mod tests {
         assert_eq!(settle.held(ms(t, 400)), Status::Wait);
         // No animation known: quick from the start.
         let unknown = Settling::new(Some(before), vec![after], QUIET);
-        assert_eq!(unknown.next_read(t), QUICK);
+        assert_eq!(unknown.next_read(t), t + QUICK);
+    }
+
+    #[test]
+    fn a_moving_capture_goes_unread_and_a_still_one_is_read_once_it_held() {
+        let (before, after, _) = boards();
+        let t = Instant::now();
+        let mut settle = Settling::new(Some(before), vec![after], QUIET).ending_at(ms(t, 250));
+        // Pixels that change while the animation may still run: unread.
+        assert!(!settle.captured(ms(t, 40), false));
+        assert!(!settle.captured(ms(t, 90), false));
+        assert_eq!(settle.next_read(ms(t, 90)), ms(t, 140));
+        // From READ_MOVING after it may end, one now and then.
+        assert!(!settle.captured(ms(t, 349), false));
+        assert!(settle.captured(ms(t, 350), false));
+        assert_eq!(settle.see(None, ms(t, 350)), Status::Wait);
+        assert!(!settle.captured(ms(t, 400), false));
+        // The same pixels twice, less than AGREE apart: the capture that
+        // finds them held AGREE is due, and read.
+        assert!(!settle.captured(ms(t, 405), false));
+        assert!(!settle.captured(ms(t, 409), true));
+        assert_eq!(settle.next_read(ms(t, 409)), ms(t, 415));
+        assert!(settle.captured(ms(t, 415), true));
+        assert_eq!(settle.see(Some(after), ms(t, 415)), Status::Wait);
+        // Its pixels showed from 405 ms: held AGREE, settled without a
+        // glance.
+        assert_eq!(settle.held(ms(t, 415)), Status::Settled(after));
+        // The board was last seen moving at the capture before 405 ms: the
+        // animation ran to there; at rest since 405 ms.
+        assert_eq!(settle.moving_until(), Some(ms(t, 400)));
+        assert_eq!(settle.steady_since(), Some(ms(t, 405)));
+        // A board not predicted must hold from when its pixels showed.
+        let mut other = Settling::new(Some(before), vec![after], QUIET).ending_at(ms(t, 250));
+        assert!(!other.captured(ms(t, 300), false));
+        assert!(other.captured(ms(t, 310), true));
+        assert_eq!(other.see(Some(before), ms(t, 310)), Status::Wait);
+        assert!(other.captured(ms(t, 799), true));
+        assert_eq!(other.see(Some(before), ms(t, 799)), Status::Wait);
+        assert!(other.captured(ms(t, 800), true));
+        assert_eq!(other.see(Some(before), ms(t, 800)), Status::Settled(before));
+        // No animation known (the player's clicks): a capture is read now
+        // and then from the start.
+        let mut unknown = Settling::new(Some(before), vec![after], QUIET);
+        assert!(unknown.captured(ms(t, 0), false));
+        assert!(!unknown.captured(ms(t, 5), false));
+        assert!(unknown.captured(ms(t, 100), false));
     }
 }

@@ -380,7 +380,7 @@ fn aim(
                 found: Box::new(found),
             });
         }
-        eye.uncovered(when)?;
+        eye.uncovered_after(frame.taken, when)?;
         // Moved or resized since the frame (a resize may keep the corner):
         // the geometry is stale, look again.
         if eye.client_now()? != frame.client {
