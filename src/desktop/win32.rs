@@ -718,7 +718,7 @@ impl Pixels {
     /// default: "the image only contains your window"), which leaves out
     /// the marks window wherever its capture exclusion is refused.
     pub(crate) fn grab(&self, area: ScreenRect) -> Result<image::RgbaImage, String> {
-        use windows_sys::Win32::Graphics::Gdi::{BitBlt, GdiFlush, SRCCOPY};
+        use windows_sys::Win32::Graphics::Gdi::{BitBlt, GdiFlush};
         let (w, h) = (area.width as i32, area.height as i32);
         if w <= 0 || h <= 0 {
             return Err(format!(
@@ -732,7 +732,7 @@ impl Pixels {
         // (CreateDIBSection's documentation asks it of any direct use).
         let copied = unsafe {
             with_dib_section(w, h, |screen, memory, bits| {
-                if BitBlt(memory, 0, 0, w, h, screen, area.x, area.y, SRCCOPY) == 0 {
+                if BitBlt(memory, 0, 0, w, h, screen, area.x, area.y, SCREEN_COPY) == 0 {
                     return Err(format!("BitBlt failed (error {})", last_error()));
                 }
                 GdiFlush();
@@ -771,6 +771,31 @@ impl Pixels {
     }
 }
 
+/// The raster operation of a copy of the screen: its pixels as they are
+/// (`SRCCOPY`), without `CAPTUREBLT`, which would add the layered windows
+/// over them (BitBlt's documentation): the marks window is one, and
+/// where Windows refuses to keep it out of captures it would be read as
+/// the board.
+const SCREEN_COPY: u32 = windows_sys::Win32::Graphics::Gdi::SRCCOPY;
+
+/// The header of a 32-bit DIB of `width` x `height` pixels, rows
+/// top-down (a negative height) as an image's are, uncompressed
+/// (`BI_RGB`: blue, green, red and a byte not used).
+fn top_down_bgrx(width: i32, height: i32) -> BITMAPINFO {
+    BITMAPINFO {
+        bmiHeader: BITMAPINFOHEADER {
+            biSize: std::mem::size_of::<BITMAPINFOHEADER>() as u32,
+            biWidth: width,
+            biHeight: -height,
+            biPlanes: 1,
+            biBitCount: 32,
+            biCompression: BI_RGB,
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
 /// A 32-bit DIB's pixels (blue, green, red and a byte "not used", as
 /// BITMAPINFOHEADER documents `BI_RGB` at 32 bits) as an opaque RGBA
 /// image: whatever GDI left in the fourth byte (0 on some systems, as
@@ -800,19 +825,7 @@ unsafe fn with_dib_section<T>(
     unsafe {
         let screen = GetDC(std::ptr::null_mut());
         let memory = CreateCompatibleDC(screen);
-        let info = BITMAPINFO {
-            bmiHeader: BITMAPINFOHEADER {
-                biSize: std::mem::size_of::<BITMAPINFOHEADER>() as u32,
-                biWidth: width,
-                // Negative: rows top-down.
-                biHeight: -height,
-                biPlanes: 1,
-                biBitCount: 32,
-                biCompression: BI_RGB,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let info = top_down_bgrx(width, height);
         let mut bits = std::ptr::null_mut();
         let dib = CreateDIBSection(
             memory,
@@ -1336,6 +1349,20 @@ mod tests {
         assert_eq!(image.get_pixel(1, 0).0, [60, 50, 40, 255]);
         assert_eq!(image.get_pixel(0, 1).0, [90, 80, 70, 255]);
         assert_eq!(image.get_pixel(1, 1).0, [3, 2, 1, 255]);
+    }
+
+    /// Decided from Microsoft's documentation: the screen is copied as it
+    /// is, without the layered windows over it (BitBlt's `CAPTUREBLT`
+    /// would add them: the marks among them), into rows top-down, four
+    /// bytes a pixel, uncompressed.
+    #[test]
+    fn a_screen_copy_leaves_layered_windows_out_into_top_down_rows() {
+        use windows_sys::Win32::Graphics::Gdi::{CAPTUREBLT, SRCCOPY};
+        assert_eq!(SCREEN_COPY & CAPTUREBLT, 0);
+        assert_eq!(SCREEN_COPY, SRCCOPY);
+        let header = top_down_bgrx(48, 36).bmiHeader;
+        assert_eq!((header.biWidth, header.biHeight), (48, -36));
+        assert_eq!((header.biBitCount, header.biCompression), (32, BI_RGB));
     }
 
     /// Calls to `EnumDisplaySettingsW` through this program's imports,
