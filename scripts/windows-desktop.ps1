@@ -14,6 +14,9 @@
 # Each check prints one line; the first failure throws (exit 1) with what
 # the bot said. Every wait is bounded.
 #   pwsh scripts/windows-desktop.ps1 -Bot PATH\bot.exe
+# Env: DUSTBOT_PRACTICE_SCALE, the practice window's scale (default 1):
+# scripts/windows-runner.ps1 -Prepare sets it where the display stays too
+# small for the practice window beside the app.
 param([Parameter(Mandatory)] [string] $Bot)
 $ErrorActionPreference = 'Stop'
 Set-StrictMode -Version Latest
@@ -79,9 +82,10 @@ $optimum = [int] $Matches[1]
 # the bot lists it and reads its board from the window. (No -WindowStyle
 # Hidden: Windows applies a launcher's show state to a program's first
 # window, which would hide the practice window itself.)
+$scale = if ($env:DUSTBOT_PRACTICE_SCALE) { $env:DUSTBOT_PRACTICE_SCALE } else { '1' }
 function Start-Practice([string] $log) {
     $process = Start-Process -FilePath $Bot -PassThru -NoNewWindow `
-        -ArgumentList "practice --board $board --anim-ms 300 --log `"$log`"" `
+        -ArgumentList "practice --board $board --anim-ms 300 --scale $scale --log `"$log`"" `
         -RedirectStandardOutput "$log.out" -RedirectStandardError "$log.err"
     for ($i = 0; $i -lt 60; $i++) {
         if ((Invoke-Bot windows) -like '*Dust Practice*' -and

@@ -6,7 +6,11 @@
 #     board it must find; Set-DisplayResolution is Windows Server's, as the
 #     runners are) and every window minimised (a provisioner's console in
 #     front would take the keys the checks type); says the screen's size
-#     and work area.
+#     and work area. Where the display stays smaller (the command fails,
+#     or leaves it so), the practice window is made to fit beside the app
+#     instead: DUSTBOT_PRACTICE_SCALE, the scale scripts/windows-desktop.ps1
+#     opens it at, goes to the job's later steps ($GITHUB_ENV), and a
+#     notice says it.
 #   pwsh scripts/windows-runner.ps1 -Keep FOLDER
 #     a screenshot of the whole desktop, the desktop checks' outputs and
 #     game logs (%TEMP%\dustbot-desktop-*) and the bot's data and settings
@@ -27,7 +31,20 @@ if ($Prepare) {
     }
     (New-Object -ComObject Shell.Application).MinimizeAll()
     $screen = [System.Windows.Forms.Screen]::PrimaryScreen
-    Write-Output "the primary screen: $($screen.Bounds.Width)x$($screen.Bounds.Height), work area $($screen.WorkingArea.Width)x$($screen.WorkingArea.Height); the other windows minimised"
+    $bounds, $work = $screen.Bounds, $screen.WorkingArea
+    Write-Output "the primary screen: $($bounds.Width)x$($bounds.Height), work area $($work.Width)x$($work.Height); the other windows minimised"
+    if ($bounds.Width -lt 1920 -or $bounds.Height -lt 1080) {
+        # The practice window is 720x560 at scale 1 (80-pixel cells), and
+        # its frame about 16x40 more: it gets half the work area's width
+        # at most, the app the rest (282 pixels wide at 1024x768), and
+        # the scale goes down by twentieths, to 0.5 at the least (40-pixel
+        # cells, which the bot reads as it reads 80).
+        $fits = [math]::Min(($work.Width / 2 - 16) / 720, ($work.Height - 40) / 560)
+        $scale = [math]::Max(0.5, [math]::Min(1, [math]::Floor($fits * 20) / 20))
+        $scale = $scale.ToString([System.Globalization.CultureInfo]::InvariantCulture)
+        if ($env:GITHUB_ENV) { "DUSTBOT_PRACTICE_SCALE=$scale" | Out-File -Append -Encoding utf8 $env:GITHUB_ENV }
+        Write-Output "::notice::the display is $($bounds.Width)x$($bounds.Height), not 1920x1080: the desktop checks open the practice window at scale $scale (DUSTBOT_PRACTICE_SCALE) to fit beside the app"
+    }
 }
 if ($Keep) {
     $kept = New-Item -ItemType Directory -Force $Keep

@@ -1,5 +1,7 @@
-//! Capture: finds the game window among the visible windows and grabs its
-//! pixels with `xcap`, on X11 and on Windows alike. It owns the window list
+//! Capture: finds the game window among the visible windows (`xcap`'s
+//! list) and grabs its pixels through the platform's `Pixels` (X11's kept
+//! connection, Windows' GDI, macOS' window server), with `xcap`'s monitor
+//! capture where that cannot connect. It owns the window list
 //! (what is visible, which one the user means, which are the bot's own,
 //! as its process tree tells, [`super::process`])
 //! and the window's fresh geometry (its client area), which live play
@@ -259,9 +261,12 @@ pub struct SystemWindow {
     /// The monitor the last region capture used and its place on the
     /// desktop: looking it up costs several round trips to the display.
     screen: Option<(xcap::Monitor, MonitorArea)>,
-    /// On X11, the screen's pixels through one connection kept open
-    /// (`xcap` opens three a capture, which cost the X server more than
-    /// the pixels); `None` where that cannot serve.
+    /// The screen's pixels through the platform: on X11 one connection
+    /// kept open (`xcap` opens three a capture, which cost the X server
+    /// more than the pixels), on Windows GDI asked for the desktop's
+    /// rectangle (`xcap` reads the monitor's place with
+    /// `EnumDisplaySettingsW`, which fails under Remote Desktop); `None`
+    /// where that cannot serve.
     pixels: Option<platform::Pixels>,
 }
 

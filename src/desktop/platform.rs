@@ -58,7 +58,8 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(ScreenPoint) -> Result<Option<i32>, String> = colour_space_at;
     let _: fn(u32) -> Option<u64> = started_at;
     let _: fn(u32) -> Option<String> = command_line_of;
-    // Pixels through a kept connection (X11; none on Windows).
+    // The screen's pixels by desktop rectangle (X11's kept connection,
+    // Windows' GDI, macOS' window server).
     let _: fn() -> Result<Pixels, String> = Pixels::connect;
     let _: fn(&Pixels, ScreenRect) -> Result<RgbaImage, String> = Pixels::grab;
     // The mouse.

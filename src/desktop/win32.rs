@@ -24,8 +24,8 @@ use windows_sys::Win32::Foundation::{
 };
 use windows_sys::Win32::Graphics::Gdi::{
     AC_SRC_ALPHA, AC_SRC_OVER, BI_RGB, BITMAPINFO, BITMAPINFOHEADER, BLENDFUNCTION, ClientToScreen,
-    CreateCompatibleDC, CreateDIBSection, DIB_RGB_COLORS, DeleteDC, DeleteObject, GetDC, ReleaseDC,
-    SelectObject,
+    CreateCompatibleDC, CreateDIBSection, DIB_RGB_COLORS, DeleteDC, DeleteObject, GetDC, HDC,
+    ReleaseDC, SelectObject,
 };
 use windows_sys::Win32::System::Console::{
     CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT, GetConsoleMode,
@@ -696,22 +696,157 @@ pub(super) fn survive_window_errors() -> Result<(), String> {
     Ok(())
 }
 
-/// No kept connection for pixels: `xcap` captures with GDI, which holds
-/// nothing open between captures. No value of this type exists.
+/// The screen's pixels through GDI: each rectangle copied with `BitBlt`
+/// from the screen's device context (`GetDC(NULL)`: the whole virtual
+/// screen, every monitor, in desktop coordinates, which are physical
+/// pixels for a process per-monitor DPI aware, as `prepare` makes it)
+/// into a DIB section of the bot's own. Nothing here asks a monitor's
+/// place (xcap's `Monitor::capture_region` reads it with
+/// `EnumDisplaySettingsW`, which fails under Remote Desktop): the
+/// rectangle is the desktop's already.
 #[derive(Debug)]
-pub(crate) enum Pixels {}
+pub(crate) struct Pixels;
 
 impl Pixels {
+    /// Nothing to hold open: GDI is asked each time.
     pub(crate) fn connect() -> Result<Pixels, String> {
-        Err("xcap captures on Windows".into())
+        Ok(Pixels)
     }
 
-    pub(crate) fn grab(&self, _: ScreenRect) -> Result<image::RgbaImage, String> {
-        match *self {}
+    /// The pixels of `area` of the desktop, as the player sees them but
+    /// for layered windows (`SRCCOPY` without `CAPTUREBLT`, BitBlt's
+    /// default: "the image only contains your window"), which leaves out
+    /// the marks window wherever its capture exclusion is refused.
+    pub(crate) fn grab(&self, area: ScreenRect) -> Result<image::RgbaImage, String> {
+        use windows_sys::Win32::Graphics::Gdi::{BitBlt, GdiFlush};
+        let (w, h) = (area.width as i32, area.height as i32);
+        if w <= 0 || h <= 0 {
+            return Err(format!(
+                "no pixels in a {}x{} area",
+                area.width, area.height
+            ));
+        }
+        let bytes = area.width as usize * area.height as usize * 4;
+        // SAFETY: the section holds `w` x `h` 32-bit pixels, `bytes` in
+        // all, read only after GdiFlush has finished GDI's copy into it
+        // (CreateDIBSection's documentation asks it of any direct use).
+        let copied = unsafe {
+            with_dib_section(w, h, |screen, memory, bits| {
+                if BitBlt(memory, 0, 0, w, h, screen, area.x, area.y, SCREEN_COPY) == 0 {
+                    return Err(format!("BitBlt failed (error {})", last_error()));
+                }
+                GdiFlush();
+                Ok(std::slice::from_raw_parts(bits, bytes).to_vec())
+            })
+        };
+        let bgrx = copied.ok_or("Windows gave no bitmap to copy the screen into")??;
+        Ok(rgba_from_bgrx(bgrx, area.width, area.height))
     }
 
-    pub(crate) fn grab_all(&self, _: &[ScreenRect]) -> Result<Vec<image::RgbaImage>, String> {
-        match *self {}
+    /// The pixels of each of `areas`, cut from one copy of the rectangle
+    /// around them all: one read of the screen a glance, as xcap's
+    /// capture of that rectangle was.
+    pub(crate) fn grab_all(&self, areas: &[ScreenRect]) -> Result<Vec<image::RgbaImage>, String> {
+        let Some(around) = areas.iter().copied().reduce(|a, b| {
+            let (left, top) = (a.x.min(b.x), a.y.min(b.y));
+            let right = (a.x + a.width as i32).max(b.x + b.width as i32);
+            let bottom = (a.y + a.height as i32).max(b.y + b.height as i32);
+            ScreenRect {
+                x: left,
+                y: top,
+                width: (right - left) as u32,
+                height: (bottom - top) as u32,
+            }
+        }) else {
+            return Ok(Vec::new());
+        };
+        let whole = self.grab(around)?;
+        Ok(areas
+            .iter()
+            .map(|area| {
+                let (x, y) = ((area.x - around.x) as u32, (area.y - around.y) as u32);
+                image::imageops::crop_imm(&whole, x, y, area.width, area.height).to_image()
+            })
+            .collect())
+    }
+}
+
+/// The raster operation of a copy of the screen: its pixels as they are
+/// (`SRCCOPY`), without `CAPTUREBLT`, which would add the layered windows
+/// over them (BitBlt's documentation): the marks window is one, and
+/// where Windows refuses to keep it out of captures it would be read as
+/// the board.
+const SCREEN_COPY: u32 = windows_sys::Win32::Graphics::Gdi::SRCCOPY;
+
+/// The header of a 32-bit DIB of `width` x `height` pixels, rows
+/// top-down (a negative height) as an image's are, uncompressed
+/// (`BI_RGB`: blue, green, red and a byte not used).
+fn top_down_bgrx(width: i32, height: i32) -> BITMAPINFO {
+    BITMAPINFO {
+        bmiHeader: BITMAPINFOHEADER {
+            biSize: std::mem::size_of::<BITMAPINFOHEADER>() as u32,
+            biWidth: width,
+            biHeight: -height,
+            biPlanes: 1,
+            biBitCount: 32,
+            biCompression: BI_RGB,
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+/// A 32-bit DIB's pixels (blue, green, red and a byte "not used", as
+/// BITMAPINFOHEADER documents `BI_RGB` at 32 bits) as an opaque RGBA
+/// image: whatever GDI left in the fourth byte (0 on some systems, as
+/// xcap found before Windows 8), the screen has no transparency.
+fn rgba_from_bgrx(mut pixels: Vec<u8>, width: u32, height: u32) -> image::RgbaImage {
+    for pixel in pixels.chunks_exact_mut(4) {
+        pixel.swap(0, 2);
+        pixel[3] = 255;
+    }
+    image::RgbaImage::from_raw(width, height, pixels).expect("4 bytes a pixel")
+}
+
+/// Runs `draw` with the screen's device context, a memory one compatible
+/// with it holding a 32-bit top-down DIB section of `width` x `height`
+/// pixels, and that section's bits; all released after. `None` when
+/// Windows gives no section.
+///
+/// # Safety
+/// `draw` may use the bits only within `width * height * 4` bytes, and
+/// only while the section is the memory context's.
+unsafe fn with_dib_section<T>(
+    width: i32,
+    height: i32,
+    draw: impl FnOnce(HDC, HDC, *mut u8) -> T,
+) -> Option<T> {
+    // SAFETY: the caller's; each handle made here is released here.
+    unsafe {
+        let screen = GetDC(std::ptr::null_mut());
+        let memory = CreateCompatibleDC(screen);
+        let info = top_down_bgrx(width, height);
+        let mut bits = std::ptr::null_mut();
+        let dib = CreateDIBSection(
+            memory,
+            &info,
+            DIB_RGB_COLORS,
+            &mut bits,
+            std::ptr::null_mut(),
+            0,
+        );
+        let drawn = if dib.is_null() || bits.is_null() {
+            None
+        } else {
+            let old = SelectObject(memory, dib);
+            let drawn = draw(screen, memory, bits.cast::<u8>());
+            SelectObject(memory, old);
+            DeleteObject(dib);
+            Some(drawn)
+        };
+        DeleteDC(memory);
+        ReleaseDC(std::ptr::null_mut(), screen);
+        drawn
     }
 }
 
@@ -844,46 +979,18 @@ impl Overlay {
         let at = super::answers::bounds(marks).ok_or("no marks")?;
         let picture = premultiplied_bgra(marks, at);
         let (w, h) = (at.width as i32, at.height as i32);
-        // SAFETY: the screen's DC and one compatible memory DC, a DIB
-        // section of `w` x `h` 32-bit pixels written through the pointer
-        // Windows gives for exactly that size, all released before return.
+        // SAFETY: the section holds `w` x `h` 32-bit pixels, as many
+        // bytes as the picture, written before GDI reads them.
         let drawn = unsafe {
-            let screen = GetDC(std::ptr::null_mut());
-            let memory = CreateCompatibleDC(screen);
-            let info = BITMAPINFO {
-                bmiHeader: BITMAPINFOHEADER {
-                    biSize: std::mem::size_of::<BITMAPINFOHEADER>() as u32,
-                    biWidth: w,
-                    // Negative: rows top-down, as the picture is.
-                    biHeight: -h,
-                    biPlanes: 1,
-                    biBitCount: 32,
-                    biCompression: BI_RGB,
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
-            let mut bits = std::ptr::null_mut();
-            let dib = CreateDIBSection(
-                memory,
-                &info,
-                DIB_RGB_COLORS,
-                &mut bits,
-                std::ptr::null_mut(),
-                0,
-            );
-            let drawn = if dib.is_null() || bits.is_null() {
-                false
-            } else {
-                std::ptr::copy_nonoverlapping(picture.as_ptr(), bits.cast::<u8>(), picture.len());
-                let old = SelectObject(memory, dib);
+            with_dib_section(w, h, |screen, memory, bits| {
+                std::ptr::copy_nonoverlapping(picture.as_ptr(), bits, picture.len());
                 let blend = BLENDFUNCTION {
                     BlendOp: AC_SRC_OVER as u8,
                     BlendFlags: 0,
                     SourceConstantAlpha: 255,
                     AlphaFormat: AC_SRC_ALPHA as u8,
                 };
-                let done = UpdateLayeredWindow(
+                UpdateLayeredWindow(
                     self.window,
                     screen,
                     &POINT { x: at.x, y: at.y },
@@ -893,15 +1000,10 @@ impl Overlay {
                     0,
                     &blend,
                     ULW_ALPHA,
-                ) != 0;
-                SelectObject(memory, old);
-                DeleteObject(dib);
-                done
-            };
-            DeleteDC(memory);
-            ReleaseDC(std::ptr::null_mut(), screen);
-            drawn
-        };
+                ) != 0
+            })
+        }
+        .unwrap_or(false);
         if !drawn {
             // As under remote desktop: no marks, the side window.
             return Err("Windows refused to draw the marks (UpdateLayeredWindow)".into());
@@ -1234,6 +1336,300 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         said.join().unwrap();
+    }
+
+    /// A 32-bit DIB's fourth byte is "not used" (BITMAPINFOHEADER): the
+    /// screen's pixels come out opaque whatever GDI left there, blue and
+    /// red swapped into RGBA, rows as they were.
+    #[test]
+    fn a_screen_copy_is_opaque_rgba_whatever_the_unused_byte() {
+        let bgrx = vec![10, 20, 30, 0, 40, 50, 60, 7, 70, 80, 90, 255, 1, 2, 3, 128];
+        let image = rgba_from_bgrx(bgrx, 2, 2);
+        assert_eq!(image.get_pixel(0, 0).0, [30, 20, 10, 255]);
+        assert_eq!(image.get_pixel(1, 0).0, [60, 50, 40, 255]);
+        assert_eq!(image.get_pixel(0, 1).0, [90, 80, 70, 255]);
+        assert_eq!(image.get_pixel(1, 1).0, [3, 2, 1, 255]);
+    }
+
+    /// Decided from Microsoft's documentation: the screen is copied as it
+    /// is, without the layered windows over it (BitBlt's `CAPTUREBLT`
+    /// would add them: the marks among them), into rows top-down, four
+    /// bytes a pixel, uncompressed.
+    #[test]
+    fn a_screen_copy_leaves_layered_windows_out_into_top_down_rows() {
+        use windows_sys::Win32::Graphics::Gdi::{CAPTUREBLT, SRCCOPY};
+        assert_eq!(SCREEN_COPY & CAPTUREBLT, 0);
+        assert_eq!(SCREEN_COPY, SRCCOPY);
+        let header = top_down_bgrx(48, 36).bmiHeader;
+        assert_eq!((header.biWidth, header.biHeight), (48, -36));
+        assert_eq!((header.biBitCount, header.biCompression), (32, BI_RGB));
+    }
+
+    /// Calls to `EnumDisplaySettingsW` through this program's imports,
+    /// while [`RefusedDisplaySettings`] stands in for it.
+    static DISPLAY_SETTINGS_ASKED: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
+
+    /// `EnumDisplaySettingsW` failing, as reported under Remote Desktop,
+    /// and counted.
+    unsafe extern "system" fn refused_display_settings(
+        _: *const u16,
+        _: u32,
+        _: *mut std::ffi::c_void,
+    ) -> BOOL {
+        DISPLAY_SETTINGS_ASKED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        0
+    }
+
+    #[link(name = "kernel32")]
+    unsafe extern "system" {
+        fn VirtualProtect(
+            address: *const std::ffi::c_void,
+            size: usize,
+            protection: u32,
+            old: *mut u32,
+        ) -> BOOL;
+    }
+
+    /// Points every entry of this program's import tables for `dll`'s
+    /// `name` at `to`; the addresses they held. Read from the PE32+
+    /// headers: the import directory (the optional header's data
+    /// directory 1), its 20-byte descriptors (the lookup table's RVA at
+    /// 0, the DLL's name at 12, the address table's at 16), and the
+    /// lookup entries (an RVA of a 2-byte hint and the name, unless bit
+    /// 63 says an ordinal).
+    fn redirect_import(dll: &str, name: &str, to: usize) -> Vec<usize> {
+        const PAGE_READWRITE: u32 = 0x04;
+        let mut held = Vec::new();
+        // SAFETY: reads the loaded image's own headers and tables, within
+        // it; each address slot is made writable for its one write.
+        unsafe {
+            let base = GetModuleHandleW(std::ptr::null()).cast::<u8>();
+            let at = |rva: u32| base.add(rva as usize);
+            let read32 = |p: *const u8| p.cast::<u32>().read_unaligned();
+            let headers = at(read32(base.add(0x3C)));
+            let optional = headers.add(24);
+            assert_eq!(optional.cast::<u16>().read_unaligned(), 0x20B, "PE32+");
+            let imports = read32(optional.add(112 + 8));
+            let mut descriptor = at(imports);
+            while read32(descriptor.add(12)) != 0 {
+                let named = std::ffi::CStr::from_ptr(at(read32(descriptor.add(12))).cast());
+                let lookup = read32(descriptor);
+                if lookup != 0 && named.to_string_lossy().eq_ignore_ascii_case(dll) {
+                    let (entries, slots) =
+                        (at(lookup).cast::<u64>(), at(read32(descriptor.add(16))));
+                    for i in 0.. {
+                        let entry = entries.add(i).read_unaligned();
+                        if entry == 0 {
+                            break;
+                        }
+                        let by_name = entry & (1 << 63) == 0;
+                        if by_name
+                            && std::ffi::CStr::from_ptr(at(entry as u32 + 2).cast()).to_bytes()
+                                == name.as_bytes()
+                        {
+                            let slot = slots.cast::<usize>().add(i);
+                            let mut was = 0;
+                            assert_ne!(VirtualProtect(slot.cast(), 8, PAGE_READWRITE, &mut was), 0);
+                            held.push(slot.replace(to));
+                            VirtualProtect(slot.cast(), 8, was, &mut was);
+                        }
+                    }
+                }
+                descriptor = descriptor.add(20);
+            }
+        }
+        held
+    }
+
+    /// `EnumDisplaySettingsW` refused and counted for this program while
+    /// the value lives; the real one back after.
+    struct RefusedDisplaySettings(usize);
+
+    impl RefusedDisplaySettings {
+        fn stand_in() -> RefusedDisplaySettings {
+            let held = redirect_import(
+                "user32.dll",
+                "EnumDisplaySettingsW",
+                refused_display_settings as *const () as usize,
+            );
+            assert!(
+                !held.is_empty(),
+                "this program imports no EnumDisplaySettingsW"
+            );
+            RefusedDisplaySettings(held[0])
+        }
+    }
+
+    impl Drop for RefusedDisplaySettings {
+        fn drop(&mut self) {
+            redirect_import("user32.dll", "EnumDisplaySettingsW", self.0);
+        }
+    }
+
+    /// A popup of this test's that paints its top left quarter in
+    /// `TOP_LEFT` and the rest in `REST` (orientation and place both
+    /// show in a copy).
+    const TOP_LEFT: [u8; 3] = [200, 40, 30];
+    const REST: [u8; 3] = [20, 150, 90];
+
+    unsafe extern "system" fn quarters_proc(
+        hwnd: HWND,
+        msg: u32,
+        wparam: WPARAM,
+        lparam: LPARAM,
+    ) -> LRESULT {
+        use windows_sys::Win32::Graphics::Gdi::{
+            BeginPaint, CreateSolidBrush, EndPaint, FillRect, PAINTSTRUCT,
+        };
+        use windows_sys::Win32::UI::WindowsAndMessaging::WM_PAINT;
+        if msg != WM_PAINT {
+            // SAFETY: the default handling of a message Windows passes.
+            return unsafe { DefWindowProcW(hwnd, msg, wparam, lparam) };
+        }
+        let colour = |[r, g, b]: [u8; 3]| u32::from(r) | u32::from(g) << 8 | u32::from(b) << 16;
+        // SAFETY: paints this window in its WM_PAINT, into a local
+        // structure; the brushes are made and deleted here.
+        unsafe {
+            let mut paint = std::mem::zeroed::<PAINTSTRUCT>();
+            let dc = BeginPaint(hwnd, &mut paint);
+            let mut whole = RECT {
+                left: 0,
+                top: 0,
+                right: 0,
+                bottom: 0,
+            };
+            GetClientRect(hwnd, &mut whole);
+            let quarter = RECT {
+                right: whole.right / 2,
+                bottom: whole.bottom / 2,
+                ..whole
+            };
+            for (rect, rgb) in [(whole, REST), (quarter, TOP_LEFT)] {
+                let brush = CreateSolidBrush(colour(rgb));
+                FillRect(dc, &rect, brush);
+                DeleteObject(brush);
+            }
+            EndPaint(hwnd, &paint);
+        }
+        0
+    }
+
+    /// A region of the desktop is copied as the window there paints it,
+    /// with `EnumDisplaySettingsW` failing (as under Remote Desktop,
+    /// where xcap's monitor capture failed with it) and never asked: the
+    /// monitors come from the monitor API and the pixels from GDI by the
+    /// desktop's own coordinates.
+    #[test]
+    fn a_region_is_copied_as_its_window_paints_it_without_enum_display_settings() {
+        use std::sync::atomic::Ordering::SeqCst;
+        use windows_sys::Win32::UI::WindowsAndMessaging::WS_VISIBLE;
+        let at = ScreenRect {
+            x: 70,
+            y: 50,
+            width: 48,
+            height: 36,
+        };
+        let class: Vec<u16> = "DustbotQuarters\0".encode_utf16().collect();
+        // SAFETY: a class and a window of this thread's, with strings and
+        // a structure that live through the calls; destroyed at the end.
+        let window = unsafe {
+            let instance = GetModuleHandleW(std::ptr::null());
+            let info = WNDCLASSEXW {
+                cbSize: std::mem::size_of::<WNDCLASSEXW>() as u32,
+                lpfnWndProc: Some(quarters_proc),
+                hInstance: instance,
+                lpszClassName: class.as_ptr(),
+                ..Default::default()
+            };
+            assert_ne!(RegisterClassExW(&info), 0);
+            CreateWindowExW(
+                WS_EX_TOPMOST | WS_EX_TOOLWINDOW | WS_EX_NOACTIVATE,
+                class.as_ptr(),
+                class.as_ptr(),
+                WS_POPUP | WS_VISIBLE,
+                at.x,
+                at.y,
+                at.width as i32,
+                at.height as i32,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                instance,
+                std::ptr::null(),
+            )
+        };
+        assert!(!window.is_null(), "no window to paint");
+        let expected = image::RgbaImage::from_fn(at.width, at.height, |x, y| {
+            let [r, g, b] = if x < at.width / 2 && y < at.height / 2 {
+                TOP_LEFT
+            } else {
+                REST
+            };
+            image::Rgba([r, g, b, 255])
+        });
+
+        let refused = RefusedDisplaySettings::stand_in();
+        let monitor = xcap::Monitor::all().unwrap().remove(0);
+        assert!(monitor.x().is_err(), "xcap's place of a monitor fails");
+        assert!(
+            monitor.capture_region(0, 0, 1, 1).is_err(),
+            "and xcap's capture with it"
+        );
+        assert!(
+            DISPLAY_SETTINGS_ASKED.load(SeqCst) > 0,
+            "through the stand-in"
+        );
+        DISPLAY_SETTINGS_ASKED.store(0, SeqCst);
+
+        let screens = super::super::capture::screens().expect("the monitors, listed");
+        assert!(
+            screens
+                .iter()
+                .any(|(area, _)| area.bounds.intersection(&at) == Some(at)),
+            "a monitor shows the window: {screens:?}"
+        );
+        let pixels = Pixels::connect().unwrap();
+        let asked = std::time::Instant::now();
+        let mut copied = pixels.grab(at).unwrap();
+        while copied != expected && asked.elapsed() < std::time::Duration::from_secs(10) {
+            let mut message = MSG::default();
+            // SAFETY: this thread's messages, into a local.
+            while unsafe { PeekMessageW(&mut message, std::ptr::null_mut(), 0, 0, PM_REMOVE) } != 0
+            {
+                // SAFETY: a message just taken from the queue.
+                unsafe { DispatchMessageW(&message) };
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            copied = pixels.grab(at).unwrap();
+        }
+        let parts = pixels.grab_all(&[
+            ScreenRect {
+                width: 4,
+                height: 3,
+                ..at
+            },
+            ScreenRect {
+                x: at.x + 40,
+                y: at.y + 30,
+                width: 2,
+                height: 2,
+            },
+        ]);
+        let asked_after = DISPLAY_SETTINGS_ASKED.load(SeqCst);
+        drop(refused);
+        // SAFETY: the window made above, on this thread.
+        unsafe { DestroyWindow(window) };
+        assert!(
+            copied == expected,
+            "the copy is not what the window paints: its corner {:?}, its middle {:?}",
+            copied.get_pixel(0, 0),
+            copied.get_pixel(at.width / 2, at.height / 2)
+        );
+        let parts = parts.unwrap();
+        assert_eq!(parts[0].get_pixel(3, 2).0, [200, 40, 30, 255]);
+        assert_eq!(parts[1].dimensions(), (2, 2));
+        assert_eq!(parts[1].get_pixel(1, 1).0, [20, 150, 90, 255]);
+        assert_eq!(asked_after, 0, "EnumDisplaySettingsW was asked");
     }
 
     #[test]
