@@ -49,11 +49,23 @@ impl Border {
 /// as small as text reads.
 const SCALES: [f32; 4] = [1.0, 0.8, 0.65, 0.5];
 
+/// The smallest scale a window of the bot's is drawn at, whatever the
+/// screen's: the text as small as it reads, which a small screen at 150%
+/// (a netbook's 1024x600 less its panel) needs to show the whole window.
+const SMALLEST: f32 = 0.5;
+
 /// The scales a window of the bot's is tried at on a screen at
 /// `screen_scale`, biggest first: [`SCALES`] of the screen's (of 1 on a
-/// screen below 100%, where text would be too small to read).
-pub fn scales(screen_scale: f32) -> [f32; 4] {
-    SCALES.map(|part| part * screen_scale.max(1.0))
+/// screen below 100%), then [`SMALLEST`] where they stop above it.
+pub fn scales(screen_scale: f32) -> Vec<f32> {
+    let mut scales: Vec<f32> = SCALES
+        .iter()
+        .map(|part| part * screen_scale.max(1.0))
+        .collect();
+    if scales.last().is_some_and(|&last| last > SMALLEST) {
+        scales.push(SMALLEST);
+    }
+    scales
 }
 
 /// Where a window of the bot's goes beside the game: its frame's top-left on the desktop, the
@@ -101,10 +113,13 @@ pub fn place_sized(
     size: impl Fn(f32) -> (usize, usize),
 ) -> Option<Placement> {
     let frame = Border::at_scale(screen_scale);
-    let sizes = scales(screen_scale).map(|scale| {
-        let (w, h) = size(scale);
-        (scale, frame.around((w as i32, h as i32)))
-    });
+    let sizes: Vec<(f32, (i32, i32))> = scales(screen_scale)
+        .into_iter()
+        .map(|scale| {
+            let (w, h) = size(scale);
+            (scale, frame.around((w as i32, h as i32)))
+        })
+        .collect();
     let found = |spot: Spot, clear: ScreenRect| {
         sizes.iter().find_map(|&(scale, outer)| {
             Some(Placement {
@@ -158,7 +173,9 @@ mod tests {
         assert_eq!(Border::at_scale(1.0).around((100, 50)), (116, 89));
         assert_eq!(scales(1.0), SCALES);
         assert_eq!(scales(0.5), SCALES);
-        assert_eq!(scales(2.0), [2.0, 1.6, 1.3, 1.0]);
+        assert_eq!(scales(2.0), [2.0, 1.6, 1.3, 1.0, SMALLEST]);
+        let at_150: Vec<f32> = SCALES.iter().map(|part| part * 1.5).collect();
+        assert_eq!(scales(1.5), [at_150, vec![SMALLEST]].concat());
     }
 
     #[test]

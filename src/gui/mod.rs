@@ -284,10 +284,8 @@ fn start_scale(first_screen: Option<(ScreenRect, f32)>) -> f32 {
             && h as i32 + frame.top + frame.side <= screen.height as i32
     };
     let scales = crate::desktop::place::scales(scale);
-    scales
-        .into_iter()
-        .find(fits)
-        .unwrap_or(scales[scales.len() - 1])
+    let smallest = scales[scales.len() - 1];
+    scales.into_iter().find(fits).unwrap_or(smallest)
 }
 
 /// The work area (the taskbar's and the docks' room left out) and scale
@@ -563,8 +561,18 @@ impl App {
             })
             .or_else(|| room::clear_of(&[area], work, size));
         let Some(spot) = spot else {
-            self.door
-                .notice("no room beside the game: move this window off the board".to_owned());
+            // Where it stays clear of the game, it stays, unsaid.
+            let ours = self.window.id();
+            let over = desktop::system()
+                .windows()
+                .unwrap_or_default()
+                .iter()
+                .any(|w| w.id == ours && w.area().intersection(&area).is_some());
+            if over {
+                self.door
+                    .notice("no room beside the game: move this window off the board".to_owned());
+            }
+            log::info!("no room beside the game on its screen: the window stays where it is");
             return;
         };
         self.go_to(spot);

@@ -189,4 +189,20 @@ mod tests {
             }
         );
     }
+
+    #[test]
+    fn on_1024x600_at_150_percent_above_a_panel_the_whole_window_shows_beside_the_game() {
+        // A 48-pixel panel at the bottom; the game as tall as the rest.
+        let work = rect((0, 0), (1024, 552));
+        let game = rect((152, 0), (720, 552));
+        let spot = clear_of(&[game], (work, 1.5), size).unwrap();
+        assert_eq!(spot.scale, 0.5, "{spot:?}");
+        let frame = Border::at_scale(1.5);
+        let (w, h) = size(0.5);
+        let ours = rect(spot.at, frame.around((w as i32, h as i32)));
+        assert!(ours.intersection(&game).is_none(), "{spot:?}");
+        let shown = ours.intersection(&work).unwrap();
+        assert_eq!(shown.height, ours.height, "above the panel: {spot:?}");
+        assert!(shown.width * 4 >= ours.width * 3, "{spot:?}");
+    }
 }
