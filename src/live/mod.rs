@@ -31,7 +31,7 @@ use crate::game::{Board, Rules};
 use crate::solver::{self, Outcome, SolveOptions, StopFlag};
 use crate::vision::Calibration;
 pub use error::{LiveError, Moment, NoBoard};
-use eye::{Captured, Eye, Frame};
+use eye::{Capture, Captured, Eye, Frame};
 pub use rules::{Explanation, Learned, RulesChoice};
 use settling::{Settling, Status};
 use watch::{Cadence, Glance};
@@ -162,8 +162,11 @@ pub(crate) fn wait_settled(
     // The frame read before, saved with the last when the time is up: the
     // two show what kept changing.
     let mut before: Option<Frame> = None;
-    // The glance of the last capture of the board's region.
+    // The glance of the last capture of the board's region, and that
+    // capture where it went unread (read when the time is up, as the frame
+    // before the last).
     let mut last: Option<Glance> = None;
+    let mut unread: Option<Capture> = None;
     let mut checked: Option<Instant> = None;
     loop {
         let tick = Instant::now();
@@ -188,17 +191,21 @@ pub(crate) fn wait_settled(
             }
             Captured::Board(capture) => {
                 let same = last.replace(capture.glance) == Some(capture.glance);
-                if rule.captured(capture.taken, same) || tick >= deadline {
+                let previous = unread.take();
+                let due = rule.captured(capture.taken, same);
+                if tick >= deadline {
+                    before = previous.map(|previous| eye.read(previous)).or(before);
+                    eye.read(capture)
+                } else if due {
                     eye.read(capture)
                 } else {
+                    let next = rule.next_read(capture.taken);
+                    unread = Some(capture);
                     if checked.is_none_or(|at| at.elapsed() >= POLL) {
                         eye.uncovered(when)?;
                         checked = Some(Instant::now());
                     }
-                    sleep(
-                        rule.next_read(capture.taken)
-                            .saturating_duration_since(Instant::now()),
-                    );
+                    sleep(next.saturating_duration_since(Instant::now()));
                     continue;
                 }
             }
