@@ -100,14 +100,22 @@ fn solve_on<T: Bits>(
     let first = plan
         .beams
         .then(|| run_beam(board, &shape, FIRST_BEAM, &search, &halt, || {}));
-    if first == Some(BeamEnd::Halted) {
+    // The first beam's solution may be as short as the colours' bound:
+    // then nothing is left to prove, nor any table or thread to make.
+    if first == Some(BeamEnd::Halted) || halt.is_set() {
         return;
     }
     let halves = Halves::new(board, rules, HALVES_FIRST_MB.min(table_mb), deadline);
     let root_halves = halves
         .as_ref()
         .map_or([0; 2], |h| h.of(&Planes::<T>::of(board)));
-    lock(&search).raise_lower_bound(Halves::bound(root_halves) as usize);
+    {
+        let mut search = lock(&search);
+        search.raise_lower_bound(Halves::bound(root_halves) as usize);
+        if search.best_length() <= search.lower_bound {
+            return;
+        }
+    }
     // The proof improves the solution only at its last budget, which may
     // be seconds away, and even that one may take long to find it:
     // meanwhile a thread of ever wider beams looks for a shorter one. One
@@ -502,16 +510,18 @@ impl<'t, T: Bits> Iteration<'t, T> {
             return (Some(Found::Solution(solution)), self.nodes);
         }
         let nodes = std::thread::scope(|scope| {
-            // A thread the system refuses (a memory limit) is a worker
-            // fewer; with none, this thread does the work.
-            let workers: Vec<_> = (0..threads)
+            // This thread is one of the workers rather than waiting on
+            // them: a thread fewer to start, and to wake on a busy
+            // machine. A thread the system refuses (a memory limit) is a
+            // worker fewer.
+            let workers: Vec<_> = (1..threads)
                 .map_while(|_| {
                     std::thread::Builder::new()
                         .spawn_scoped(scope, || self.work())
                         .ok()
                 })
                 .collect();
-            let here = if workers.is_empty() { self.work() } else { 0 };
+            let here = self.work();
             here + workers
                 .into_iter()
                 .map(|w| w.join().expect("a search thread panicked"))
