@@ -39,9 +39,13 @@ wine_prefix() {
 # wine_bot EXE ARGS...: the bot as a Windows program, its output with
 # Windows' line ends taken off; at most 120 s.
 wine_bot() {
-  local exe=$1
+  local exe=$1 status=0
   shift
-  timeout 120 "$wine" "$exe" "$@" | tr -d '\r'
+  timeout 120 "$wine" "$exe" "$@" | tr -d '\r' || status=$?
+  # A program that ends silently (a crash Wine does not report, a
+  # timeout) is named by its status, which the caller's message lacks.
+  ((status == 0)) || printf '%s %s: exit status %d\n' "$(basename "$exe")" "$*" "$status" >&2
+  return "$status"
 }
 
 # check_resources EXE PROGRAM: EXE (PROGRAM.exe) carries its resources.
