@@ -54,6 +54,38 @@ pub fn max_table_mb() -> u32 {
     })
 }
 
+/// Asks Linux to back the table's whole 2 MiB stretches with pages of that
+/// size, before any of its pages is touched. The searches probe the tables
+/// at random, and with 4 KiB pages nearly every probe of a table of tens
+/// of MiB also misses the TLB (see BENCHMARKS.md, "huge pages"). Where the
+/// system has transparent huge pages off, or none to give, the table keeps
+/// small pages: the advice changes nothing the search reads.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn advise_huge_pages(words: &[AtomicU64]) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let start = words.as_ptr() as usize;
+    let first = start.next_multiple_of(HUGE_PAGE);
+    let end = (start + std::mem::size_of_val(words)) / HUGE_PAGE * HUGE_PAGE;
+    if end > first {
+        // SAFETY: the range lies within `words`, which this table owns, and
+        // MADV_HUGEPAGE only changes how its pages are backed, never what
+        // they hold (zeros, as the allocation gave them).
+        let refused =
+            unsafe { libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE) };
+        if refused != 0 {
+            log::debug!(
+                "no huge pages for the table: {}",
+                std::io::Error::last_os_error()
+            );
+        }
+    }
+}
+
+/// Elsewhere pages come as the system gives them.
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &[AtomicU64]) {}
+
 pub(super) struct Table {
     /// Zeroed by the system, which hands out pages that read as zero; one
     /// word of each page is written when the table is made (see
@@ -103,6 +135,7 @@ impl Table {
                 .checked_add(BUCKET_WORDS - 1)?,
         )
         .ok()?;
+        advise_huge_pages(&words);
         // A page first read maps the system's zero page, and the first
         // write to it then replaces that mapping, which makes the kernel
         // interrupt every other core running the search to flush it:
@@ -273,5 +306,51 @@ mod tests {
         assert_eq!((table.mb(), table.bound(key)), (2, 7));
         table.grow(4);
         assert_eq!((table.mb(), table.bound(key)), (4, 0));
+    }
+
+    /// Whether the kernel may back the mapping that holds `address` with
+    /// huge pages (`THPeligible` in `/proc/self/smaps`).
+    #[cfg(target_os = "linux")]
+    fn huge_pages_eligible(address: usize) -> bool {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").expect("smaps is readable");
+        let mut inside = false;
+        for line in smaps.lines() {
+            let range = line
+                .split_whitespace()
+                .next()
+                .and_then(|r| r.split_once('-'));
+            if let Some((Ok(from), Ok(to))) =
+                range.map(|(f, t)| (usize::from_str_radix(f, 16), usize::from_str_radix(t, 16)))
+            {
+                inside = (from..to).contains(&address);
+            } else if inside && let Some(flag) = line.strip_prefix("THPeligible:") {
+                return flag.trim() == "1";
+            }
+        }
+        panic!("no mapping in /proc/self/smaps holds {address:#x}")
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_big_table_asks_for_huge_pages_where_the_system_has_them() {
+        let mode = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
+            .unwrap_or_default();
+        let table = Table::new(16);
+        // The table's first whole huge page: the stretch before it stays
+        // in small pages.
+        let first = (table.words.as_ptr() as usize).next_multiple_of(2 << 20);
+        let eligible = huge_pages_eligible(first);
+        // Under "madvise", only an advised mapping is eligible; "always"
+        // makes every mapping so, and "never" (or no huge pages) none.
+        if mode.contains("[madvise]") || mode.contains("[always]") {
+            assert!(eligible, "the table's pages may not be huge ({mode:?})");
+        } else {
+            assert!(!eligible, "huge pages are off ({mode:?})");
+        }
+        // The advice changes nothing the table holds.
+        let key = key(5, 99);
+        assert_eq!(table.bound(key), 0);
+        table.store(key, 7);
+        assert_eq!(table.bound(key), 7);
     }
 }
