@@ -48,6 +48,32 @@ wine_bot() {
   return "$status"
 }
 
+# wine_check EXE ARGS...: wine_bot for a command that only reads and says
+# (help, a proof, a dry run of files), run once more when it ends with a
+# status the bot never gives: 1 and 2 are its failures, said on standard
+# error, and 101 a panic, also said. Under `make test`, beside the native
+# tests, such a command ended with a failing status and nothing on
+# standard error twice in about ten runs, once after its whole output
+# (`bot.exe solve`) and once before any (a dry run); 70 runs of the same
+# commands from a fresh Wine server, under a load of 3 to 8, never did.
+# The retry is said, with the first status; a second failure is the
+# caller's. Never for a command that clicks or waits on a window.
+wine_check() {
+  local output status=0
+  output=$(wine_bot "$@") || status=$?
+  case $status in
+    0 | 1 | 2 | 101) ;;
+    *)
+      printf '%s %s: exit status %d, not one the bot gives: once more\n' \
+        "$(basename "$1")" "${*:2}" "$status" >&2
+      status=0
+      output=$(wine_bot "$@") || status=$?
+      ;;
+  esac
+  printf '%s\n' "$output"
+  return "$status"
+}
+
 # check_resources EXE PROGRAM: EXE (PROGRAM.exe) carries its resources.
 # The version resource's FileDescription (UTF-16, the value after its
 # key) is what Task Manager shows and xcap names each bot window by, its
@@ -90,7 +116,7 @@ check_exe() {
   cp -r "$root/samples" "$work/"
   # The output whole, then searched: a grep that stops at its match would
   # cut the pipe, and pipefail take SIGPIPE for a failure.
-  help=$(cd "$work" && wine_bot "$exe" --help) || die "bot.exe --help: $help"
+  help=$(cd "$work" && wine_check "$exe" --help) || die "bot.exe --help: $help"
   usage=$(grep -m1 '^Usage:' <<<"$help")
   [[ $usage == "Usage: bot [OPTIONS]"* ]] || die "bot.exe --help: $usage"
   listing=$(cd "$work" && env -u DISPLAY -u WAYLAND_DISPLAY timeout 120 "$wine" "$exe" windows 2>&1 | tr -d '\r') \
@@ -105,12 +131,12 @@ check_exe() {
 
   t0=$SECONDS
   example=GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG
-  solved=$(cd "$work" && wine_bot "$exe" solve "$example") || die "bot.exe solve: $solved"
+  solved=$(cd "$work" && wine_check "$exe" solve "$example") || die "bot.exe solve: $solved"
   grep -q '^11 moves, proven optimal' <<<"$solved" || die "bot.exe solve: $solved"
   say "solve: $(grep 'moves, proven' <<<"$solved"): $((SECONDS - t0)) s"
 
   t0=$SECONDS
-  json=$(cd "$work" && wine_bot "$exe" --dry-run --json --time 1 --out dry-run samples) \
+  json=$(cd "$work" && wine_check "$exe" --dry-run --json --time 1 --out dry-run samples) \
     || die "bot.exe --dry-run samples: $json"
   count=0
   for truth in "$root"/samples/*.board; do
