@@ -22,7 +22,7 @@ use crate::game::{Board, Cell, MAX_COLOURS, Rules};
 
 use super::beam;
 use super::bound::bound_against;
-use super::halves::Halves;
+use super::halves::{Halves, Touched};
 use super::key::{Key, key};
 use super::planes::{Bits, Planes, Shape};
 use super::table::Table;
@@ -577,6 +577,20 @@ struct Child<T> {
     planes: Planes<T>,
 }
 
+/// A child made, with the bound that did not cut it and its halves
+/// prepared: what [`Worker::children`] knows of it before its values.
+struct Made<T> {
+    cells: T,
+    /// The bound, raised by the halves' once they are known.
+    need: u32,
+    planes: Planes<T>,
+    touched: Option<Touched>,
+    /// Its halves' values once known, zero without them.
+    halves: [u32; 2],
+    /// Its key, made once the halves have kept it.
+    key: Key,
+}
+
 /// The move `A` into a node `X` from its parent `P`, when `A` took a
 /// cluster right of the middle: then a move `B` on a cluster left of the
 /// middle is not searched from `X` when the two commute, that is when `B`
@@ -621,6 +635,9 @@ struct Worker<'i, 't, T> {
     /// One list of children per depth, reused so that the search does not
     /// allocate once warm.
     levels: Vec<Vec<Child<T>>>,
+    /// The children of one board as they are made, before their values
+    /// (see [`Worker::children`]), reused like `levels`.
+    made: Vec<Made<T>>,
     nodes: u64,
     /// When `nodes` reaches this, look at the clock again.
     next_check: u64,
@@ -632,6 +649,7 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
             iteration,
             path: Vec::new(),
             levels: Vec::new(),
+            made: Vec::new(),
             nodes: 0,
             next_check: CLOCK_EVERY,
         }
@@ -654,6 +672,8 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
         }
         let mut children = std::mem::take(&mut self.levels[depth]);
         children.clear();
+        let mut made = std::mem::take(&mut self.made);
+        made.clear();
         let iteration = self.iteration;
         let shape = iteration.shape;
         // With no move to spare, every move must clear a colour at once.
@@ -662,6 +682,9 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
         let mut pruned = false;
         let [_, right] = shape.halves();
         let cross = iteration.halves.map_or(0, |h| h.cross(planes));
+        // First every child is made, and the halves' table asked for the
+        // buckets of those the colours do not cut; then their values are
+        // taken, the table's misses met together rather than one by one.
         'colours: for colour in planes.colours() {
             let plane = planes.colour[colour];
             for cells in shape.clusters(plane) {
@@ -699,15 +722,12 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
                     self.nodes += 1;
                     shape.remove(planes, cells)
                 });
-                // The click only for a child kept: most are cut.
-                let cell = || iteration.board.cell_of(cells.trailing_zeros() as usize);
-                let size = cells.count_ones() as u8;
                 if child.is_cleared() {
-                    children.clear();
+                    made.clear();
                     children.push(Child {
                         need: 0,
-                        size,
-                        cell: cell(),
+                        size: cells.count_ones() as u8,
+                        cell: iteration.board.cell_of(cells.trailing_zeros() as usize),
                         cells,
                         key: key(shape, &child),
                         halves: [0; 2],
@@ -720,36 +740,53 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
                     cut = cut.min(need);
                     continue;
                 }
-                let (need, halves) = match iteration.halves {
-                    Some(h) => {
-                        let values = h.after(&child, halves, cells, budget - 1);
-                        (need.max(Halves::bound(values)), values)
-                    }
-                    None => (need, [0; 2]),
-                };
-                if need >= budget {
-                    cut = cut.min(need);
-                    continue;
-                }
-                // Enhanced transposition cutoff: a child the table already
-                // proved too long is never entered.
-                let key = key(shape, &child);
-                let need = need.max(iteration.table.bound(key));
-                if need < budget {
-                    children.push(Child {
-                        need,
-                        size,
-                        cell: cell(),
-                        cells,
-                        key,
-                        halves,
-                        planes: child,
-                    });
-                } else {
-                    cut = cut.min(need);
-                }
+                made.push(Made {
+                    cells,
+                    need,
+                    planes: child,
+                    touched: iteration.halves.map(|h| h.prepare(&child, cells)),
+                    halves: [0; 2],
+                    key: Key::default(),
+                });
             }
         }
+        // Then the halves' values, and for the children they keep the
+        // transposition table asked for their buckets the same way.
+        made.retain_mut(|child| {
+            if let (Some(h), Some(touched)) = (iteration.halves, &child.touched) {
+                child.halves = h.after(touched, halves, budget - 1);
+                child.need = child.need.max(Halves::bound(child.halves));
+            }
+            if child.need >= budget {
+                cut = cut.min(child.need);
+                return false;
+            }
+            child.key = key(shape, &child.planes);
+            iteration.table.prefetch(child.key);
+            true
+        });
+        for child in &made {
+            // Enhanced transposition cutoff: a child the table already
+            // proved too long is never entered.
+            let need = child.need.max(iteration.table.bound(child.key));
+            if need < budget {
+                // The click only for a child kept: most are cut.
+                children.push(Child {
+                    need,
+                    size: child.cells.count_ones() as u8,
+                    cell: iteration
+                        .board
+                        .cell_of(child.cells.trailing_zeros() as usize),
+                    cells: child.cells,
+                    key: child.key,
+                    halves: child.halves,
+                    planes: child.planes,
+                });
+            } else {
+                cut = cut.min(need);
+            }
+        }
+        self.made = made;
         children.sort_unstable_by_key(|c| {
             (
                 c.need,

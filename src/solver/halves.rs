@@ -104,6 +104,14 @@ struct Side {
 /// One side's tiles.
 type Half = Planes<u64>;
 
+/// The halves a move touched, prepared for [`Halves::after`]: the colours
+/// both sides of the child have, and each touched half with its key.
+#[derive(Clone, Copy)]
+pub(super) struct Touched {
+    cross: u8,
+    halves: [Option<(Half, Key)>; 2],
+}
+
 impl Halves {
     /// The halves of boards shaped like `board` under `rules`, with a
     /// table of at most `mb` MiB, for a search that stops at `deadline`;
@@ -152,49 +160,62 @@ impl Halves {
         })
     }
 
-    /// Bounds on the halves' values of the board of planes `child`, one
-    /// move after one whose values were `parent`, the move having removed
-    /// `removed`, for a search that has `moves` moves left for it: exact
-    /// as long as the child fits in `moves`, else just enough to show that
-    /// it does not.
-    ///
-    /// A half the move did not touch keeps its value: it can only have
-    /// grown (the other half may have lost a colour), so the old one still
-    /// bounds.
-    pub(super) fn after<T: Bits>(
-        &self,
-        child: &Planes<T>,
-        parent: [u32; 2],
-        removed: T,
-        moves: u32,
-    ) -> [u32; 2] {
+    /// The first step of [`Halves::after`]: the halves of the board of
+    /// planes `child` that the move, which removed `removed`, touched, with
+    /// their keys, their buckets in the table asked for (see
+    /// [`Table::prefetch`]). A search that prepares all of a board's
+    /// children before it takes their values waits on the table's misses
+    /// together.
+    #[inline]
+    pub(super) fn prepare<T: Bits>(&self, child: &Planes<T>, removed: T) -> Touched {
         let cross = self.sides[0].colours_in(child) & self.sides[1].colours_in(child);
-        let mut values = parent;
-        // The touched sides whose value the table does not know exactly.
-        let mut open = [None; 2];
+        let mut halves = [None; 2];
         for (side, relaxed) in self.sides.iter().enumerate() {
             if removed.to_u128() & relaxed.board_cells == 0 {
                 continue;
             }
             let half = relaxed.half_of(child);
             let key = self.key(&half, side, cross);
-            let stored = self.table.bound(key);
+            self.table.prefetch(key);
+            halves[side] = Some((half, key));
+        }
+        Touched { cross, halves }
+    }
+
+    /// Bounds on the halves' values of the child `touched` was prepared
+    /// from, one move after a board whose values were `parent`, for a
+    /// search that has `moves` moves left for it: exact as long as the
+    /// child fits in `moves`, else just enough to show that it does not.
+    ///
+    /// A half the move did not touch keeps its value: it can only have
+    /// grown (the other half may have lost a colour), so the old one still
+    /// bounds.
+    pub(super) fn after(&self, touched: &Touched, parent: [u32; 2], moves: u32) -> [u32; 2] {
+        let cross = touched.cross;
+        let mut values = parent;
+        // The touched sides whose value the table does not know exactly.
+        let mut open = [None; 2];
+        for (side, relaxed) in self.sides.iter().enumerate() {
+            let Some((half, key)) = &touched.halves[side] else {
+                continue;
+            };
+            let stored = self.table.bound(*key);
             if stored & EXACT != 0 {
                 values[side] = stored & !EXACT;
             } else {
-                values[side] = relaxed.least(&half, cross).max(stored);
-                open[side] = Some((half, key));
+                values[side] = relaxed.least(half, cross).max(stored);
+                open[side] = Some((half, *key));
             }
         }
         for side in [0, 1] {
-            if let Some((half, key)) = &open[side] {
+            if let Some((half, key)) = open[side] {
                 // The child is out of reach once the two add up to more
                 // than two half moves per move left.
                 let Some(limit) = (2 * moves).checked_sub(values[1 - side]) else {
                     return values;
                 };
                 let clock = &mut Clock::new(self.deadline);
-                values[side] = self.settle(half, side, cross, values[side]..=limit, *key, clock);
+                values[side] = self.settle(half, side, cross, values[side]..=limit, key, clock);
             }
         }
         values

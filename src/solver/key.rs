@@ -14,7 +14,7 @@
 use super::planes::{Bits, Planes, Shape};
 
 /// A 128-bit key: 64 bits pick the table slot, the other 64 check it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(super) struct Key {
     pub slot: u64,
     pub check: u64,

@@ -54,6 +54,22 @@ pub fn max_table_mb() -> u32 {
     })
 }
 
+/// The processor's prefetch of the cache line at `address`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(unsafe_code)]
+fn prefetch(address: *const AtomicU64) {
+    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+    // SAFETY: a prefetch reads nothing the program sees and never faults,
+    // whatever the address (SSE, which every x86_64 processor has).
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast::<i8>()) }
+}
+
+/// Elsewhere the probe waits on its miss.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn prefetch(_: *const AtomicU64) {}
+
 /// Asks Linux to back the table's whole 2 MiB stretches with pages of that
 /// size, before any of its pages is touched. The searches probe the tables
 /// at random, and with 4 KiB pages nearly every probe of a table of tens
@@ -194,6 +210,16 @@ impl Table {
     fn bucket(&self, key: Key) -> &[AtomicU64] {
         let first = self.start + (key.slot & self.mask) as usize * BUCKET_WORDS;
         &self.words[first..first + BUCKET_WORDS]
+    }
+
+    /// Asks the processor to bring `key`'s bucket into the cache, so that
+    /// a probe soon after finds it there: a search that knows several keys
+    /// before it probes them waits on their misses together, not one by
+    /// one. A hint only: nothing is read or changed.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, key: Key) {
+        let first = self.start + (key.slot & self.mask) as usize * BUCKET_WORDS;
+        prefetch(self.words.as_ptr().wrapping_add(first));
     }
 
     /// The proven lower bound stored for `key`, or 0.
