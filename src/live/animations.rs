@@ -1,12 +1,12 @@
 //! The settling and rule-learning logic against every animation the
 //! practice window plays, under every variant of the rules, without a
 //! screen: each frame the window would show at the live loop's capture
-//! times (as often as the settling rule asks) is drawn, cut to the board's region and read by the vision at the
-//! board's place, as the eye does, and fed with its time to the rules the
-//! live loop follows (settling, pace, learned rules, a lost click made
-//! again). Every click must settle on the board the window plays, never on
-//! an in-between board, and the rules learned must always keep the
-//! window's.
+//! times (as often as the settling rule asks) is drawn, cut to the board's
+//! region and read by the vision at the board's place, as the eye does, and
+//! fed with its time to the rules the live loop follows (settling, pace,
+//! learned rules, a lost click made again). Every click must settle on the
+//! board the window plays, never on an in-between board, and the rules
+//! learned must always keep the window's.
 
 use std::time::{Duration, Instant};
 

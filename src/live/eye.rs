@@ -274,7 +274,8 @@ impl<'w> Eye<'w> {
     /// the read that settled a board serves the click that follows it (a
     /// window put in front since changes the board's pixels, which the
     /// aim's glance sees, or takes the press, which is asked for at the
-    /// click's point just before it).
+    /// click's point just before it), and while a board settles, captures
+    /// left unread are checked once a [`FRESH`] at most.
     pub fn uncovered_after(&self, taken: Instant, when: Moment) -> Result<(), LiveError> {
         match self.clear_at.get() {
             Some(clear) if clear >= taken && clear.elapsed() <= FRESH => Ok(()),

@@ -144,10 +144,10 @@ fn settled(rule: &Settling, board: Board, frame: Frame) -> Settled {
 /// before every capture (the user's mouse, Ctrl-C), so that a stop is seen
 /// at once. A capture is read where the rule asks ([`Settling::captured`]):
 /// one whose pixels held since the captures before, and while the board
-/// keeps moving one now and then. A window in front of the board is an error at
-/// once (checked with every read, and every [`POLL`] between them): its
-/// pixels could pass for an animation frame or even for a board. A
-/// predicted board is settled by a glance that finds the pixels of the
+/// keeps moving one now and then. A window in front of the board is an
+/// error at once (checked with every read, and every [`POLL`] between
+/// them): its pixels could pass for an animation frame or even for a board.
+/// A predicted board is settled by a glance that finds the pixels of the
 /// frame that read it unchanged (the same pixels read the same); a glance
 /// that differs brings a capture at once.
 pub(crate) fn wait_settled(
@@ -167,7 +167,6 @@ pub(crate) fn wait_settled(
     // before the last).
     let mut last: Option<Glance> = None;
     let mut unread: Option<Capture> = None;
-    let mut checked: Option<Instant> = None;
     loop {
         let tick = Instant::now();
         guard()?;
@@ -201,17 +200,15 @@ pub(crate) fn wait_settled(
                 } else {
                     let next = rule.next_read(capture.taken);
                     unread = Some(capture);
-                    if checked.is_none_or(|at| at.elapsed() >= POLL) {
-                        eye.uncovered(when)?;
-                        checked = Some(Instant::now());
-                    }
+                    // A check this wait made within FRESH serves: the
+                    // windows in front looked at every POLL at most.
+                    eye.uncovered_after(started, when)?;
                     sleep(next.saturating_duration_since(Instant::now()));
                     continue;
                 }
             }
         };
         eye.uncovered(when)?;
-        checked = Some(Instant::now());
         let read = frame.board.as_ref().ok().copied();
         // A predicted board read from pixels that held long enough
         // settles at once; else the glance that follows settles it.

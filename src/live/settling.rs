@@ -3,16 +3,17 @@
 //! (whether their pixels changed), the boards read from them and their
 //! times, so that they can be tested without a screen. A capture whose
 //! pixels still change is seldom read: the board moves. A board the rules
-//! in force predict (the plan's next board, or in assist mode any board
-//! one click can make) is settled once its pixels held still [`AGREE`]
-//! (read from a capture that found them held, or confirmed by a glance
-//! after its read), or once reads at least [`POLL`] apart agree on it (an overlay over a board at rest, a score or specks,
-//! keeps its pixels changing). Any other board, the board from before the click
-//! included, counts only once it has held still longer than the longest
-//! animation seen plus a margin: an animation can pause on an in-between
-//! board (the board after the fall alone is exactly what `gravity`
-//! predicts, and an in-between state of every variant), and the game may
-//! not have started the animation yet, or may not have taken the click.
+//! in force predict (the plan's next board, or in assist mode any board one
+//! click can make) is settled once its pixels held still [`AGREE`] (read
+//! from a capture that found them held, or confirmed by a glance after its
+//! read), or once reads at least [`POLL`] apart agree on it (an overlay
+//! over a board at rest, a score or specks, keeps its pixels changing). Any
+//! other board, the board from before the click included, counts only once
+//! it has held still longer than the longest animation seen plus a margin:
+//! an animation can pause on an in-between board (the board after the fall
+//! alone is exactly what `gravity` predicts, and an in-between state of
+//! every variant), and the game may not have started the animation yet, or
+//! may not have taken the click.
 //! The rule also says when to read next: every [`POLL`] while the
 //! animation is still due to run, every [`QUICK`] from when it may end,
 //! and the glance at a predicted board [`AGREE`] after its read, so that
