@@ -296,12 +296,32 @@ impl Halves {
         budget: u32,
         clock: &mut Clock,
     ) -> bool {
+        let cross = cross & half.present;
+        self.feasible_keyed(
+            half,
+            self.key(half, side, cross),
+            side,
+            cross,
+            budget,
+            clock,
+        )
+    }
+
+    /// [`Halves::feasible`] for a half whose key is `key`, `cross` already
+    /// cut to the colours the half has.
+    fn feasible_keyed(
+        &self,
+        half: &Half,
+        key: Key,
+        side: usize,
+        cross: u8,
+        budget: u32,
+        clock: &mut Clock,
+    ) -> bool {
         if half.present == 0 || clock.expired() {
             return true;
         }
         let relaxed = &self.sides[side];
-        let cross = cross & half.present;
-        let key = self.key(half, side, cross);
         let stored = self.table.bound(key);
         if stored & EXACT != 0 {
             return stored & !EXACT <= budget;
@@ -318,18 +338,26 @@ impl Halves {
         // the colour whole, else nothing), and the moves together can waste
         // no more than the budget has to spare.
         let spare = budget - self::least(half.present, cross);
-        let mut found = false;
-        // Whether the game is won within the budget after a move that
-        // takes `cells` at `cost`.
-        let mut feasible_after = |cells: u64, cost: u32| {
-            self.feasible(
-                &relaxed.shape.remove(half, cells),
-                side,
-                cross,
-                budget - cost,
-                clock,
-            )
+        // Each move's board is made, and its bucket in the table asked
+        // for, one move ahead of its search: most positions here fail, and
+        // a failing one searches all its moves, so the table's misses are
+        // met while the search goes on.
+        let mut ahead: Option<(Half, Key, u8, u32)> = None;
+        let search = |due: Option<(Half, Key, u8, u32)>, clock: &mut Clock| {
+            due.is_some_and(|(child, key, cross, cost)| {
+                self.feasible_keyed(&child, key, side, cross, budget - cost, clock)
+            })
         };
+        // Whether the game is won within the budget after the move made
+        // before this one, which takes `cells` at `cost`.
+        let mut feasible_before = |cells: u64, cost: u32, clock: &mut Clock| {
+            let child = relaxed.shape.remove(half, cells);
+            let cross = cross & child.present;
+            let key = self.key(&child, side, cross);
+            self.table.prefetch(key);
+            search(ahead.replace((child, key, cross, cost)), clock)
+        };
+        let mut found = false;
         // Spanning moves first: they cost half as much.
         'moves: for spanning in [true, false] {
             let mut colours = if spanning { cross } else { half.present };
@@ -350,7 +378,7 @@ impl Halves {
                         (!spans || spare == 1 && plane & relaxed.centre == 0)
                             && relaxed.shape.is_one_cluster(plane)
                     };
-                    if whole && feasible_after(plane, if spanning { 1 } else { 2 }) {
+                    if whole && feasible_before(plane, if spanning { 1 } else { 2 }, clock) {
                         found = true;
                         break 'moves;
                     }
@@ -372,7 +400,10 @@ impl Halves {
                     } else {
                         cost
                     };
-                    if (cost == 1) == spanning && waste <= spare && feasible_after(cluster, cost) {
+                    if (cost == 1) == spanning
+                        && waste <= spare
+                        && feasible_before(cluster, cost, clock)
+                    {
                         found = true;
                         break 'moves;
                     }
@@ -388,13 +419,15 @@ impl Halves {
                     let cells = (0..touching_count)
                         .filter(|&i| subset >> i & 1 != 0)
                         .fold(0, |m, i| m | touching[i]);
-                    if u32::from(cells != plane) <= spare && feasible_after(cells, 1) {
+                    if u32::from(cells != plane) <= spare && feasible_before(cells, 1, clock) {
                         found = true;
                         break 'moves;
                     }
                 }
             }
         }
+        // The last move made is still to be searched.
+        found = found || search(ahead, clock);
         if clock.expired {
             // What was found may rest on a guess: keep none of it.
         } else if !found {
