@@ -375,10 +375,15 @@ const FIRST_TABLE_MB: usize = 1;
 /// the bench's 200 spends over half its time in the relaxed games, and
 /// its last budget, 88 M nodes, took 15.7 s with at most 4 MiB, 9.7 s
 /// with 32 and 9.4 s with 64. (Those were 16-byte entries; an entry is
-/// now 8 bytes, and the sizes here are halved to hold as many.)
+/// now 8 bytes, and the sizes here are halved to hold as many.) A table
+/// that grows drops what it holds, though a relaxed game's value holds
+/// for every budget: at 100 bytes per node the table reaches its largest
+/// one budget before a long proof's last (a budget before of 160 k nodes
+/// or more), and the last starts with the values the one before worked
+/// out rather than with none.
 const HALVES_FIRST_MB: usize = 1;
 const HALVES_MAX_MB: usize = 16;
-const HALVES_BYTES_PER_NODE: u64 = 20;
+const HALVES_BYTES_PER_NODE: u64 = 100;
 
 /// Table bytes given per node of the previous budget's search: the next
 /// budget's tree is some twenty times larger, and stores about one entry
