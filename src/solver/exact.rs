@@ -387,14 +387,12 @@ const HALVES_BYTES_PER_NODE: u64 = 100;
 
 /// Table bytes given per node of the previous budget's search: the next
 /// budget's tree is some twenty times larger, and stores about one entry
-/// (8 bytes) for every twenty boards it makes. Four times that room keeps
-/// the table closer to the core than more would: on the example board,
-/// 1 MiB instead of 4 MiB for budget 10 cut the proof by about 10%. A
-/// table is written through once when it is made (see `table`), so room
-/// not needed costs time too: the 12-click board of the bench whose
-/// optimum only the proof finds starts its last budget with 64 MiB
-/// rather than 128, and finds it at 1.04 and 1.01 s, not 1.24 and 1.07.
-const TABLE_BYTES_PER_NODE: u64 = 32;
+/// (8 bytes) for every twenty boards it makes. Twice that room keeps the
+/// table closer to the core than more would, and a table is written
+/// through once when it is made (see `table`), so room not needed costs
+/// time too: the 14-click boards' last budget makes 0.3% more boards in a
+/// table of 32 MiB than in one of 64, in 0.92 of the time.
+const TABLE_BYTES_PER_NODE: u64 = 16;
 
 /// The searches click each cluster at its lowest bit, on boards of the
 /// rules they search (see [`searched`]); the log and the player expect
