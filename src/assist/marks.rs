@@ -211,6 +211,25 @@ impl OnBoard {
         plan: &[Step],
         rules: Rules,
     ) -> Result<Probe, String> {
+        // A window manager restacks the windows it maps as it gets to them
+        // (the hint window's, opened just before): one that came over the
+        // marks between their show and the capture would make them look
+        // left out, so captures that show none are made once more.
+        let first = self.probe_once(eye, board, plan, rules)?;
+        if first != Probe::Unseen {
+            return Ok(first);
+        }
+        self.probe_once(eye, board, plan, rules)
+    }
+
+    /// One look of [`OnBoard::probe`].
+    fn probe_once(
+        &mut self,
+        eye: &mut Eye,
+        board: &Board,
+        plan: &[Step],
+        rules: Rules,
+    ) -> Result<Probe, String> {
         self.show(eye, board, plan, rules)?;
         let with = eye.frame();
         self.hide()?;
