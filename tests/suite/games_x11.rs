@@ -151,7 +151,25 @@ fn live_play_clears_three_games_in_a_row_and_logs_each() {
     assert_eq!(sums["overall"]["games"], 3, "{sums}");
     assert_eq!(sums["overall"]["cleared"], 3, "{sums}");
     assert_eq!(sums["overall"]["mean_clicks_over_optimum"], 0.0, "{sums}");
-    // Appending: a second run's game goes after the first run's.
+    // Appending: a second run's game goes after the first run's, on the
+    // fourth board once the window has dealt and painted it (a run that
+    // starts on a half-painted board rightly finds none).
+    wait_for("the fourth board", || {
+        (game.new_boards().len() >= 3).then_some(())
+    });
+    let painted = || {
+        let (x, y, w, h) = desktop.window_rectangle(&game.id);
+        let shot = screenshot(&desktop.display);
+        image::imageops::crop_imm(&shot, x as u32, y as u32, w as u32, h as u32).to_image()
+    };
+    let mut last = painted();
+    wait_for("the fourth board painted", || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let now = painted();
+        let still = now == last;
+        last = now;
+        still.then_some(())
+    });
     let before = std::fs::read_to_string(&log).unwrap();
     let again = desktop
         .start_bot(
