@@ -104,6 +104,11 @@ struct Side {
 /// One side's tiles.
 type Half = Planes<u64>;
 
+/// A relaxed position's move made ahead of its search (see
+/// [`Halves::feasible_keyed`]): the half after it, its key, the colours
+/// both sides have, and what the move cost.
+type Ahead = (Half, Key, u8, u32);
+
 /// The halves a move touched, prepared for [`Halves::after`]: the colours
 /// both sides of the child have, and each touched half with its key.
 #[derive(Clone, Copy)]
@@ -168,7 +173,7 @@ impl Halves {
     /// together.
     #[inline]
     pub(super) fn prepare<T: Bits>(&self, child: &Planes<T>, removed: T) -> Touched {
-        let cross = self.sides[0].colours_in(child) & self.sides[1].colours_in(child);
+        let cross = self.cross(child);
         let mut halves = [None; 2];
         for (side, relaxed) in self.sides.iter().enumerate() {
             if removed.to_u128() & relaxed.board_cells == 0 {
@@ -342,8 +347,8 @@ impl Halves {
         // for, one move ahead of its search: most positions here fail, and
         // a failing one searches all its moves, so the table's misses are
         // met while the search goes on.
-        let mut ahead: Option<(Half, Key, u8, u32)> = None;
-        let search = |due: Option<(Half, Key, u8, u32)>, clock: &mut Clock| {
+        let mut ahead: Option<Ahead> = None;
+        let search = |due: Option<Ahead>, clock: &mut Clock| {
             due.is_some_and(|(child, key, cross, cost)| {
                 self.feasible_keyed(&child, key, side, cross, budget - cost, clock)
             })

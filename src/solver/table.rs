@@ -206,9 +206,15 @@ impl Table {
         count.saturating_mul(BUCKET_WORDS * 8) >> 20
     }
 
+    /// The first word of `key`'s bucket.
+    #[inline(always)]
+    fn first_word(&self, key: Key) -> usize {
+        self.start + (key.slot & self.mask) as usize * BUCKET_WORDS
+    }
+
     /// The bucket of `key`: `WAYS` entries.
     fn bucket(&self, key: Key) -> &[AtomicU64] {
-        let first = self.start + (key.slot & self.mask) as usize * BUCKET_WORDS;
+        let first = self.first_word(key);
         &self.words[first..first + BUCKET_WORDS]
     }
 
@@ -218,8 +224,7 @@ impl Table {
     /// one. A hint only: nothing is read or changed.
     #[inline(always)]
     pub(super) fn prefetch(&self, key: Key) {
-        let first = self.start + (key.slot & self.mask) as usize * BUCKET_WORDS;
-        prefetch(self.words.as_ptr().wrapping_add(first));
+        prefetch(self.words.as_ptr().wrapping_add(self.first_word(key)));
     }
 
     /// The proven lower bound stored for `key`, or 0.

@@ -157,11 +157,7 @@ fn live_play_clears_three_games_in_a_row_and_logs_each() {
     wait_for("the fourth board", || {
         (game.new_boards().len() >= 3).then_some(())
     });
-    let painted = || {
-        let (x, y, w, h) = desktop.window_rectangle(&game.id);
-        let shot = screenshot(&desktop.display);
-        image::imageops::crop_imm(&shot, x as u32, y as u32, w as u32, h as u32).to_image()
-    };
+    let painted = || desktop.client_pixels(&game.id, &screenshot(&desktop.display));
     let mut last = painted();
     wait_for("the fourth board painted", || {
         std::thread::sleep(std::time::Duration::from_millis(100));

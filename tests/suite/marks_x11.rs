@@ -106,12 +106,6 @@ fn cells(reading: &Reading) -> Vec<String> {
         .collect()
 }
 
-/// `shot` cut to a window's client area.
-fn client(desktop: &Desktop, id: &str, shot: &RgbaImage) -> RgbaImage {
-    let (x, y, w, h) = desktop.window_rectangle(id);
-    image::imageops::crop_imm(shot, x as u32, y as u32, w as u32, h as u32).to_image()
-}
-
 #[test]
 fn the_next_click_is_marked_on_the_board_and_no_read_sees_it() {
     let desktop = Desktop::start();
@@ -163,8 +157,8 @@ fn the_next_click_is_marked_on_the_board_and_no_read_sees_it() {
     // cell the same colours and confidences, at the same place.
     let cal = calibration();
     let (without, with) = (
-        client(&desktop, &game.id, &before),
-        client(&desktop, &game.id, &after),
+        desktop.client_pixels(&game.id, &before),
+        desktop.client_pixels(&game.id, &after),
     );
     let found = vision::read(&without, &cal, None).unwrap();
     let marked = vision::read_at(&with, &cal, &found.geometry);

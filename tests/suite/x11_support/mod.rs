@@ -708,6 +708,12 @@ impl Desktop {
         };
         (field("X"), field("Y"), field("WIDTH"), field("HEIGHT"))
     }
+
+    /// `shot` (a [`screenshot`]) cut to a window's client area.
+    pub fn client_pixels(&self, id: &str, shot: &image::RgbaImage) -> image::RgbaImage {
+        let (x, y, w, h) = self.window_rectangle(id);
+        image::imageops::crop_imm(shot, x as u32, y as u32, w as u32, h as u32).to_image()
+    }
 }
 
 /// A dock window of the test's ([`Desktop::dock_at_bottom`]): gone with
