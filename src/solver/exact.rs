@@ -6,7 +6,9 @@
 //! see `bound`, under every variant of the rules; and the halves' relaxed
 //! games, see `halves`, under the variants where no tile crosses the
 //! middle; a move that cannot lower the halves' bound enough is cut
-//! before it is played, see [`Halves::at_most_down`]), by a transposition
+//! before it is played, see [`Halves::at_most_down`], and in long budgets
+//! so is one that stays on a side its relaxed game shows it leaves too
+//! high, see [`Halves::is_beyond`]), by a transposition
 //! table of proven bounds under canonical keys, and under `centre-rows` by
 //! taking moves that commute across the middle in one order only (see
 //! [`Came`]); the work below the first two moves is shared out to all
@@ -22,7 +24,7 @@ use crate::game::{Board, Cell, MAX_COLOURS, Rules};
 
 use super::beam;
 use super::bound::bound_against;
-use super::halves::{Halves, Touched};
+use super::halves::{BeyondMemo, Halves, Touched};
 use super::key::{Key, key};
 use super::planes::{Bits, Planes, Shape};
 use super::table::Table;
@@ -73,12 +75,16 @@ fn searched(rules: Rules) -> Rules {
 struct Plan {
     beams: bool,
     prune: bool,
+    /// The nodes of a budget after which the next ones keep a
+    /// [`BeyondMemo`].
+    memo_from: u64,
 }
 
 impl Plan {
     const FULL: Plan = Plan {
         beams: true,
         prune: true,
+        memo_from: MEMO_FROM_NODES,
     };
 }
 
@@ -143,7 +149,7 @@ fn solve_on<T: Bits>(
             halves.map(|h| (h, root_halves)),
             &halt,
             (threads, table_mb),
-            plan.prune,
+            plan,
         );
         halt.set();
         // The beams may be waiting on the last budget, which is over.
@@ -187,15 +193,16 @@ const LAST_BUDGET_ALONE: Duration = Duration::from_millis(250);
 
 /// Iterative deepening from the lower bound, until a budget finds a
 /// solution or the best one is proven optimal.
-/// `halves` come with the root's values; `prune` says whether to prune
-/// moves that commute, where that is sound (see [`Came`]).
+/// `halves` come with the root's values; `plan` says whether to prune
+/// moves that commute, where that is sound (see [`Came`]), and when to
+/// keep a memo.
 fn prove<T: Bits>(
     board: &Board,
     search: &Mutex<&mut Search>,
     halves: Option<(Halves, [u32; 2])>,
     halt: &Halt,
     (threads, table_mb): (usize, usize),
-    prune: bool,
+    plan: Plan,
 ) {
     let (mut halves, root_halves) = match halves {
         Some((halves, root)) => (Some(halves), root),
@@ -210,9 +217,11 @@ fn prove<T: Bits>(
     // plays on its own, with keys that tell a board from its mirror image
     // (see [`Came`]); the example board's proof visits 21 nodes more in
     // 360 k without the mirror.
-    let prune = prune && rules == Rules::CentreRows;
+    let prune = plan.prune && rules == Rules::CentreRows;
     let shape = if prune { shape.oriented() } else { shape };
     let mut table = Table::new(FIRST_TABLE_MB.min(table_mb));
+    // No memo until a budget is long enough to meet its halves again.
+    let mut memo_slots = (plan.memo_from == 0).then_some(MIN_MEMO_SLOTS);
     while budget < lock(search).best_length() {
         if halt.check() {
             return;
@@ -224,7 +233,7 @@ fn prove<T: Bits>(
             &table,
             budget as u32,
             halt,
-            prune,
+            (prune, memo_slots),
         );
         let (result, nodes) = iteration.run(threads);
         let mut search = lock(search);
@@ -255,6 +264,11 @@ fn prove<T: Bits>(
             let wanted_mb =
                 |bytes_per_node: u64| (nodes.saturating_mul(bytes_per_node) >> 20) as usize;
             table.grow(wanted_mb(TABLE_BYTES_PER_NODE).min(table_mb));
+            memo_slots = (nodes >= plan.memo_from).then(|| {
+                ((nodes / NODES_PER_MEMO_SLOT) as usize)
+                    .next_power_of_two()
+                    .clamp(MIN_MEMO_SLOTS, MAX_MEMO_SLOTS)
+            });
             if let Some(halves) = &mut halves {
                 halves.grow(
                     wanted_mb(HALVES_BYTES_PER_NODE)
@@ -387,12 +401,21 @@ const HALVES_BYTES_PER_NODE: u64 = 100;
 
 /// Table bytes given per node of the previous budget's search: the next
 /// budget's tree is some twenty times larger, and stores about one entry
-/// (8 bytes) for every twenty boards it makes. Twice that room keeps the
-/// table closer to the core than more would, and a table is written
-/// through once when it is made (see `table`), so room not needed costs
-/// time too: the 14-click boards' last budget makes 0.3% more boards in a
-/// table of 32 MiB than in one of 64, in 0.92 of the time.
-const TABLE_BYTES_PER_NODE: u64 = 16;
+/// (8 bytes) for every thirty nodes. That room keeps the table closer to
+/// the core than more would, and a table is written through once when it
+/// is made (see `table`), so room not needed costs time too: the
+/// 14-click boards' last budget takes 64 MiB. (A budget with a memo counts
+/// the moves it cuts unplayed as nodes, some 1.4 times the boards it makes
+/// and cuts without one.)
+const TABLE_BYTES_PER_NODE: u64 = 10;
+
+/// The slots of each thread's [`BeyondMemo`]: none before a budget after
+/// one of `MEMO_FROM_NODES` nodes, then one per `NODES_PER_MEMO_SLOT`
+/// nodes of the budget before, up to `MAX_MEMO_SLOTS` (8 MiB).
+const MEMO_FROM_NODES: u64 = 100_000;
+const NODES_PER_MEMO_SLOT: u64 = 16;
+const MIN_MEMO_SLOTS: usize = 1 << 10;
+const MAX_MEMO_SLOTS: usize = 1 << 18;
 
 /// The searches click each cluster at its lowest bit, on boards of the
 /// rules they search (see [`searched`]); the log and the player expect
@@ -446,11 +469,14 @@ struct Iteration<'t, T> {
     solution: Mutex<Option<Vec<Cell>>>,
     /// Nodes spent generating the tasks.
     nodes: u64,
+    /// The slots of each thread's memo, if it has one.
+    memo_slots: Option<usize>,
 }
 
 impl<'t, T: Bits> Iteration<'t, T> {
     /// `halves` come with the root's values; `prune` says whether to prune
-    /// moves that commute (see [`Came`]).
+    /// moves that commute (see [`Came`]); `memo_slots`, how big a memo
+    /// each thread keeps, if one.
     fn new(
         board: &'t Board,
         shape: &'t Shape<T>,
@@ -458,7 +484,7 @@ impl<'t, T: Bits> Iteration<'t, T> {
         table: &'t Table,
         budget: u32,
         halt: &'t Halt,
-        prune: bool,
+        (prune, memo_slots): (bool, Option<usize>),
     ) -> Iteration<'t, T> {
         let (halves, root_halves) = match halves {
             Some((halves, root)) => (Some(halves), root),
@@ -476,6 +502,7 @@ impl<'t, T: Bits> Iteration<'t, T> {
             next_task: AtomicUsize::new(0),
             solution: Mutex::new(None),
             nodes: 0,
+            memo_slots,
         };
         let mut worker = Worker::new(&iteration);
         let mut solution = None;
@@ -641,6 +668,12 @@ struct Worker<'i, 't, T> {
     /// The children of one board as they are made, before their values
     /// (see [`Worker::children`]), reused like `levels`.
     made: Vec<Made<T>>,
+    /// The moves that stay on a side and leave its value too high (see
+    /// [`Beyond`](super::halves::Beyond)), in long budgets.
+    beyond: Option<BeyondMemo>,
+    /// Boards made, and moves cut by [`Halves::is_beyond`] where they
+    /// would have been made and cut: the budgets' sizes the tables grow
+    /// by count the same with a memo and without.
     nodes: u64,
     /// When `nodes` reaches this, look at the clock again.
     next_check: u64,
@@ -653,6 +686,7 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
             path: Vec::new(),
             levels: Vec::new(),
             made: Vec::new(),
+            beyond: iteration.memo_slots.map(BeyondMemo::new),
             nodes: 0,
             next_check: CLOCK_EVERY,
         }
@@ -685,6 +719,20 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
         let mut pruned = false;
         let [_, right] = shape.halves();
         let cross = iteration.halves.map_or(0, |h| h.cross(planes));
+        // With at most one half move to spare, most moves that stay on a
+        // side are cut before they are played (see `Beyond`).
+        let mut memo = self.beyond.take();
+        let mut beyond = [None; 2];
+        if let (Some(h), Some(memo)) = (iteration.halves, &mut memo)
+            && halves[0] + halves[1] + 1 >= 2 * budget
+        {
+            beyond = [0, 1].map(|side| {
+                // A child fits in the moves left when its two values add
+                // up to no more than two half moves per move.
+                let limit = (2 * budget - 2).checked_sub(halves[1 - side])?;
+                Some(h.beyond(planes, side, cross, limit, memo))
+            });
+        }
         // First every child is made, and the halves' table asked for the
         // buckets of those the colours do not cut; then their values are
         // taken, the table's misses met together rather than one by one.
@@ -702,6 +750,15 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
                     let need = Halves::bound(h.at_most_down(halves, cells, colour, cross));
                     if need >= budget {
                         cut = cut.min(need);
+                        continue;
+                    }
+                    if let Some(memo) = &mut memo
+                        && beyond.iter().flatten().any(|b| h.is_beyond(b, memo, cells))
+                    {
+                        // Its side's value above the limit: `budget` at
+                        // least. Counted as the board it was made before.
+                        self.nodes += 1;
+                        cut = cut.min(budget);
                         continue;
                     }
                 }
@@ -790,6 +847,7 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
             }
         }
         self.made = made;
+        self.beyond = memo;
         children.sort_unstable_by_key(|c| {
             (
                 c.need,
@@ -894,6 +952,16 @@ mod tests {
     /// The proof's own optimum for `board`, without the beams, pruning
     /// commuting moves or not: the length, and whether it was proven.
     fn proof_alone(board: &Board, prune: bool, threads: usize) -> (usize, bool) {
+        proof_with_memo(board, prune, threads, MEMO_FROM_NODES)
+    }
+
+    /// [`proof_alone`] with memos after budgets of `memo_from` nodes.
+    fn proof_with_memo(
+        board: &Board,
+        prune: bool,
+        threads: usize,
+        memo_from: u64,
+    ) -> (usize, bool) {
         let options = SolveOptions {
             table_mb: 1,
             threads,
@@ -904,6 +972,7 @@ mod tests {
         let plan = Plan {
             beams: false,
             prune,
+            memo_from,
         };
         solve_on::<u64>(board, &mut search, threads, 1, plan);
         let outcome = search.finish(board);
@@ -952,6 +1021,32 @@ mod tests {
             let pruned = proof_alone(&board, true, threads);
             assert_eq!(pruned, proof_alone(&board, false, threads), "{board}");
             assert!(pruned.1, "{board}");
+        }
+    }
+
+    #[test]
+    fn cutting_moves_beyond_their_sides_limit_keeps_the_optimum() {
+        // The memos cut moves only in budgets after long ones; here they
+        // cut from the first. Without the beams a wrong cut would hide a
+        // budget's solution, and the proof would go on to a longer one.
+        let mut rng = BoardRng::new(6767);
+        for checked in 0..300 {
+            let (w, h, c) = [(6, 4, 4), (6, 5, 3), (7, 4, 4)][checked % 3];
+            let board = rng.board(w, h, c).unwrap();
+            let with_memo = proof_with_memo(&board, true, 1, 0);
+            assert_eq!(with_memo, proof_alone(&board, true, 1), "{board}");
+            assert!(with_memo.1, "{board}");
+        }
+        for checked in 0..20 {
+            let mut board = rng.board(8, 6, 5).unwrap();
+            while board.tile_count() > 26 + checked % 12 {
+                let clusters = board.clusters();
+                let pick = clusters[rng.below(clusters.len() as u64) as usize];
+                board = board.remove(pick.cells);
+            }
+            let threads = 1 + checked % 2;
+            let with_memo = proof_with_memo(&board, true, threads, 0);
+            assert_eq!(with_memo, proof_alone(&board, true, threads), "{board}");
         }
     }
 

@@ -261,6 +261,67 @@ impl Halves {
         after
     }
 
+    /// Side `side` of the board of `planes`, whose sides both have the
+    /// colours of `cross`, for telling which of its own moves leave its
+    /// value above `limit` (see [`Halves::is_beyond`]): its slot in `memo`,
+    /// emptied when it held another half or limit.
+    pub(super) fn beyond<T: Bits>(
+        &self,
+        planes: &Planes<T>,
+        side: usize,
+        cross: u8,
+        limit: u32,
+        memo: &mut BeyondMemo,
+    ) -> Beyond {
+        let half = self.sides[side].half_of(planes);
+        let key = self.key(&half, side, cross);
+        let slot = (key.slot ^ u64::from(limit)) as usize & (memo.slots.len() - 1);
+        let known = &mut memo.slots[slot];
+        if known.check != key.check || known.limit != limit {
+            *known = Known {
+                check: key.check,
+                limit,
+                tried: 0,
+                beyond: 0,
+            };
+        }
+        Beyond {
+            half,
+            side,
+            cross,
+            limit,
+            slot,
+        }
+    }
+
+    /// Whether the move that takes `cells` stays on the side of `beyond`
+    /// and leaves its value above the limit: as `memo` knows, else as
+    /// [`Halves::after`] would find it, then kept in `memo`.
+    #[inline]
+    pub(super) fn is_beyond<T: Bits>(
+        &self,
+        beyond: &Beyond,
+        memo: &mut BeyondMemo,
+        cells: T,
+    ) -> bool {
+        let cells = cells.to_u128();
+        let relaxed = &self.sides[beyond.side];
+        if cells & self.sides[1 - beyond.side].board_cells != 0 {
+            return false;
+        }
+        let cluster = relaxed.cut(cells);
+        let known = &mut memo.slots[beyond.slot];
+        if known.tried & cluster == 0 {
+            let child = relaxed.shape.remove(&beyond.half, cluster);
+            let clock = &mut Clock::new(self.deadline);
+            known.tried |= cluster;
+            if !self.feasible(&child, beyond.side, beyond.cross, beyond.limit, clock) {
+                known.beyond |= cluster;
+            }
+        }
+        known.beyond & cluster != 0
+    }
+
     /// Both sides of the board of `planes`.
     fn split<T: Bits>(&self, planes: &Planes<T>) -> [Half; 2] {
         self.sides.each_ref().map(|side| side.half_of(planes))
@@ -463,6 +524,51 @@ impl Halves {
             half.colours()
                 .map(|c| [half.colour[c], side | u64::from(cross >> c & 1)]),
         )
+    }
+}
+
+/// One side of a board, for telling which of the moves that stay on it
+/// leave its relaxed game's value above a limit. The exact search cuts
+/// them before it plays them, at boards where its bound leaves no more
+/// than one half move to spare: there most such moves are cut, and a move
+/// not played costs a fraction of one played and cut. What it finds is
+/// kept for the half and limit in a [`BeyondMemo`].
+#[derive(Clone, Copy)]
+pub(super) struct Beyond {
+    half: Half,
+    side: usize,
+    cross: u8,
+    limit: u32,
+    /// Its slot in the memo.
+    slot: usize,
+}
+
+/// What one thread found of [`Beyond`]s, by the halves' keys and limits: a
+/// half met at one board of the search is met again at many (the other
+/// side differs), with the same few limits.
+pub(super) struct BeyondMemo {
+    slots: Box<[Known]>,
+}
+
+/// A half's moves tried against a limit.
+#[derive(Clone, Copy, bytemuck::Zeroable)]
+struct Known {
+    /// The half's key's check; 0 for none.
+    check: u64,
+    limit: u32,
+    /// The half's cells of the clusters whose moves were tried.
+    tried: u64,
+    /// Of those, the ones whose moves leave the value above the limit.
+    beyond: u64,
+}
+
+impl BeyondMemo {
+    /// A memo of `slots` slots, a power of two.
+    pub(super) fn new(slots: usize) -> BeyondMemo {
+        // Zeroed by the system, page by page as the search reaches them.
+        BeyondMemo {
+            slots: bytemuck::allocation::zeroed_slice_box(slots),
+        }
     }
 }
 
@@ -669,6 +775,46 @@ mod tests {
             }
         }
         assert!(lowered.iter().all(|&n| n > 0), "{lowered:?}");
+    }
+
+    #[test]
+    fn a_move_is_beyond_a_limit_when_its_sides_value_is_above_it() {
+        // The exact search cuts these moves unplayed, on this answer.
+        let mut rng = BoardRng::new(6768);
+        let mut seen = [0; 2];
+        for rules in SIDED {
+            let halves = Halves::new(&rng.board(8, 6, 5).unwrap(), rules, 1, far()).unwrap();
+            let memo = &mut BeyondMemo::new(1 << 4);
+            for _ in 0..20 {
+                let mut board = rng.board(8, 6, 5).unwrap();
+                while board.tile_count() > 28 {
+                    let clusters = board.clusters();
+                    let pick = clusters[rng.below(clusters.len() as u64) as usize];
+                    board = board.remove_under(pick.cells, rules);
+                }
+                let planes = Planes::<u128>::of(&board);
+                let (values, cross) = (halves.of(&planes), halves.cross(&planes));
+                for side in [0, 1] {
+                    for limit in values[side].saturating_sub(3)..=values[side] + 1 {
+                        let beyond = halves.beyond(&planes, side, cross, limit, memo);
+                        for cluster in board.clusters().iter() {
+                            let cells = cluster.cells.0;
+                            let child = board.remove_under(cluster.cells, rules);
+                            let after = halves.of(&Planes::<u128>::of(&child))[side];
+                            let own = cells & halves.sides[1 - side].board_cells == 0;
+                            let expected = own && after > limit;
+                            // Found, then remembered.
+                            for _ in 0..2 {
+                                let found = halves.is_beyond(&beyond, memo, cells);
+                                assert_eq!(found, expected, "{rules} {board} {cluster:?} {limit}");
+                            }
+                            seen[usize::from(expected)] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
     }
 
     #[test]
