@@ -618,12 +618,12 @@ impl Side {
     }
 
     /// A bound on a relaxed game: every colour needs a move of its own, a
-    /// spanning one (1) if the other side has the colour, else 2. And while
-    /// no colour can go in one move (one cluster, or only centre clusters
-    /// of a spanning colour), the next move leaves its colour for another.
-    /// Where columns stay (`gravity`), a colour needs a move for each run
-    /// of columns holding it (see [`Shape::column_runs`]), and only one of
-    /// them in the centre column can span.
+    /// spanning one (1) if the other side has the colour, else 2; and the
+    /// next move wastes what it costs beyond what it takes off that (see
+    /// [`Side::waste`]). Where columns stay (`gravity`), a colour needs a
+    /// move for each run of columns holding it (see
+    /// [`Shape::column_runs`]), and only one of them in the centre column
+    /// can span.
     fn least(&self, half: &Half, cross: u8) -> u32 {
         let plain = if self.shape.columns_stay() {
             let mut several_runs = false;
@@ -636,25 +636,47 @@ impl Side {
                 plain += 2 * runs - u32::from(spans);
             }
             if several_runs {
-                // The extra move's argument below is about whole colours.
+                // The waste's argument below is about whole colours.
                 return plain;
             }
             plain
         } else {
             least(half.present, cross)
         };
+        let mut waste = 2;
         for colour in half.colours() {
-            let plane = half.colour[colour];
-            let spans = cross >> colour & 1 != 0;
-            // Every cluster touches the centre when a flood from the centre
-            // reaches every tile.
-            let in_one = self.shape.is_one_cluster(plane)
-                || (spans && self.shape.flood(plane & self.centre, plane) == plane);
-            if in_one {
-                return plain;
+            waste = waste.min(self.waste(half.colour[colour], cross >> colour & 1 != 0));
+            if waste == 0 {
+                break;
             }
         }
-        plain + u32::from(half.present != 0)
+        plain + if half.present == 0 { 0 } else { waste }
+    }
+
+    /// The least a move on the tiles of `plane`, one colour, wastes: its
+    /// cost beyond what it takes off the colours' own cost (the colour's
+    /// when it takes the colour whole, else none). A colour the other side
+    /// has (`spans`) costs 1, and a move on it spans when it takes only
+    /// clusters that touch the centre: none wasted when those are all its
+    /// tiles, 1 when some; a move of the side's own costs 2, 1 wasted when
+    /// it takes such a colour whole. Any other colour costs 2, its moves
+    /// too: none wasted when it is one cluster, else 2. (Where columns
+    /// stay, a colour no centre tile has never spans, and costs 2.)
+    fn waste(&self, plane: u64, spans: bool) -> u32 {
+        let touches = plane & self.centre != 0;
+        let one = || self.shape.is_one_cluster(plane);
+        if !spans || (self.shape.columns_stay() && !touches) {
+            return if one() { 0 } else { 2 };
+        }
+        if touches {
+            // Every cluster touches the centre when a flood from the
+            // centre reaches every tile.
+            u32::from(self.shape.flood(plane & self.centre, plane) != plane)
+        } else if one() {
+            1
+        } else {
+            2
+        }
     }
 }
 
@@ -741,6 +763,81 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A relaxed game's value by trying every move, each board once:
+    /// a side's own clusters at 2, and at 1, for a colour the other side
+    /// has, any set of its clusters that touch the centre.
+    fn value_by_every_move(
+        halves: &Halves,
+        side: usize,
+        half: &Half,
+        cross: u8,
+        seen: &mut std::collections::HashMap<(u64, u64), u32>,
+    ) -> u32 {
+        let cross = cross & half.present;
+        if half.present == 0 {
+            return 0;
+        }
+        let key = halves.key(half, side, cross);
+        if let Some(&value) = seen.get(&(key.slot, key.check)) {
+            return value;
+        }
+        let relaxed = &halves.sides[side];
+        let mut moves = Vec::new();
+        for colour in half.colours() {
+            let plane = half.colour[colour];
+            let clusters: Vec<u64> = relaxed.shape.clusters(plane).collect();
+            moves.extend(clusters.iter().map(|&cluster| (cluster, 2)));
+            if cross >> colour & 1 != 0 {
+                let touching: Vec<u64> = clusters
+                    .into_iter()
+                    .filter(|cluster| cluster & relaxed.centre != 0)
+                    .collect();
+                for subset in 1u32..1 << touching.len() {
+                    let cells = (0..touching.len())
+                        .filter(|&i| subset >> i & 1 != 0)
+                        .fold(0, |cells, i| cells | touching[i]);
+                    moves.push((cells, 1));
+                }
+            }
+        }
+        let value = moves
+            .into_iter()
+            .map(|(cells, cost)| {
+                let child = relaxed.shape.remove(half, cells);
+                cost + value_by_every_move(halves, side, &child, cross, seen)
+            })
+            .min()
+            .expect("a half with tiles has a move");
+        seen.insert((key.slot, key.check), value);
+        value
+    }
+
+    #[test]
+    fn a_sides_value_and_least_cost_agree_with_every_move_tried() {
+        let mut rng = BoardRng::new(6769);
+        let mut above_plain = 0;
+        for rules in SIDED {
+            for (w, h, c) in [(6, 4, 4), (6, 5, 3), (7, 4, 4), (8, 3, 5)] {
+                let halves = Halves::new(&rng.board(w, h, c).unwrap(), rules, 1, far()).unwrap();
+                for _ in 0..15 {
+                    let board = rng.board(w, h, c).unwrap();
+                    let planes = Planes::<u128>::of(&board);
+                    let (values, cross) = (halves.of(&planes), halves.cross(&planes));
+                    for (side, half) in halves.split(&planes).iter().enumerate() {
+                        let seen = &mut std::collections::HashMap::new();
+                        let value = value_by_every_move(&halves, side, half, cross, seen);
+                        assert_eq!(values[side], value, "{rules} {board} {side}");
+                        let least = halves.sides[side].least(half, cross & half.present);
+                        assert!(least <= value, "{rules} {board} {side}");
+                        above_plain += u32::from(least > self::least(half.present, cross));
+                    }
+                }
+            }
+        }
+        // The least cost is more than the colours' own on some.
+        assert!(above_plain > 0);
     }
 
     #[test]
