@@ -945,7 +945,7 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{SolveOptions, solve};
+    use super::super::{SolveOptions, board_in_play, solve};
     use super::*;
     use crate::game::BoardRng;
 
@@ -1011,12 +1011,7 @@ mod tests {
         // Boards a few moves into a game, where the proofs run over
         // several budgets and reuse the table, on one thread and two.
         for checked in 0..30 {
-            let mut board = rng.board(8, 6, 5).unwrap();
-            while board.tile_count() > 26 + checked % 15 {
-                let clusters = board.clusters();
-                let pick = clusters[rng.below(clusters.len() as u64) as usize];
-                board = board.remove(pick.cells);
-            }
+            let board = board_in_play(&mut rng, Rules::CentreRows, 26 + checked % 15);
             let threads = 1 + checked % 2;
             let pruned = proof_alone(&board, true, threads);
             assert_eq!(pruned, proof_alone(&board, false, threads), "{board}");
@@ -1038,12 +1033,7 @@ mod tests {
             assert!(with_memo.1, "{board}");
         }
         for checked in 0..20 {
-            let mut board = rng.board(8, 6, 5).unwrap();
-            while board.tile_count() > 26 + checked % 12 {
-                let clusters = board.clusters();
-                let pick = clusters[rng.below(clusters.len() as u64) as usize];
-                board = board.remove(pick.cells);
-            }
+            let board = board_in_play(&mut rng, Rules::CentreRows, 26 + checked % 12);
             let threads = 1 + checked % 2;
             let with_memo = proof_with_memo(&board, true, threads, 0);
             assert_eq!(with_memo, proof_alone(&board, true, threads), "{board}");

@@ -692,7 +692,7 @@ mod tests {
 
     use super::*;
     use crate::game::BoardRng;
-    use crate::solver::{SolveOptions, Strategy, solve};
+    use crate::solver::{SolveOptions, Strategy, board_in_play, solve};
 
     /// A deadline no test reaches.
     fn far() -> Deadline {
@@ -848,12 +848,7 @@ mod tests {
         for rules in SIDED {
             let halves = Halves::new(&rng.board(8, 6, 5).unwrap(), rules, 1, far()).unwrap();
             for _ in 0..20 {
-                let mut board = rng.board(8, 6, 5).unwrap();
-                while board.tile_count() > 24 {
-                    let clusters = board.clusters();
-                    let pick = clusters[rng.below(clusters.len() as u64) as usize];
-                    board = board.remove_under(pick.cells, rules);
-                }
+                let board = board_in_play(&mut rng, rules, 24);
                 let planes = Planes::<u128>::of(&board);
                 let (values, cross) = (halves.of(&planes), halves.cross(&planes));
                 for cluster in board.clusters().iter() {
@@ -883,12 +878,7 @@ mod tests {
             let halves = Halves::new(&rng.board(8, 6, 5).unwrap(), rules, 1, far()).unwrap();
             let memo = &mut BeyondMemo::new(1 << 4);
             for _ in 0..20 {
-                let mut board = rng.board(8, 6, 5).unwrap();
-                while board.tile_count() > 28 {
-                    let clusters = board.clusters();
-                    let pick = clusters[rng.below(clusters.len() as u64) as usize];
-                    board = board.remove_under(pick.cells, rules);
-                }
+                let board = board_in_play(&mut rng, rules, 28);
                 let planes = Planes::<u128>::of(&board);
                 let (values, cross) = (halves.of(&planes), halves.cross(&planes));
                 for side in [0, 1] {
@@ -927,12 +917,7 @@ mod tests {
             let mut boards: Vec<Board> = (0..30).map(|_| rng.board(width, 4, 4).unwrap()).collect();
             // Late games of the real shape, where the bound prunes most.
             for _ in 0..30 {
-                let mut board = rng.board(8, 6, 5).unwrap();
-                while board.tile_count() > 16 {
-                    let clusters = board.clusters();
-                    let pick = clusters[rng.below(clusters.len() as u64) as usize];
-                    board = board.remove_under(pick.cells, rules);
-                }
+                let board = board_in_play(&mut rng, rules, 16);
                 boards.push(board);
             }
             for board in boards {

@@ -332,6 +332,20 @@ impl<'a> Search<'a> {
     }
 }
 
+/// A board of the real game's shape from `rng`, played by random clicks
+/// under `rules` until at most `tiles` tiles are left: a game under way,
+/// where the tests' boards are shorter and their bounds closer.
+#[cfg(test)]
+fn board_in_play(rng: &mut crate::game::BoardRng, rules: Rules, tiles: usize) -> Board {
+    let mut board = rng.board(8, 6, 5).unwrap();
+    while board.tile_count() > tiles {
+        let clusters = board.clusters();
+        let pick = clusters[rng.below(clusters.len() as u64) as usize];
+        board = board.remove_under(pick.cells, rules);
+    }
+    board
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
