@@ -686,7 +686,7 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
             path: Vec::new(),
             levels: Vec::new(),
             made: Vec::new(),
-            beyond: iteration.memo_slots.map(BeyondMemo::new),
+            beyond: iteration.memo_slots.and_then(BeyondMemo::new),
             nodes: 0,
             next_check: CLOCK_EVERY,
         }

@@ -563,11 +563,16 @@ struct Known {
 }
 
 impl BeyondMemo {
-    /// A memo of `slots` slots, a power of two.
-    pub(super) fn new(slots: usize) -> BeyondMemo {
+    /// A memo of `slots` slots, a power of two; `None` when the system
+    /// does not give the memory (a limit): the search goes on without.
+    pub(super) fn new(slots: usize) -> Option<BeyondMemo> {
         // Zeroed by the system, page by page as the search reaches them.
-        BeyondMemo {
-            slots: bytemuck::allocation::zeroed_slice_box(slots),
+        match bytemuck::allocation::try_zeroed_slice_box(slots) {
+            Ok(slots) => Some(BeyondMemo { slots }),
+            Err(()) => {
+                log::debug!("no memo of {slots} slots: the system refused the memory");
+                None
+            }
         }
     }
 }
@@ -870,13 +875,20 @@ mod tests {
     }
 
     #[test]
+    fn a_memo_the_system_refuses_is_none_not_a_panic() {
+        // Under a memory limit the search goes on without one.
+        assert!(BeyondMemo::new(1 << 50).is_none());
+        assert!(BeyondMemo::new(1 << 4).is_some());
+    }
+
+    #[test]
     fn a_move_is_beyond_a_limit_when_its_sides_value_is_above_it() {
         // The exact search cuts these moves unplayed, on this answer.
         let mut rng = BoardRng::new(6768);
         let mut seen = [0; 2];
         for rules in SIDED {
             let halves = Halves::new(&rng.board(8, 6, 5).unwrap(), rules, 1, far()).unwrap();
-            let memo = &mut BeyondMemo::new(1 << 4);
+            let memo = &mut BeyondMemo::new(1 << 4).unwrap();
             for _ in 0..20 {
                 let board = board_in_play(&mut rng, rules, 28);
                 let planes = Planes::<u128>::of(&board);
