@@ -220,8 +220,16 @@ fn prove<T: Bits>(
     let prune = plan.prune && rules == Rules::CentreRows;
     let shape = if prune { shape.oriented() } else { shape };
     let mut table = Table::new(FIRST_TABLE_MB.min(table_mb));
-    // No memo until a budget is long enough to meet its halves again.
-    let mut memo_slots = (plan.memo_from == 0).then_some(MIN_MEMO_SLOTS);
+    // No memo until a budget is long enough to meet its halves again: the
+    // memo of a budget after one of `nodes` nodes.
+    let memo_after = |nodes: u64| {
+        (nodes >= plan.memo_from).then(|| {
+            ((nodes / NODES_PER_MEMO_SLOT) as usize)
+                .next_power_of_two()
+                .clamp(MIN_MEMO_SLOTS, MAX_MEMO_SLOTS)
+        })
+    };
+    let mut memo_slots = memo_after(0);
     while budget < lock(search).best_length() {
         if halt.check() {
             return;
@@ -264,11 +272,7 @@ fn prove<T: Bits>(
             let wanted_mb =
                 |bytes_per_node: u64| (nodes.saturating_mul(bytes_per_node) >> 20) as usize;
             table.grow(wanted_mb(TABLE_BYTES_PER_NODE).min(table_mb));
-            memo_slots = (nodes >= plan.memo_from).then(|| {
-                ((nodes / NODES_PER_MEMO_SLOT) as usize)
-                    .next_power_of_two()
-                    .clamp(MIN_MEMO_SLOTS, MAX_MEMO_SLOTS)
-            });
+            memo_slots = memo_after(nodes);
             if let Some(halves) = &mut halves {
                 halves.grow(
                     wanted_mb(HALVES_BYTES_PER_NODE)
@@ -671,9 +675,10 @@ struct Worker<'i, 't, T> {
     /// The moves that stay on a side and leave its value too high (see
     /// [`Beyond`](super::halves::Beyond)), in long budgets.
     beyond: Option<BeyondMemo>,
-    /// Boards made, and moves cut by [`Halves::is_beyond`] where they
-    /// would have been made and cut: the budgets' sizes the tables grow
-    /// by count the same with a memo and without.
+    /// Boards made, and moves cut by [`Halves::is_beyond`] before they
+    /// were made (without a memo they would have been made and cut): a
+    /// budget's size, by which the tables grow, counts the moves its
+    /// cheaper bounds let through (see `TABLE_BYTES_PER_NODE`).
     nodes: u64,
     /// When `nodes` reaches this, look at the clock again.
     next_check: u64,
