@@ -103,6 +103,8 @@ fn solve_on<T: Bits>(
         deadline,
         now: AtomicBool::new(false),
     };
+    // The budget the proof searches, once it runs.
+    let searching = AtomicUsize::new(0);
     let first = plan
         .beams
         .then(|| run_beam(board, &shape, FIRST_BEAM, &search, &halt, || {}));
@@ -137,7 +139,7 @@ fn solve_on<T: Bits>(
                 &[]
             };
             for &width in widths {
-                let wait = || last_budget_alone(&search, &halt, &mut last_budget_since);
+                let wait = || last_budget_alone(&search, &searching, &halt, &mut last_budget_since);
                 if run_beam(board, &shape, width, &search, &halt, wait) != BeamEnd::Finished {
                     break;
                 }
@@ -147,7 +149,7 @@ fn solve_on<T: Bits>(
             board,
             &search,
             halves.map(|h| (h, root_halves)),
-            &halt,
+            (&halt, &searching),
             (threads, table_mb),
             plan,
         );
@@ -162,18 +164,23 @@ fn solve_on<T: Bits>(
     });
 }
 
-/// Once the best solution is one move above the proven bound, the proof's
-/// last budget runs: it finds a shorter solution or proves the best. Often
-/// the best is the optimum and that budget is short, so it runs alone for
-/// `LAST_BUDGET_ALONE` (the beams wait, counting from the first time
+/// Once the best solution is one move above the budget the proof searches
+/// (`searching`), the proof's last budget runs: it finds a shorter solution
+/// or proves the best. Often the best is the optimum and that budget is
+/// short, so it runs alone for `LAST_BUDGET_ALONE` (the beams wait, counting from the first time
 /// `since` they saw it run) before the beams share the cores with it again.
 /// The beams' thread is unparked when the proof ends, so that the search
 /// returns at once rather than after the rest of a wait.
-fn last_budget_alone(search: &Mutex<&mut Search>, halt: &Halt, since: &mut Option<Instant>) {
+fn last_budget_alone(
+    search: &Mutex<&mut Search>,
+    searching: &AtomicUsize,
+    halt: &Halt,
+    since: &mut Option<Instant>,
+) {
     loop {
         let last_budget = {
-            let search = lock(search);
-            search.best_length() <= search.lower_bound + 1
+            let budget = searching.load(Ordering::Relaxed);
+            budget > 0 && lock(search).best_length() <= budget + 1
         };
         if !last_budget || halt.is_set() {
             return;
@@ -192,15 +199,16 @@ fn last_budget_alone(search: &Mutex<&mut Search>, halt: &Halt, since: &mut Optio
 const LAST_BUDGET_ALONE: Duration = Duration::from_millis(250);
 
 /// Iterative deepening from the lower bound, until a budget finds a
-/// solution or the best one is proven optimal.
-/// `halves` come with the root's values; `plan` says whether to prune
-/// moves that commute, where that is sound (see [`Came`]), and when to
-/// keep a memo.
+/// solution or the best one is proven optimal; the budget before the last
+/// is skipped until the last finds a solution. `halves` come with the
+/// root's values; `plan` says whether to prune moves that commute, where
+/// that is sound (see [`Came`]), and when to keep a memo; `searching`
+/// tells the beams which budget runs.
 fn prove<T: Bits>(
     board: &Board,
     search: &Mutex<&mut Search>,
     halves: Option<(Halves, [u32; 2])>,
-    halt: &Halt,
+    (halt, searching): (&Halt, &AtomicUsize),
     (threads, table_mb): (usize, usize),
     plan: Plan,
 ) {
@@ -230,49 +238,34 @@ fn prove<T: Bits>(
         })
     };
     let mut memo_slots = memo_after(0);
-    while budget < lock(search).best_length() {
-        if halt.check() {
+    // The nodes of the budget searched last, and how many times those of
+    // the one before it.
+    let mut last: Option<(u64, u64)> = None;
+    loop {
+        let best = lock(search).best_length();
+        if budget >= best || halt.check() {
             return;
         }
-        let iteration = Iteration::new(
-            board,
-            &shape,
-            halves.as_ref().map(|h| (h, root_halves)),
-            &table,
-            budget as u32,
-            halt,
-            (prune, memo_slots),
-        );
-        let (result, nodes) = iteration.run(threads);
-        let mut search = lock(search);
-        search.nodes += nodes;
-        log::debug!(
-            "budget {budget}: {nodes} nodes, {} MiB table, {:.1} ms",
-            table.mb(),
-            start.elapsed().as_secs_f64() * 1e3
-        );
-        match result {
-            Some(Found::Solution(clicks)) => {
-                // Every smaller budget failed: this one is optimal.
-                let clicks = scan_order(board, &clicks, search.rules);
-                search.offer(&clicks);
-                search.raise_lower_bound(clicks.len());
-                return;
-            }
-            Some(Found::Nothing) => {
-                search.raise_lower_bound(budget + 1);
-                budget += 1;
-            }
-            None => return,
-        }
-        // The next budget searches a tree many times bigger: give the
-        // tables room (dropping what they hold, mostly bounds it will not
-        // meet).
-        if budget < search.best_length() {
+        // The budget one below the best is the one that proves it. The one
+        // below that costs some twentieth of it, and its failure would
+        // prove nothing the last one needs: it is skipped, the tables
+        // sized as if it had run. Should the last one find a solution, the
+        // budget skipped is searched after it, with the bounds it stored.
+        let skip = budget + 2 == best;
+        let searched = if skip { budget + 1 } else { budget };
+        if let Some((nodes, growth)) = last {
+            // The next budget searches a tree many times bigger: give the
+            // tables room (dropping what they hold, mostly bounds it will
+            // not meet).
+            let nodes = if skip {
+                nodes.saturating_mul(growth)
+            } else {
+                nodes
+            };
             let wanted_mb =
                 |bytes_per_node: u64| (nodes.saturating_mul(bytes_per_node) >> 20) as usize;
             table.grow(wanted_mb(TABLE_BYTES_PER_NODE).min(table_mb));
-            memo_slots = memo_after(nodes);
+            memo_slots = memo_slots.max(memo_after(nodes));
             if let Some(halves) = &mut halves {
                 halves.grow(
                     wanted_mb(HALVES_BYTES_PER_NODE)
@@ -281,6 +274,46 @@ fn prove<T: Bits>(
                 );
             }
         }
+        searching.store(searched, Ordering::Relaxed);
+        let iteration = Iteration::new(
+            board,
+            &shape,
+            halves.as_ref().map(|h| (h, root_halves)),
+            &table,
+            searched as u32,
+            halt,
+            (prune, memo_slots),
+        );
+        let (result, nodes) = iteration.run(threads);
+        let mut search = lock(search);
+        search.nodes += nodes;
+        log::debug!(
+            "budget {searched}: {nodes} nodes, {} MiB table, {:.1} ms",
+            table.mb(),
+            start.elapsed().as_secs_f64() * 1e3
+        );
+        match result {
+            Some(Found::Solution(clicks)) => {
+                let clicks = scan_order(board, &clicks, search.rules);
+                search.offer(&clicks);
+                if !skip {
+                    // Every smaller budget failed: this one is optimal.
+                    search.raise_lower_bound(clicks.len());
+                    return;
+                }
+                // The budget skipped is still to search, its tables sized.
+                continue;
+            }
+            Some(Found::Nothing) => {
+                search.raise_lower_bound(searched + 1);
+                budget = searched + 1;
+            }
+            None => return,
+        }
+        let growth = last.map_or(FIRST_GROWTH, |(before, _)| {
+            (nodes / before.max(1)).clamp(1, FIRST_GROWTH * 4)
+        });
+        last = Some((nodes, growth));
     }
 }
 
@@ -413,6 +446,11 @@ const HALVES_BYTES_PER_NODE: u64 = 100;
 /// and cuts without one.)
 const TABLE_BYTES_PER_NODE: u64 = 10;
 
+/// How many times the nodes of a budget a budget one move longer takes,
+/// before two budgets have shown it: 21 to 43 on the hardest boards and
+/// the example (`bot solve -v`).
+const FIRST_GROWTH: u64 = 32;
+
 /// The slots of each thread's [`BeyondMemo`]: none before a budget after
 /// one of `MEMO_FROM_NODES` nodes, then one per `NODES_PER_MEMO_SLOT`
 /// nodes of the budget before, up to `MAX_MEMO_SLOTS` (8 MiB).
@@ -471,6 +509,9 @@ struct Iteration<'t, T> {
     tasks: Vec<(Vec<Cell>, Planes<T>, Child<T>)>,
     next_task: AtomicUsize,
     solution: Mutex<Option<Vec<Cell>>>,
+    /// Set when a thread found a solution: the others stop, and the
+    /// search goes on to the next budget, if any.
+    solved: AtomicBool,
     /// Nodes spent generating the tasks.
     nodes: u64,
     /// The slots of each thread's memo, if it has one.
@@ -505,6 +546,7 @@ impl<'t, T: Bits> Iteration<'t, T> {
             tasks: Vec::new(),
             next_task: AtomicUsize::new(0),
             solution: Mutex::new(None),
+            solved: AtomicBool::new(false),
             nodes: 0,
             memo_slots,
         };
@@ -570,6 +612,16 @@ impl<'t, T: Bits> Iteration<'t, T> {
         }
     }
 
+    /// True once the search halted or a thread found a solution; cheap.
+    fn stopped(&self) -> bool {
+        self.solved.load(Ordering::Relaxed) || self.halt.is_set()
+    }
+
+    /// [`Iteration::stopped`], reading the clock.
+    fn check(&self) -> bool {
+        self.solved.load(Ordering::Relaxed) || self.halt.check()
+    }
+
     /// One thread: takes tasks until none is left or the search stops.
     fn work(&self) -> u64 {
         let mut worker = Worker::new(self);
@@ -579,7 +631,7 @@ impl<'t, T: Bits> Iteration<'t, T> {
             let Some((prefix, parent, task)) = self.tasks.get(index) else {
                 break;
             };
-            if self.halt.is_set() {
+            if self.stopped() {
                 break;
             }
             worker.path.clone_from(prefix);
@@ -588,7 +640,7 @@ impl<'t, T: Bits> Iteration<'t, T> {
                 if solution.is_none() {
                     *solution = Some(worker.path.clone());
                 }
-                self.halt.set();
+                self.solved.store(true, Ordering::Relaxed);
                 break;
             }
         }
@@ -897,7 +949,7 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
         let iteration = self.iteration;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CLOCK_EVERY;
-            if iteration.halt.check() {
+            if iteration.check() {
                 return Some(budget + 1);
             }
         }
@@ -925,7 +977,7 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
                 Some(child_need) => need = need.min(child_need + 1),
             }
             self.path.pop();
-            if iteration.halt.is_set() {
+            if iteration.stopped() {
                 self.levels[depth] = children;
                 return Some(budget + 1);
             }
@@ -967,6 +1019,17 @@ mod tests {
         threads: usize,
         memo_from: u64,
     ) -> (usize, bool) {
+        let outcome = proof_knowing(board, &[], (prune, threads, memo_from));
+        (outcome.length(), outcome.proven_optimal)
+    }
+
+    /// The proof's outcome for `board` when the solution `known` (if any
+    /// clicks) was found before it starts, as a beam would have.
+    fn proof_knowing(
+        board: &Board,
+        known: &[Cell],
+        (prune, threads, memo_from): (bool, usize, u64),
+    ) -> super::super::Outcome {
         let options = SolveOptions {
             table_mb: 1,
             threads,
@@ -974,14 +1037,16 @@ mod tests {
         };
         let mut ignore = |_: &super::super::Improvement| {};
         let mut search = Search::new(board, &options, &mut ignore);
+        if !known.is_empty() {
+            search.offer(known);
+        }
         let plan = Plan {
             beams: false,
             prune,
             memo_from,
         };
         solve_on::<u64>(board, &mut search, threads, 1, plan);
-        let outcome = search.finish(board);
-        (outcome.length(), outcome.proven_optimal)
+        search.finish(board)
     }
 
     #[test]
@@ -1043,6 +1108,45 @@ mod tests {
             let with_memo = proof_with_memo(&board, true, threads, 0);
             assert_eq!(with_memo, proof_alone(&board, true, threads), "{board}");
         }
+    }
+
+    #[test]
+    fn a_budget_skipped_is_searched_when_the_one_above_finds_a_solution() {
+        // Known a solution one or two moves longer than the optimum, the
+        // proof skips a budget for the one above it, which has a solution:
+        // the budget skipped must be searched after it (and the optimum
+        // found there, or proven by its failure), never taken as failed.
+        let mut rng = BoardRng::new(2412);
+        let mut longer = [0; 2];
+        for checked in 0..40 {
+            let board = board_in_play(&mut rng, Rules::CentreRows, 24 + checked % 12);
+            let threads = 1 + checked % 2;
+            let alone = proof_knowing(&board, &[], (true, threads, MEMO_FROM_NODES));
+            assert!(alone.proven_optimal, "{board}");
+            // A first click the optimum does not start with: a solution
+            // of one more move or two.
+            for cluster in board.clusters().iter() {
+                let (after, _) = board.play_under(cluster.cell, Rules::CentreRows).unwrap();
+                let rest = proof_knowing(&after, &[], (true, 1, MEMO_FROM_NODES));
+                let extra = rest.length() + 1 - alone.length();
+                if extra == 0 || extra > 2 || longer[extra - 1] > checked / 2 {
+                    continue;
+                }
+                longer[extra - 1] += 1;
+                let known: Vec<Cell> = std::iter::once(cluster.cell)
+                    .chain(rest.moves.iter().map(|step| step.cell))
+                    .collect();
+                let outcome = proof_knowing(&board, &known, (true, threads, MEMO_FROM_NODES));
+                assert!(outcome.proven_optimal, "{board} knowing {known:?}");
+                assert_eq!(
+                    outcome.length(),
+                    alone.length(),
+                    "{board} knowing {known:?}"
+                );
+                assert!(outcome.moves.last().unwrap().board_after.is_cleared());
+            }
+        }
+        assert!(longer.iter().all(|&boards| boards >= 10), "{longer:?}");
     }
 
     #[test]
