@@ -103,11 +103,21 @@ fn solve_on<T: Bits>(
         deadline,
         now: AtomicBool::new(false),
     };
-    // The budget the proof searches, once it runs.
-    let searching = AtomicUsize::new(0);
-    let first = plan
-        .beams
-        .then(|| run_beam(board, &shape, FIRST_BEAM, &search, &halt, || {}));
+    let progress = Progress {
+        searching: AtomicUsize::new(0),
+        best: AtomicUsize::new(usize::MAX),
+        beams_over: AtomicBool::new(!plan.beams),
+    };
+    let first = plan.beams.then(|| {
+        run_beam(
+            board,
+            &shape,
+            FIRST_BEAM,
+            &search,
+            (&halt, &progress),
+            || {},
+        )
+    });
     // The first beam's solution may be as short as the colours' bound:
     // then nothing is left to prove, nor any table or thread to make.
     if first == Some(BeamEnd::Halted) || halt.is_set() {
@@ -123,6 +133,7 @@ fn solve_on<T: Bits>(
         if search.best_length() <= search.lower_bound {
             return;
         }
+        progress.best.store(search.best_length(), Ordering::Relaxed);
     }
     // The proof improves the solution only at its last budget, which may
     // be seconds away, and even that one may take long to find it:
@@ -139,17 +150,22 @@ fn solve_on<T: Bits>(
                 &[]
             };
             for &width in widths {
-                let wait = || last_budget_alone(&search, &searching, &halt, &mut last_budget_since);
-                if run_beam(board, &shape, width, &search, &halt, wait) != BeamEnd::Finished {
+                let wait = || last_budget_alone(&search, &progress, &halt, &mut last_budget_since);
+                let together = (&halt, &progress);
+                if run_beam(board, &shape, width, &search, together, wait) != BeamEnd::Finished {
                     break;
                 }
             }
+            progress.beams_over.store(true, Ordering::Relaxed);
         });
+        if beams.is_err() {
+            progress.beams_over.store(true, Ordering::Relaxed);
+        }
         prove::<T>(
             board,
             &search,
             halves.map(|h| (h, root_halves)),
-            (&halt, &searching),
+            (&halt, &progress),
             (threads, table_mb),
             plan,
         );
@@ -165,21 +181,22 @@ fn solve_on<T: Bits>(
 }
 
 /// Once the best solution is one move above the budget the proof searches
-/// (`searching`), the proof's last budget runs: it finds a shorter solution
-/// or proves the best. Often the best is the optimum and that budget is
-/// short, so it runs alone for `LAST_BUDGET_ALONE` (the beams wait, counting from the first time
-/// `since` they saw it run) before the beams share the cores with it again.
-/// The beams' thread is unparked when the proof ends, so that the search
-/// returns at once rather than after the rest of a wait.
+/// (see [`Progress`]), the proof's last budget runs: it finds a shorter
+/// solution or proves the best. Often the best is the optimum and that
+/// budget is short, so it runs alone for `LAST_BUDGET_ALONE` (the beams
+/// wait, counting from the first time `since` they saw it run) before the
+/// beams share the cores with it again. The beams' thread is unparked when
+/// the proof ends, so that the search returns at once rather than after
+/// the rest of a wait.
 fn last_budget_alone(
     search: &Mutex<&mut Search>,
-    searching: &AtomicUsize,
+    progress: &Progress,
     halt: &Halt,
     since: &mut Option<Instant>,
 ) {
     loop {
         let last_budget = {
-            let budget = searching.load(Ordering::Relaxed);
+            let budget = progress.searching.load(Ordering::Relaxed);
             budget > 0 && lock(search).best_length() <= budget + 1
         };
         if !last_budget || halt.is_set() {
@@ -202,13 +219,12 @@ const LAST_BUDGET_ALONE: Duration = Duration::from_millis(250);
 /// solution or the best one is proven optimal; the budget before the last
 /// is skipped until the last finds a solution. `halves` come with the
 /// root's values; `plan` says whether to prune moves that commute, where
-/// that is sound (see [`Came`]), and when to keep a memo; `searching`
-/// tells the beams which budget runs.
+/// that is sound (see [`Came`]), and when to keep a memo.
 fn prove<T: Bits>(
     board: &Board,
     search: &Mutex<&mut Search>,
     halves: Option<(Halves, [u32; 2])>,
-    (halt, searching): (&Halt, &AtomicUsize),
+    (halt, progress): (&Halt, &Progress),
     (threads, table_mb): (usize, usize),
     plan: Plan,
 ) {
@@ -248,10 +264,12 @@ fn prove<T: Bits>(
         }
         // The budget one below the best is the one that proves it. The one
         // below that costs some twentieth of it, and its failure would
-        // prove nothing the last one needs: it is skipped, the tables
-        // sized as if it had run. Should the last one find a solution, the
-        // budget skipped is searched after it, with the bounds it stored.
-        let skip = budget + 2 == best;
+        // prove nothing the last one needs: once the beams are over (no
+        // shorter solution is coming from them), it is skipped, or left
+        // when they end while it runs, the tables sized as if it had run.
+        // Should the last one find a solution, the budget skipped is
+        // searched after it, with the bounds it stored.
+        let skip = progress.skips(budget);
         let searched = if skip { budget + 1 } else { budget };
         if let Some((nodes, growth)) = last {
             // The next budget searches a tree many times bigger: give the
@@ -274,14 +292,14 @@ fn prove<T: Bits>(
                 );
             }
         }
-        searching.store(searched, Ordering::Relaxed);
+        progress.searching.store(searched, Ordering::Relaxed);
         let iteration = Iteration::new(
             board,
             &shape,
             halves.as_ref().map(|h| (h, root_halves)),
             &table,
             searched as u32,
-            halt,
+            (halt, progress),
             (prune, memo_slots),
         );
         let (result, nodes) = iteration.run(threads);
@@ -296,6 +314,7 @@ fn prove<T: Bits>(
             Some(Found::Solution(clicks)) => {
                 let clicks = scan_order(board, &clicks, search.rules);
                 search.offer(&clicks);
+                progress.best.store(search.best_length(), Ordering::Relaxed);
                 if !skip {
                     // Every smaller budget failed: this one is optimal.
                     search.raise_lower_bound(clicks.len());
@@ -308,7 +327,9 @@ fn prove<T: Bits>(
                 search.raise_lower_bound(searched + 1);
                 budget = searched + 1;
             }
-            None => return,
+            None if halt.is_set() => return,
+            // Left for the budget above it.
+            None => continue,
         }
         let growth = last.map_or(FIRST_GROWTH, |(before, _)| {
             (nodes / before.max(1)).clamp(1, FIRST_GROWTH * 4)
@@ -334,15 +355,15 @@ enum BeamEnd {
     Refused,
 }
 
-/// Runs a beam of `width`, offering its solution, and halts the search
-/// when that is as short as the proven bound.
+/// Runs a beam of `width`, offering its solution (told to `progress`), and
+/// halts the search when that is as short as the proven bound.
 /// `wait` runs before each of the beam's boards and may hold it back.
 fn run_beam<T: Bits>(
     board: &Board,
     shape: &Shape<T>,
     width: usize,
     search: &Mutex<&mut Search>,
-    halt: &Halt,
+    (halt, progress): (&Halt, &Progress),
     mut wait: impl FnMut(),
 ) -> BeamEnd {
     if halt.check() {
@@ -363,6 +384,7 @@ fn run_beam<T: Bits>(
             let mut search = lock(search);
             let clicks = scan_order(board, clicks, search.rules);
             search.offer(&clicks);
+            progress.best.store(search.best_length(), Ordering::Relaxed);
             if search.best_length() <= search.lower_bound {
                 halt.set();
             }
@@ -384,6 +406,25 @@ fn run_beam<T: Bits>(
         search.start.elapsed().as_secs_f64() * 1e3,
     );
     end
+}
+
+/// What the proof and the beams tell each other without the search's lock.
+struct Progress {
+    /// The budget the proof searches, once it runs.
+    searching: AtomicUsize,
+    /// The best solution's length.
+    best: AtomicUsize,
+    /// Set once no beam runs any more: the best found is the proof's to
+    /// beat (see [`prove`]).
+    beams_over: AtomicBool,
+}
+
+impl Progress {
+    /// Whether the budget before the last should be skipped at `budget`:
+    /// see [`prove`].
+    fn skips(&self, budget: usize) -> bool {
+        self.beams_over.load(Ordering::Relaxed) && self.best.load(Ordering::Relaxed) == budget + 2
+    }
 }
 
 /// When every thread of a search stops: at the deadline, or as soon as one
@@ -503,15 +544,17 @@ struct Iteration<'t, T> {
     table: &'t Table,
     budget: u32,
     halt: &'t Halt,
+    progress: &'t Progress,
     /// Whether moves that commute are taken in one order only.
     prune: bool,
     /// Each with its clicks and the board before its last one.
     tasks: Vec<(Vec<Cell>, Planes<T>, Child<T>)>,
     next_task: AtomicUsize,
     solution: Mutex<Option<Vec<Cell>>>,
-    /// Set when a thread found a solution: the others stop, and the
-    /// search goes on to the next budget, if any.
-    solved: AtomicBool,
+    /// Set when a thread found a solution, or saw that the search skips
+    /// this budget now: the threads stop, and the search goes on to the
+    /// next budget, if any.
+    over: AtomicBool,
     /// Nodes spent generating the tasks.
     nodes: u64,
     /// The slots of each thread's memo, if it has one.
@@ -528,7 +571,7 @@ impl<'t, T: Bits> Iteration<'t, T> {
         halves: Option<(&'t Halves, [u32; 2])>,
         table: &'t Table,
         budget: u32,
-        halt: &'t Halt,
+        (halt, progress): (&'t Halt, &'t Progress),
         (prune, memo_slots): (bool, Option<usize>),
     ) -> Iteration<'t, T> {
         let (halves, root_halves) = match halves {
@@ -542,11 +585,12 @@ impl<'t, T: Bits> Iteration<'t, T> {
             table,
             budget,
             halt,
+            progress,
             prune,
             tasks: Vec::new(),
             next_task: AtomicUsize::new(0),
             solution: Mutex::new(None),
-            solved: AtomicBool::new(false),
+            over: AtomicBool::new(false),
             nodes: 0,
             memo_slots,
         };
@@ -580,7 +624,8 @@ impl<'t, T: Bits> Iteration<'t, T> {
     }
 
     /// Runs the tasks on `threads` threads: the solution found, `Nothing`
-    /// when the budget is proven too small, `None` when halted.
+    /// when the budget is proven too small, `None` when halted or left for
+    /// the one above.
     fn run(mut self, threads: usize) -> (Option<Found>, u64) {
         if let Some(solution) = self.solution.get_mut().expect("not shared yet").take() {
             return (Some(Found::Solution(solution)), self.nodes);
@@ -604,22 +649,27 @@ impl<'t, T: Bits> Iteration<'t, T> {
                 .sum::<u64>()
         });
         let nodes = nodes + self.nodes;
+        let stopped = self.stopped();
         let solution = self.solution.into_inner().expect("no thread panicked");
         match solution {
             Some(clicks) => (Some(Found::Solution(clicks)), nodes),
-            None if self.halt.is_set() => (None, nodes),
+            None if stopped => (None, nodes),
             None => (Some(Found::Nothing), nodes),
         }
     }
 
-    /// True once the search halted or a thread found a solution; cheap.
+    /// True once the search halted or this budget is over; cheap.
     fn stopped(&self) -> bool {
-        self.solved.load(Ordering::Relaxed) || self.halt.is_set()
+        self.over.load(Ordering::Relaxed) || self.halt.is_set()
     }
 
-    /// [`Iteration::stopped`], reading the clock.
+    /// [`Iteration::stopped`], reading the clock; a budget the search
+    /// skips since the beams ended (see [`Progress::skips`]) is over.
     fn check(&self) -> bool {
-        self.solved.load(Ordering::Relaxed) || self.halt.check()
+        if self.progress.skips(self.budget as usize) {
+            self.over.store(true, Ordering::Relaxed);
+        }
+        self.stopped() || self.halt.check()
     }
 
     /// One thread: takes tasks until none is left or the search stops.
@@ -640,7 +690,7 @@ impl<'t, T: Bits> Iteration<'t, T> {
                 if solution.is_none() {
                     *solution = Some(worker.path.clone());
                 }
-                self.solved.store(true, Ordering::Relaxed);
+                self.over.store(true, Ordering::Relaxed);
                 break;
             }
         }
