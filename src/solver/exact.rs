@@ -830,7 +830,7 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
         // side are cut before they are played (see `Beyond`).
         let mut memo = self.beyond.take();
         let mut beyond = [None; 2];
-        if let (Some(h), Some(memo)) = (iteration.halves, &mut memo)
+        if let (Some(h), Some(memo)) = (iteration.halves, &memo)
             && halves[0] + halves[1] + 1 >= 2 * budget
         {
             beyond = [0, 1].map(|side| {

@@ -58,7 +58,7 @@ pub fn max_table_mb() -> u32 {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 #[allow(unsafe_code)]
-fn prefetch(address: *const AtomicU64) {
+pub(super) fn prefetch<T>(address: *const T) {
     use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
     // SAFETY: a prefetch reads nothing the program sees and never faults,
     // whatever the address (SSE, which every x86_64 processor has).
@@ -68,7 +68,7 @@ fn prefetch(address: *const AtomicU64) {
 /// Elsewhere the probe waits on its miss.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn prefetch(_: *const AtomicU64) {}
+pub(super) fn prefetch<T>(_: *const T) {}
 
 /// Asks Linux to back the table's whole 2 MiB stretches with pages of that
 /// size, before any of its pages is touched. The searches probe the tables
