@@ -29,6 +29,12 @@ use super::key::{Key, hash_set};
 use super::planes::{Bits, Planes, Shape};
 use super::table::{self, Table};
 
+/// How many moves of a relaxed position are made, and their buckets in
+/// the table asked for, before the first of them is searched: a bucket's
+/// miss is met over two moves' work rather than one (three gain nothing
+/// more, see BENCHMARKS.md).
+const AHEAD: usize = 2;
+
 /// The relaxed games enumerate every set of centre clusters of a colour: a
 /// column of this many rows holds at most 4 clusters of one colour, so at
 /// most 11 sets. Taller boards go without the bound.
@@ -408,10 +414,11 @@ impl Halves {
         // no more than the budget has to spare.
         let spare = budget - self::least(half.present, cross);
         // Each move's board is made, and its bucket in the table asked
-        // for, one move ahead of its search: most positions here fail, and
-        // a failing one searches all its moves, so the table's misses are
-        // met while the search goes on.
-        let mut ahead: Option<Ahead> = None;
+        // for, `AHEAD` moves ahead of its search (in order, a ring): most
+        // positions here fail, and a failing one searches all its moves,
+        // so the table's misses are met while the search goes on.
+        let mut ahead: [Option<Ahead>; AHEAD] = [None; AHEAD];
+        let mut next = 0;
         let search = |due: Option<Ahead>, clock: &mut Clock| {
             due.is_some_and(|(child, key, cross, cost)| {
                 self.feasible_keyed(&child, key, side, cross, budget - cost, clock)
@@ -424,7 +431,9 @@ impl Halves {
             let cross = cross & child.present;
             let key = self.key(&child, side, cross);
             self.table.prefetch(key);
-            search(ahead.replace((child, key, cross, cost)), clock)
+            let due = ahead[next].replace((child, key, cross, cost));
+            next = (next + 1) % AHEAD;
+            search(due, clock)
         };
         let mut found = false;
         // Spanning moves first: they cost half as much.
@@ -495,8 +504,10 @@ impl Halves {
                 }
             }
         }
-        // The last move made is still to be searched.
-        found = found || search(ahead, clock);
+        // The last moves made are still to be searched.
+        for i in 0..AHEAD {
+            found = found || search(ahead[(next + i) % AHEAD].take(), clock);
+        }
         if clock.expired {
             // What was found may rest on a guess: keep none of it.
         } else if !found {
