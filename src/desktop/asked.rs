@@ -61,12 +61,26 @@ pub fn terminal_closed() {
 }
 
 /// The process is to end, as `asker` says (the first request to end is
-/// the one kept), and the run under way stops.
-fn end_by(asker: Asker) {
+/// the one kept, see [`kept_end`]), and the run under way stops.
+pub(super) fn end_by(asker: Asker) {
     ENDING
-        .compare_exchange(0, asker.code(), Ordering::SeqCst, Ordering::SeqCst)
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |now| {
+            Some(kept_end(now, asker))
+        })
         .ok();
     ask(asker);
+}
+
+/// The end kept when `asker` asks to end after the end `now` (a code, 0
+/// for none): the first, but never Ctrl-C over a request to end, which
+/// Ctrl-C is not in a terminal's face (it answers a question there): a
+/// terminal that closed after it still ends the face.
+fn kept_end(now: u8, asker: Asker) -> u8 {
+    if now == 0 || now == Asker::CtrlC.code() {
+        asker.code()
+    } else {
+        now
+    }
 }
 
 /// The request to end the process that came (a signal, the terminal or
@@ -284,6 +298,17 @@ mod tests {
         assert_eq!(Asker::Key('q').to_string(), "q");
         assert_eq!(Asker::StopKey.to_string(), "the Pause key");
         assert_eq!(Asker::StopChord.to_string(), "Ctrl+Shift+Backspace");
+    }
+
+    #[test]
+    fn a_request_to_end_after_ctrl_c_is_the_end_kept() {
+        let (ctrl_c, closed, end) = (Asker::CtrlC, Asker::TerminalClosed, Asker::EndRequest);
+        assert_eq!(kept_end(0, closed), closed.code());
+        assert_eq!(kept_end(ctrl_c.code(), closed), closed.code());
+        assert_eq!(kept_end(ctrl_c.code(), end), end.code());
+        // The first request to end stays.
+        assert_eq!(kept_end(end.code(), closed), end.code());
+        assert_eq!(kept_end(closed.code(), ctrl_c), closed.code());
     }
 
     #[test]

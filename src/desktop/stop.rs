@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 
 use super::asked;
 pub use super::asked::{
-    Running, ask, asker, check, clear, end_asked, end_beyond_ctrl_c, exit_code, face_ended,
-    output_failed, requested, said, terminal_closed,
+    Running, ask, asker, check, clear, exit_code, face_ended, output_failed, requested, said,
+    terminal_closed,
 };
 use super::platform;
 use super::words::InputError;
@@ -42,7 +42,7 @@ pub fn catch() -> Result<(), InputError> {
     static ONCE: Once = Once::new();
     let mut result = Ok(());
     ONCE.call_once(|| {
-        let signals = Signals::new();
+        let signals = SIGNALS.get_or_init(Signals::new);
         let told = signals.clone();
         result = ctrlc::set_handler(move || signalled(told.which()))
             .map_err(|e| InputError::Device(format!("cannot catch Ctrl-C: {e}")));
@@ -71,20 +71,53 @@ fn signalled(asker: Asker) {
     std::process::exit(i32::from(asked::exit_code(asker)));
 }
 
+/// The request to end the process that came, if one did (see
+/// [`asked::end_asked`]), a signal to end taken for Ctrl-C included
+/// (see [`Signals::late`]).
+pub fn end_asked() -> Option<Asker> {
+    take_late_signal();
+    asked::end_asked()
+}
+
+/// [`end_asked`] other than Ctrl-C (see [`asked::end_beyond_ctrl_c`]).
+pub fn end_beyond_ctrl_c() -> Option<Asker> {
+    take_late_signal();
+    asked::end_beyond_ctrl_c()
+}
+
+/// A signal to end whose flag came after [`Signals::which`] stopped
+/// waiting for it, taken now as the end it asks.
+fn take_late_signal() {
+    if let Some(asker) = SIGNALS.get().and_then(Signals::late) {
+        asked::end_by(asker);
+    }
+}
+
+/// The flags of the signals caught, once they are (see [`catch`]).
+static SIGNALS: std::sync::OnceLock<Signals> = std::sync::OnceLock::new();
+
 /// How long [`Signals::which`] waits for a flag of the signal that woke
-/// it: the handler that sets it runs on, at once, after ctrlc's.
+/// it: the handler that sets it runs on, at once, after ctrlc's. A flag
+/// later than that (a handler's thread put off on a loaded machine) is
+/// taken by [`Signals::late`].
 #[cfg(unix)]
 const FLAG_WAIT: Duration = Duration::from_millis(20);
 
 /// Which signal came: ctrlc's handler is one for SIGINT, SIGTERM and
 /// SIGHUP, and these flags, set by handlers of their own that chain to
-/// it, tell SIGTERM and SIGHUP from Ctrl-C.
+/// it, tell them apart.
 #[derive(Clone, Debug, Default)]
 struct Signals {
+    #[cfg(unix)]
+    interrupt: std::sync::Arc<AtomicBool>,
     #[cfg(unix)]
     hang_up: std::sync::Arc<AtomicBool>,
     #[cfg(unix)]
     terminate: std::sync::Arc<AtomicBool>,
+    /// A signal came whose flag [`Signals::which`] did not see in time:
+    /// it was taken for Ctrl-C.
+    #[cfg(unix)]
+    unseen: std::sync::Arc<AtomicBool>,
 }
 
 impl Signals {
@@ -95,8 +128,12 @@ impl Signals {
     /// Sets the flags' handlers, after ctrlc's (which they chain to).
     #[cfg(unix)]
     fn tell(&self) -> Result<(), String> {
-        use signal_hook::consts::{SIGHUP, SIGTERM};
-        for (signal, flag) in [(SIGHUP, &self.hang_up), (SIGTERM, &self.terminate)] {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        for (signal, flag) in [
+            (SIGINT, &self.interrupt),
+            (SIGHUP, &self.hang_up),
+            (SIGTERM, &self.terminate),
+        ] {
             signal_hook::flag::register(signal, std::sync::Arc::clone(flag))
                 .map_err(|e| format!("cannot tell the signals apart: {e}"))?;
         }
@@ -113,7 +150,8 @@ impl Signals {
     /// signal-hook's handler calls the one before it (ctrlc's, which
     /// wakes its thread, where this runs) before it sets its flags: a
     /// flag is waited for a moment before the signal is taken for Ctrl-C
-    /// (without the wait, one closed terminal in three was taken for one).
+    /// (without the wait, one closed terminal in three was taken for one),
+    /// and one that comes later still is [`Signals::late`]'s.
     fn which(&self) -> Asker {
         #[cfg(unix)]
         {
@@ -125,13 +163,46 @@ impl Signals {
                 if self.terminate.swap(false, Ordering::SeqCst) {
                     return Asker::EndRequest;
                 }
+                if self.interrupt.swap(false, Ordering::SeqCst) {
+                    return Asker::CtrlC;
+                }
                 if looked.elapsed() > FLAG_WAIT {
+                    self.unseen.store(true, Ordering::SeqCst);
                     break;
                 }
                 std::thread::yield_now();
             }
         }
         Asker::CtrlC
+    }
+
+    /// The request to end of a signal that [`Signals::which`] took for
+    /// Ctrl-C, its flag set since: a terminal that closed, on a machine
+    /// busy enough to put off the flag's handler, still ends the face
+    /// that Ctrl-C would not. Looked at only after such a signal, so that
+    /// a flag `which` is about to see stays its own.
+    fn late(&self) -> Option<Asker> {
+        #[cfg(unix)]
+        {
+            if !self.unseen.load(Ordering::SeqCst) {
+                return None;
+            }
+            let asker = if self.hang_up.swap(false, Ordering::SeqCst) {
+                Asker::TerminalClosed
+            } else if self.terminate.swap(false, Ordering::SeqCst) {
+                Asker::EndRequest
+            } else {
+                // The signal was Ctrl-C after all, its flag late.
+                if self.interrupt.swap(false, Ordering::SeqCst) {
+                    self.unseen.store(false, Ordering::SeqCst);
+                }
+                return None;
+            };
+            self.unseen.store(false, Ordering::SeqCst);
+            Some(asker)
+        }
+        #[cfg(not(unix))]
+        None
     }
 }
 
@@ -208,6 +279,37 @@ fn said_keys(names: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_signal_whose_flag_comes_late_is_taken_as_what_it_was() {
+        let set = |flag: &std::sync::Arc<AtomicBool>| flag.store(true, Ordering::SeqCst);
+        let signals = Signals::new();
+        // Each flag in time says its signal, and nothing is late.
+        for (flag, asker) in [
+            (&signals.interrupt, Asker::CtrlC),
+            (&signals.hang_up, Asker::TerminalClosed),
+            (&signals.terminate, Asker::EndRequest),
+        ] {
+            set(flag);
+            assert_eq!(signals.which(), asker);
+            assert_eq!(signals.late(), None);
+        }
+        // A flag not yet set when asked: Ctrl-C, until it comes.
+        assert_eq!(signals.which(), Asker::CtrlC);
+        assert_eq!(signals.late(), None);
+        set(&signals.hang_up);
+        assert_eq!(signals.late(), Some(Asker::TerminalClosed));
+        assert_eq!(signals.late(), None);
+        // Late and Ctrl-C after all: nothing to end, and the next flag in
+        // time is its own signal's, not taken as late.
+        assert_eq!(signals.which(), Asker::CtrlC);
+        set(&signals.interrupt);
+        assert_eq!(signals.late(), None);
+        set(&signals.terminate);
+        assert_eq!(signals.late(), None);
+        assert_eq!(signals.which(), Asker::EndRequest);
+    }
 
     #[test]
     fn a_key_another_program_holds_is_said_not_available() {
