@@ -157,11 +157,8 @@ impl Signals {
         {
             let looked = Instant::now();
             loop {
-                if self.hang_up.swap(false, Ordering::SeqCst) {
-                    return Asker::TerminalClosed;
-                }
-                if self.terminate.swap(false, Ordering::SeqCst) {
-                    return Asker::EndRequest;
+                if let Some(end) = self.take_end() {
+                    return end;
                 }
                 if self.interrupt.swap(false, Ordering::SeqCst) {
                     return Asker::CtrlC;
@@ -187,22 +184,29 @@ impl Signals {
             if !self.unseen.load(Ordering::SeqCst) {
                 return None;
             }
-            let asker = if self.hang_up.swap(false, Ordering::SeqCst) {
-                Asker::TerminalClosed
-            } else if self.terminate.swap(false, Ordering::SeqCst) {
-                Asker::EndRequest
-            } else {
-                // The signal was Ctrl-C after all, its flag late.
-                if self.interrupt.swap(false, Ordering::SeqCst) {
-                    self.unseen.store(false, Ordering::SeqCst);
-                }
-                return None;
-            };
-            self.unseen.store(false, Ordering::SeqCst);
-            Some(asker)
+            let end = self.take_end();
+            // Without one, the signal may have been Ctrl-C after all, its
+            // flag late.
+            if end.is_some() || self.interrupt.swap(false, Ordering::SeqCst) {
+                self.unseen.store(false, Ordering::SeqCst);
+            }
+            end
         }
         #[cfg(not(unix))]
         None
+    }
+
+    /// The request to end whose flag is set, taking it: the terminal
+    /// closing (SIGHUP) or a signal to end (SIGTERM).
+    #[cfg(unix)]
+    fn take_end(&self) -> Option<Asker> {
+        if self.hang_up.swap(false, Ordering::SeqCst) {
+            Some(Asker::TerminalClosed)
+        } else if self.terminate.swap(false, Ordering::SeqCst) {
+            Some(Asker::EndRequest)
+        } else {
+            None
+        }
     }
 }
 

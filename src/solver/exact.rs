@@ -98,15 +98,15 @@ fn solve_on<T: Bits>(
 ) {
     let (deadline, rules) = (search.deadline, searched(search.rules));
     let shape = Shape::<T>::of(board, rules);
+    let progress = Progress {
+        searching: AtomicUsize::new(0),
+        best: AtomicUsize::new(search.best_length()),
+        beams_over: AtomicBool::new(!plan.beams),
+    };
     let search = Mutex::new(search);
     let halt = Halt {
         deadline,
         now: AtomicBool::new(false),
-    };
-    let progress = Progress {
-        searching: AtomicUsize::new(0),
-        best: AtomicUsize::new(usize::MAX),
-        beams_over: AtomicBool::new(!plan.beams),
     };
     let first = plan.beams.then(|| {
         run_beam(
@@ -133,7 +133,6 @@ fn solve_on<T: Bits>(
         if search.best_length() <= search.lower_bound {
             return;
         }
-        progress.best.store(search.best_length(), Ordering::Relaxed);
     }
     // The proof improves the solution only at its last budget, which may
     // be seconds away, and even that one may take long to find it:
@@ -312,9 +311,7 @@ fn prove<T: Bits>(
         );
         match result {
             Some(Found::Solution(clicks)) => {
-                let clicks = scan_order(board, &clicks, search.rules);
-                search.offer(&clicks);
-                progress.best.store(search.best_length(), Ordering::Relaxed);
+                progress.offer(&mut search, board, &clicks);
                 if !skip {
                     // Every smaller budget failed: this one is optimal.
                     search.raise_lower_bound(clicks.len());
@@ -355,8 +352,8 @@ enum BeamEnd {
     Refused,
 }
 
-/// Runs a beam of `width`, offering its solution (told to `progress`), and
-/// halts the search when that is as short as the proven bound.
+/// Runs a beam of `width`, offering its solution (see [`Progress::offer`]),
+/// and halts the search when that is as short as the proven bound.
 /// `wait` runs before each of the beam's boards and may hold it back.
 fn run_beam<T: Bits>(
     board: &Board,
@@ -382,9 +379,7 @@ fn run_beam<T: Bits>(
         },
         |clicks| {
             let mut search = lock(search);
-            let clicks = scan_order(board, clicks, search.rules);
-            search.offer(&clicks);
-            progress.best.store(search.best_length(), Ordering::Relaxed);
+            progress.offer(&mut search, board, clicks);
             if search.best_length() <= search.lower_bound {
                 halt.set();
             }
@@ -420,6 +415,14 @@ struct Progress {
 }
 
 impl Progress {
+    /// Offers the search's `clicks` (in the order the searches make them,
+    /// see [`scan_order`]) for `board`, the best kept here too.
+    fn offer(&self, search: &mut Search, board: &Board, clicks: &[Cell]) {
+        let clicks = scan_order(board, clicks, search.rules);
+        search.offer(&clicks);
+        self.best.store(search.best_length(), Ordering::Relaxed);
+    }
+
     /// Whether the budget before the last should be skipped at `budget`:
     /// see [`prove`].
     fn skips(&self, budget: usize) -> bool {
