@@ -674,18 +674,14 @@ fn bot_alone_ends_when_its_xterms_close_button_is_pressed() {
         text.contains("is this window the game?").then_some(())
     });
     let pid = child_of(&xterm.0.id().to_string()).expect("the bot under the xterm");
-    // The close button (WM_DELETE_WINDOW): xterm hangs up on the
-    // terminal (SIGHUP) and waits for what runs in it to end. Pressed
-    // again each half second: an xterm busy starting up has been seen to
-    // let the first press go, and a bot that takes the hang-up as a stop
-    // stays whatever the presses.
+    // The close button (WM_DELETE_WINDOW), pressed once as a player
+    // does: xterm hangs up on the terminal (SIGHUP) and waits for what
+    // runs in it to end.
     close_window(&desktop.display, &terminal);
-    let mut pressed = std::time::Instant::now();
     // Within a second by hand on a quiet desktop (0.004 to 0.06 s from
-    // the message to the bot's end, six closes); the machine's load
-    // (xterm's turn to take the message included) is no part of what is
-    // judged here: a bot that takes the hang-up as a stop and stays at
-    // its menu, as it did, never ends.
+    // the message to the bot's end, six closes); the machine's load is no
+    // part of what is judged here: a bot that takes the hang-up as a stop
+    // and stays at its menu, as it did, never ends.
     let closed = std::time::Instant::now();
     while !ended(&pid) {
         assert!(
@@ -695,10 +691,6 @@ fn bot_alone_ends_when_its_xterms_close_button_is_pressed() {
             std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default()
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
-        if pressed.elapsed() > std::time::Duration::from_millis(500) {
-            close_window(&desktop.display, &terminal);
-            pressed = std::time::Instant::now();
-        }
     }
     wait_for("the end said on the terminal", || {
         let text = std::fs::read_to_string(&out).unwrap_or_default();

@@ -797,7 +797,6 @@ fn atom(conn: &impl x11rb::connection::Connection, name: &str) -> u32 {
 /// manager's close button does: the WM_DELETE_WINDOW message of ICCCM
 /// 4.2.8.1 sent to the window.
 pub fn close_window(display: &str, id: &str) {
-    use x11rb::connection::Connection as _;
     use x11rb::protocol::xproto::{ClientMessageEvent, ConnectionExt as _, EventMask};
     let (conn, _) = x11rb::connect(Some(display)).unwrap();
     let window: u32 = id.parse().unwrap();
@@ -805,7 +804,10 @@ pub fn close_window(display: &str, id: &str) {
     let event = ClientMessageEvent::new(32, window, protocols, [delete, 0, 0, 0, 0]);
     conn.send_event(false, window, EventMask::NO_EVENT, event)
         .unwrap();
-    conn.flush().unwrap();
+    // A round trip before the connection closes: a busy X server that
+    // finds the connection closed before it read the request drops it
+    // unsent (xterm then waited 10 s for a close that never came).
+    conn.get_input_focus().unwrap().reply().unwrap();
 }
 
 /// The whole screen as the bot captures it (the root window).
