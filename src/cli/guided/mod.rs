@@ -99,14 +99,21 @@ pub fn run(options: Options) -> Result<ExitCode> {
             return Ok(ExitCode::from(crate::desktop::stop::exit_code(asker)));
         }
         door.advance();
+        let offer = door.offer();
+        let put = Some((door.turn(), offer));
+        // A new offer's question can be among the lines said with it ("is
+        // this window the game?"): the keys typed before are dropped
+        // before any of them shows, never after a key pressed at it.
+        let fresh = face.put != put;
+        if fresh {
+            face.keys.ask();
+        }
         for line in door.take_said() {
             say!("{line}");
         }
-        let offer = door.offer();
         face.follow_runs(offer);
-        if face.put != Some((door.turn(), offer)) {
-            face.put = Some((door.turn(), offer));
-            face.keys.ask();
+        if fresh {
+            face.put = put;
             face.put_offer(&door);
         }
         let read = match offer {
