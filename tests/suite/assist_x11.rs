@@ -588,11 +588,7 @@ fn stopped_while_planning(signals: &[&str]) -> (std::time::Duration, Finished, V
         !left_button_down(&desktop.display),
         "the button was left down"
     );
-    let records = std::fs::read_to_string(&log)
-        .unwrap_or_default()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let records = json_lines(&log);
     (took, run, records)
 }
 

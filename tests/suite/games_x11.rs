@@ -32,11 +32,7 @@ fn boards(game: &Practice, first: &str) -> Vec<String> {
 
 /// The game log's lines.
 fn records(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
+    json_lines(path)
 }
 
 /// The practice window's clicks of game `k` (1-based), as cells.
@@ -341,9 +337,7 @@ fn ended_well_saying(bot: BotRun, said: &str) -> Finished {
 /// Waits until the game log at `log` holds `n` records.
 fn wait_for_records(log: &Path, n: usize) {
     wait_for(&format!("{n} game record(s)"), || {
-        std::fs::read_to_string(log)
-            .is_ok_and(|text| text.lines().count() == n)
-            .then_some(())
+        (json_lines(log).len() == n).then_some(())
     });
 }
 

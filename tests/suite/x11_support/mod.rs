@@ -233,11 +233,7 @@ impl Desktop {
 
     /// The games in the default game log (the bot's data folder here).
     pub fn recorded(&self) -> Vec<Value> {
-        std::fs::read_to_string(self.path("data/dustbot/games.jsonl"))
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
+        json_lines(&self.path("data/dustbot/games.jsonl"))
     }
 
     /// `bot ARGS` on this display, in the test's folder.
@@ -870,10 +866,8 @@ impl Practice {
 
     /// The log's lines that have the field `key`.
     fn lines(&self, key: &str) -> Vec<Value> {
-        std::fs::read_to_string(&self.log)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        json_lines(&self.log)
+            .into_iter()
             .filter(|line| line.get(key).is_some())
             .collect()
     }
@@ -962,8 +956,17 @@ impl BotRun {
 
 /// The hint log's lines so far.
 pub fn hints(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
+    json_lines(path)
+}
+
+/// The lines of the JSON Lines file at `path` written so far, as values:
+/// a last line without its newline is still being written (a line's one
+/// write can show to a reader in part, where it crosses a page) and is
+/// left for a later read.
+pub fn json_lines(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let written = text.rfind('\n').map_or("", |end| &text[..=end]);
+    written
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
