@@ -85,16 +85,8 @@ fn kept_end(now: u8, asker: Asker) -> u8 {
 
 /// The request to end the process that came (a signal, the terminal or
 /// the display closing), if one did; kept for the process's life.
-pub fn end_asked() -> Option<Asker> {
+pub(super) fn end_asked() -> Option<Asker> {
     Asker::of(ENDING.load(Ordering::SeqCst))
-}
-
-/// The request to end the process that came, if one did, other than
-/// Ctrl-C: a signal to end (SIGTERM), the terminal closing (SIGHUP) or
-/// the display closing. Ctrl-C stops a run, and answers a question in a
-/// terminal's face; it ends no run before it starts.
-pub fn end_beyond_ctrl_c() -> Option<Asker> {
-    end_asked().filter(|&asker| asker != Asker::CtrlC)
 }
 
 /// The face said its end (its summary, its last line): a process ended

@@ -79,10 +79,12 @@ pub fn end_asked() -> Option<Asker> {
     asked::end_asked()
 }
 
-/// [`end_asked`] other than Ctrl-C (see [`asked::end_beyond_ctrl_c`]).
+/// The request to end the process that came, if one did, other than
+/// Ctrl-C: a signal to end (SIGTERM), the terminal closing (SIGHUP) or
+/// the display closing. Ctrl-C stops a run, and answers a question in a
+/// terminal's face; it ends no run before it starts.
 pub fn end_beyond_ctrl_c() -> Option<Asker> {
-    take_late_signal();
-    asked::end_beyond_ctrl_c()
+    end_asked().filter(|&asker| asker != Asker::CtrlC)
 }
 
 /// A signal to end whose flag came after [`Signals::which`] stopped

@@ -337,7 +337,7 @@ fn ended_well_saying(bot: BotRun, said: &str) -> Finished {
 /// Waits until the game log at `log` holds `n` records.
 fn wait_for_records(log: &Path, n: usize) {
     wait_for(&format!("{n} game record(s)"), || {
-        (json_lines(log).len() == n).then_some(())
+        (records(log).len() == n).then_some(())
     });
 }
 
