@@ -497,8 +497,12 @@ const FIRST_GROWTH: u64 = 32;
 
 /// The slots of each thread's [`BeyondMemo`]: none before a budget after
 /// one of `MEMO_FROM_NODES` nodes, then one per `NODES_PER_MEMO_SLOT`
-/// nodes of the budget before, up to `MAX_MEMO_SLOTS` (8 MiB).
-const MEMO_FROM_NODES: u64 = 100_000;
+/// nodes of the budget before, up to `MAX_MEMO_SLOTS` (8 MiB). A budget
+/// some twenty times that size meets its halves again often enough to
+/// repay the memo's misses: the boards proven in 0.1 to 1.5 s take about
+/// a twentieth less time with the memo from here than from 100 k nodes,
+/// and none is slower (BENCHMARKS.md).
+const MEMO_FROM_NODES: u64 = 5_000;
 const NODES_PER_MEMO_SLOT: u64 = 16;
 const MIN_MEMO_SLOTS: usize = 1 << 10;
 const MAX_MEMO_SLOTS: usize = 1 << 18;
