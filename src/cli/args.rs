@@ -12,7 +12,7 @@ use crate::assist::Hints;
 use crate::game::Rules;
 use crate::live::RulesChoice;
 use crate::practice::Style;
-use crate::solver::{SolveOptions, Strategy};
+use crate::solver::{DEFAULT_TABLE_MB, SolveOptions, Strategy};
 use crate::text::excerpt;
 
 /// What a bare `bot` started on a console of its own (a double-click in
@@ -169,8 +169,8 @@ pub struct SolverArgs {
     pub time: Duration,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = parse_table_mb, allow_negative_numbers = true)]
+    /// The most the transposition table grows to, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_TABLE_MB as u32, value_parser = parse_table_mb, allow_negative_numbers = true)]
     pub tt_mb: u32,
 }
 

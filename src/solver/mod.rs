@@ -91,6 +91,13 @@ impl Deadline {
     }
 }
 
+/// The transposition table's default most size, in MiB: the longest
+/// proofs (a last budget of a few hundred million boards) are faster in
+/// 64 MiB than in the 256 their size asks for, whose first writes and
+/// misses cost more than the bounds it keeps longer (BENCHMARKS.md,
+/// "Eighth round").
+pub const DEFAULT_TABLE_MB: usize = 64;
+
 /// What a search may use.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveOptions {
@@ -101,7 +108,8 @@ pub struct SolveOptions {
     /// Search threads for the proof of `optimal`, which adds one for its
     /// beams (the baselines use one). Default: all cores.
     pub threads: usize,
-    /// Transposition table size in MiB. Default: 256.
+    /// The most the transposition table grows to, in MiB. Default:
+    /// [`DEFAULT_TABLE_MB`].
     pub table_mb: usize,
     /// The rules the moves play by. Default: [`Rules::CentreRows`].
     pub rules: Rules,
@@ -115,7 +123,7 @@ impl Default for SolveOptions {
             strategy: Strategy::Optimal,
             time_limit: Duration::from_secs(20),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            table_mb: 256,
+            table_mb: DEFAULT_TABLE_MB,
             rules: Rules::default(),
             stop: None,
         }
