@@ -106,6 +106,7 @@ pub fn run(options: Options) -> Result<ExitCode> {
         // before any of them shows, never after a key pressed at it.
         let fresh = face.put != put;
         if fresh {
+            face.put = put;
             face.keys.ask();
         }
         for line in door.take_said() {
@@ -113,7 +114,6 @@ pub fn run(options: Options) -> Result<ExitCode> {
         }
         face.follow_runs(offer);
         if fresh {
-            face.put = put;
             face.put_offer(&door);
         }
         let read = match offer {
