@@ -850,9 +850,20 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
         // First every child is made, and the halves' table asked for the
         // buckets of those the colours do not cut; then their values are
         // taken, the table's misses met together rather than one by one.
+        // The clusters a memo already knows to be beyond their side's limit
+        // are left out before the floods that would find them, and cut.
+        let mut known = T::default();
+        if let (Some(h), Some(memo)) = (iteration.halves, &memo) {
+            for b in beyond.iter().flatten() {
+                known = known | h.known_beyond(b, memo);
+            }
+        }
         'colours: for colour in planes.colours() {
             let plane = planes.colour[colour];
-            for cells in shape.clusters(plane) {
+            if plane & known != T::default() {
+                cut = cut.min(budget);
+            }
+            for cells in shape.clusters(plane & !known) {
                 if only_whole_colours && cells != plane {
                     // Such a move leaves as many colours as moves left.
                     cut = cut.min(budget);

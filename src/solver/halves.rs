@@ -331,6 +331,23 @@ impl Halves {
         known.beyond & cluster != 0
     }
 
+    /// The board's cells of the clusters `memo` already knows to be beyond
+    /// the limit of `beyond`, save those at the centre: at another board
+    /// with this side, the other side's tiles may join them across the
+    /// middle.
+    #[inline]
+    pub(super) fn known_beyond<T: Bits>(&self, beyond: &Beyond, memo: &BeyondMemo) -> T {
+        let known = &memo.slots[beyond.slot];
+        if known.check != beyond.check || known.limit != beyond.limit {
+            return T::default();
+        }
+        let relaxed = &self.sides[beyond.side];
+        let at_centre = relaxed
+            .shape
+            .flood(known.beyond & relaxed.centre, known.beyond);
+        T::from_u128(u128::from(known.beyond & !at_centre) << relaxed.offset)
+    }
+
     /// Both sides of the board of `planes`.
     fn split<T: Bits>(&self, planes: &Planes<T>) -> [Half; 2] {
         self.sides.each_ref().map(|side| side.half_of(planes))
@@ -937,6 +954,75 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    }
+
+    /// The board of `left`'s left side and `right`'s right side.
+    fn joined(left: &Board, right: &Board) -> Board {
+        let half = usize::from(left.width() / 2);
+        let (left, right) = (left.to_string(), right.to_string());
+        let rows: Vec<String> = left
+            .split(',')
+            .zip(right.split(','))
+            .map(|(l, r)| format!("{}{}", &l[..half], &r[half..]))
+            .collect();
+        rows.join(",").parse().unwrap()
+    }
+
+    #[test]
+    fn the_clusters_known_beyond_are_whole_clusters_of_every_board_with_the_side() {
+        // The exact search leaves the cells a memo knows to be beyond out
+        // of the board's clusters; the memo is met again at boards whose
+        // other side differs, where a cluster at the centre may span.
+        let mut rng = BoardRng::new(6769);
+        let mut masked = 0;
+        for rules in SIDED {
+            let halves = Halves::new(&rng.board(8, 6, 5).unwrap(), rules, 1, far()).unwrap();
+            for n in 0..40 {
+                let (board, other) = if n % 2 == 0 {
+                    (rng.board(8, 6, 5).unwrap(), rng.board(8, 6, 5).unwrap())
+                } else {
+                    (
+                        board_in_play(&mut rng, rules, 30),
+                        board_in_play(&mut rng, rules, 30),
+                    )
+                };
+                let planes = Planes::<u128>::of(&board);
+                let (values, cross) = (halves.of(&planes), halves.cross(&planes));
+                for side in [0, 1] {
+                    let again = if side == 0 {
+                        joined(&board, &other)
+                    } else {
+                        joined(&other, &board)
+                    };
+                    let again_planes = Planes::<u128>::of(&again);
+                    for below in 0..=2 {
+                        let limit = values[side].saturating_sub(below);
+                        let memo = &mut BeyondMemo::new(1).unwrap();
+                        let beyond = halves.beyond(&planes, side, cross, limit, memo);
+                        for cluster in board.clusters().iter() {
+                            halves.is_beyond(&beyond, memo, cluster.cells.0);
+                        }
+                        let cross = halves.cross(&again_planes);
+                        let beyond = halves.beyond(&again_planes, side, cross, limit, memo);
+                        let known: u128 = halves.known_beyond(&beyond, memo);
+                        let fresh = &mut BeyondMemo::new(1).unwrap();
+                        for cluster in again.clusters().iter() {
+                            let cells = cluster.cells.0;
+                            if cells & known == 0 {
+                                continue;
+                            }
+                            assert_eq!(cells & !known, 0, "{rules} {again} {cluster:?} {side}");
+                            assert!(
+                                halves.is_beyond(&beyond, fresh, cells),
+                                "{rules} {again} {cluster:?} {side} {limit}"
+                            );
+                            masked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(masked > 100, "{masked}");
     }
 
     #[test]
