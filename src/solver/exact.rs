@@ -847,22 +847,22 @@ impl<'i, 't, T: Bits> Worker<'i, 't, T> {
                 Some(h.beyond(planes, side, cross, limit, memo))
             });
         }
-        // First every child is made, and the halves' table asked for the
-        // buckets of those the colours do not cut; then their values are
-        // taken, the table's misses met together rather than one by one.
         // The clusters a memo already knows to be beyond their side's limit
-        // are left out before the floods that would find them, and cut.
+        // are cut before the floods that would find them.
         let mut known = T::default();
         if let (Some(h), Some(memo)) = (iteration.halves, &memo) {
             for b in beyond.iter().flatten() {
                 known = known | h.known_beyond(b, memo);
             }
         }
+        if known != T::default() {
+            cut = cut.min(budget);
+        }
+        // First every child is made, and the halves' table asked for the
+        // buckets of those the colours do not cut; then their values are
+        // taken, the table's misses met together rather than one by one.
         'colours: for colour in planes.colours() {
             let plane = planes.colour[colour];
-            if plane & known != T::default() {
-                cut = cut.min(budget);
-            }
             for cells in shape.clusters(plane & !known) {
                 if only_whole_colours && cells != plane {
                     // Such a move leaves as many colours as moves left.

@@ -312,7 +312,7 @@ impl Halves {
         let known = &mut memo.slots[beyond.slot];
         // A slot holding another half or limit (the other side's, the two
         // meeting in one slot, or any other board's) is emptied for this.
-        if known.check != beyond.check || known.limit != beyond.limit {
+        if !known.holds(beyond) {
             *known = Known {
                 check: beyond.check,
                 limit: beyond.limit,
@@ -338,7 +338,7 @@ impl Halves {
     #[inline]
     pub(super) fn known_beyond<T: Bits>(&self, beyond: &Beyond, memo: &BeyondMemo) -> T {
         let known = &memo.slots[beyond.slot];
-        if known.check != beyond.check || known.limit != beyond.limit {
+        if !known.holds(beyond) {
             return T::default();
         }
         let relaxed = &self.sides[beyond.side];
@@ -592,6 +592,14 @@ struct Known {
     tried: u64,
     /// Of those, the ones whose moves leave the value above the limit.
     beyond: u64,
+}
+
+impl Known {
+    /// Whether this slot holds what `beyond`'s half and limit found.
+    #[inline]
+    fn holds(&self, beyond: &Beyond) -> bool {
+        self.check == beyond.check && self.limit == beyond.limit
+    }
 }
 
 impl BeyondMemo {
@@ -958,14 +966,15 @@ mod tests {
 
     /// The board of `left`'s left side and `right`'s right side.
     fn joined(left: &Board, right: &Board) -> Board {
-        let half = usize::from(left.width() / 2);
-        let (left, right) = (left.to_string(), right.to_string());
-        let rows: Vec<String> = left
-            .split(',')
-            .zip(right.split(','))
-            .map(|(l, r)| format!("{}{}", &l[..half], &r[half..]))
-            .collect();
-        rows.join(",").parse().unwrap()
+        let (w, h) = (left.width(), left.height());
+        Board::from_fn(w, h, |cell| {
+            if cell.x < w / 2 {
+                left.get(cell)
+            } else {
+                right.get(cell)
+            }
+        })
+        .unwrap()
     }
 
     #[test]
