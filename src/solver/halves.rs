@@ -214,7 +214,7 @@ impl Halves {
             if stored & EXACT != 0 {
                 values[side] = stored & !EXACT;
             } else {
-                values[side] = relaxed.least(half, cross).max(stored);
+                values[side] = relaxed.floor(half, cross, stored);
                 open[side] = Some((half, *key));
             }
         }
@@ -421,7 +421,7 @@ impl Halves {
         if stored > budget {
             return false;
         }
-        let least = relaxed.least(half, cross).max(stored);
+        let least = relaxed.floor(half, cross, stored);
         if least > budget {
             return false;
         }
@@ -696,6 +696,22 @@ impl Side {
             }
         }
         plain + if half.present == 0 { 0 } else { waste }
+    }
+
+    /// What a relaxed game is known to need at least, given `stored`, its
+    /// table entry when not an exact value: that bound, else (none) its
+    /// least cost. A bound is stored only by a search that failed, and a
+    /// search is made only within a budget the least cost leaves room
+    /// for, so a stored bound is always above the least cost, which then
+    /// need not be worked out again.
+    #[inline]
+    fn floor(&self, half: &Half, cross: u8, stored: u32) -> u32 {
+        debug_assert!(stored == 0 || self.least(half, cross) < stored);
+        if stored == 0 {
+            self.least(half, cross)
+        } else {
+            stored
+        }
     }
 
     /// The least a move on the tiles of `plane`, one colour, wastes: its
