@@ -176,6 +176,12 @@ pub enum Verdict {
 /// What happens, as it happens, for the command line to show.
 #[derive(Debug)]
 pub enum Event<'a> {
+    /// The plan is still being worked out after
+    /// [`live::STILL_PROVING_AFTER`]: the length of the best solution found
+    /// by then, if any.
+    StillProving {
+        best: Option<usize>,
+    },
     /// The hint window opened with this title at this place, or could
     /// not open (why).
     HintWindow(Result<(&'a str, &'a Placement), &'a str>),
@@ -310,7 +316,12 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
         game: &'g mut session::Game<'o, Assist>,
     ) -> Result<Assisting<'s, 'g, 'o>, LiveError> {
         let board = first.board;
-        let (plan, proven) = plan(&board, &settings.live.solve, game.report.learned.rules())?;
+        let (plan, proven) = plan(
+            &board,
+            &settings.live.solve,
+            game.report.learned.rules(),
+            game,
+        )?;
         game.report.set_optimum(plan.len(), proven);
         let mut assisted = Assisting {
             settings,
@@ -566,10 +577,10 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                 let before = clicks as usize + self.plan.len();
                 let clicks = clicks + steps.len() as u32;
                 let verdict = if let Explanation::Switched { .. } = seen {
-                    (self.plan, self.proven) = plan(&read, &settings.solve, rules)?;
+                    (self.plan, self.proven) = plan(&read, &settings.solve, rules, self.game)?;
                     // The optimum the hints name is the game's, under its
                     // rules.
-                    let (first, proven) = plan(&self.first, &settings.solve, rules)?;
+                    let (first, proven) = plan(&self.first, &settings.solve, rules, self.game)?;
                     self.game.report.set_optimum(first.len(), proven);
                     Verdict::NewRules {
                         from_here: self.plan.len(),
@@ -579,7 +590,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                     self.plan.drain(..steps.len());
                     Verdict::AsHinted
                 } else {
-                    (self.plan, self.proven) = plan(&read, &settings.solve, rules)?;
+                    (self.plan, self.proven) = plan(&read, &settings.solve, rules, self.game)?;
                     let total = clicks as usize + self.plan.len();
                     Verdict::Cost {
                         cost: total as i64 - before as i64,
@@ -610,7 +621,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                     after: &read,
                     frames: &frames,
                 });
-                (self.plan, self.proven) = plan(&read, &settings.solve, rules)?;
+                (self.plan, self.proven) = plan(&read, &settings.solve, rules, self.game)?;
             }
         }
         self.board = read;
@@ -742,13 +753,17 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
     }
 }
 
-/// The plan from `board` under `rules`, and whether it is proven optimal.
+/// The plan from `board` under `rules`, and whether it is proven optimal;
+/// `game` is told when the search runs long.
 fn plan(
     board: &Board,
     options: &SolveOptions,
     rules: Rules,
+    game: &mut session::Game<'_, Assist>,
 ) -> Result<(Vec<Step>, bool), LiveError> {
-    let outcome = live::plan(board, options, rules)?;
+    let outcome = live::plan(board, options, rules, &mut |best| {
+        game.tell(Event::StillProving { best });
+    })?;
     Ok((outcome.moves, outcome.proven_optimal))
 }
 

@@ -23,6 +23,8 @@ pub(crate) mod settling;
 pub(crate) mod watch;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -245,12 +247,20 @@ pub(crate) fn wait_settled(
     }
 }
 
+/// How long a plan is worked out before the player is told it still is:
+/// most boards are proven within a tenth of a second, the hardest take
+/// several seconds, and a bot silent that long looks stuck.
+pub(crate) const STILL_PROVING_AFTER: Duration = Duration::from_secs(1);
+
 /// The best plan the solver finds from `board` under `rules` within its
-/// budget (proven or not); an error when it clears nothing.
+/// budget (proven or not); an error when it clears nothing. When the
+/// search runs past [`STILL_PROVING_AFTER`], `still` is told once, on this
+/// thread, with the length of the best solution found by then, if any.
 pub(crate) fn plan(
     board: &Board,
     options: &SolveOptions,
     rules: Rules,
+    still: &mut dyn FnMut(Option<usize>),
 ) -> Result<Outcome, LiveError> {
     let options = SolveOptions {
         rules,
@@ -258,7 +268,28 @@ pub(crate) fn plan(
         stop: Some(StopFlag(stop::requested())),
         ..options.clone()
     };
-    let outcome = solver::solve(board, &options, &mut |_| {});
+    // The search runs on a thread of its own so that this one, which
+    // tells the player, can speak while it runs.
+    let best = AtomicUsize::new(0);
+    let outcome = std::thread::scope(|scope| {
+        let (done, finished) = mpsc::channel();
+        let (options, best) = (&options, &best);
+        scope.spawn(move || {
+            let found =
+                &mut |found: &solver::Improvement| best.store(found.length, Ordering::Relaxed);
+            // The send fails only when the thread waiting for it panicked.
+            let _ = done.send(solver::solve(board, options, found));
+        });
+        match finished.recv_timeout(STILL_PROVING_AFTER) {
+            Err(RecvTimeoutError::Timeout) => {
+                let best = best.load(Ordering::Relaxed);
+                still((best > 0).then_some(best));
+                finished.recv().ok()
+            }
+            result => result.ok(),
+        }
+    })
+    .expect("the search thread sends its outcome or panics, and the scope passes a panic on");
     let last = outcome.moves.last().map_or(*board, |step| step.board_after);
     if !last.is_cleared() {
         // A search cut short by a stop is the stop, not a board unsolved.

@@ -278,7 +278,8 @@ impl GameReport {
     /// board, with the solver's budget cut short by a stop.
     fn settle_optimum(&mut self, solve: &SolveOptions) {
         if let (None, Some(board)) = (self.optimum, self.first) {
-            self.optimum = super::plan(&board, solve, self.learned.rules())
+            // For the record, after the game: nobody waits on it.
+            self.optimum = super::plan(&board, solve, self.learned.rules(), &mut |_| {})
                 .ok()
                 .map(|plan| (plan.length(), plan.proven_optimal));
         }
@@ -696,7 +697,7 @@ mod tests {
         let mut report = report(Rules::Gravity);
         report.settle_optimum(&solve());
         let board: Board = EXAMPLE_BOARD.parse().unwrap();
-        let gravity = super::super::plan(&board, &solve(), Rules::Gravity).unwrap();
+        let gravity = super::super::plan(&board, &solve(), Rules::Gravity, &mut |_| {}).unwrap();
         assert_eq!(
             report.optimum(),
             Some((gravity.length(), gravity.proven_optimal))

@@ -41,6 +41,12 @@ pub struct Play {
 /// What live play does, as it happens, for the command line to show.
 #[derive(Debug)]
 pub enum Event<'a> {
+    /// The plan is still being worked out after
+    /// [`live::STILL_PROVING_AFTER`]: the length of the best solution found
+    /// by then, if any.
+    StillProving {
+        best: Option<usize>,
+    },
     Plan {
         outcome: &'a Outcome,
         replans: u32,
@@ -160,9 +166,12 @@ impl Playing<'_, '_, '_> {
     }
 
     fn plan(&mut self, board: &Board) -> Result<Outcome, LiveError> {
-        let report = &self.game.report;
-        let outcome = live::plan(board, &self.settings.live.solve, report.learned.rules())?;
-        let replans = report.replans();
+        let rules = self.game.report.learned.rules();
+        let game = &mut *self.game;
+        let outcome = live::plan(board, &self.settings.live.solve, rules, &mut |best| {
+            game.tell(Event::StillProving { best });
+        })?;
+        let replans = self.game.report.replans();
         self.game.tell(Event::Plan {
             outcome: &outcome,
             replans,

@@ -396,6 +396,26 @@ fn max_moves_and_dry_runs_stop_in_time() {
 }
 
 #[test]
+fn a_long_proof_is_said_before_its_plan() {
+    // The slowest of the bench's 1000 boards: proven in about 5 s here,
+    // well past the second after which the player is told.
+    const HARD_BOARD: &str = "OYGGGGOG,GOBYBOYY,ORYBOBGR,RRGRYGOB,YBBOBORY,ORYYYBGB";
+    let desktop = Desktop::start();
+    let game = desktop.practice(HARD_BOARD, 100, GAME);
+    let dry = desktop.run_bot(&["--window", GAME, "--dry-run"]);
+    let stdout = String::from_utf8_lossy(&dry.stdout);
+    assert!(dry.status.success(), "{stdout}");
+    let still = stdout
+        .find("still proving the plan after 1 s: ")
+        .unwrap_or_else(|| panic!("no word while the plan was proven:\n{stdout}"));
+    let plan = stdout
+        .find("plan: 14 moves, proven optimal")
+        .unwrap_or_else(|| panic!("no proven plan:\n{stdout}"));
+    assert!(still < plan, "{stdout}");
+    assert!(game.clicks().is_empty());
+}
+
+#[test]
 fn bad_windows_and_displays_are_one_line_errors_without_a_click() {
     let desktop = Desktop::start();
     let game = desktop.practice(QUICK_BOARD, 100, GAME);

@@ -15,7 +15,7 @@ use crate::app::{Ran, Run};
 use crate::desktop::stop::Asker;
 use crate::game::{Board, Rules};
 use crate::live::session::{Event, GameReport, RunError};
-use crate::live::{Learned, LiveError, RulesChoice};
+use crate::live::{self, Learned, LiveError, RulesChoice};
 use crate::play;
 use crate::record::stats::Stats;
 use crate::record::{End, GameRecord};
@@ -330,9 +330,23 @@ fn games_summary(played: &[GameRecord]) -> String {
     text
 }
 
+/// The plan still being proven (live play's and the hints' alike), with
+/// the best solution found so far.
+fn still_proving_line(best: Option<usize>) -> String {
+    let found = match best {
+        Some(clicks) => format!("{clicks} clicks found so far"),
+        None => "no solution found yet".to_owned(),
+    };
+    format!(
+        "still proving the plan after {} s: {found}",
+        live::STILL_PROVING_AFTER.as_secs()
+    )
+}
+
 /// One event of live play in words (see [`show`]).
 pub fn play_line(event: &play::Event, planned: &mut usize) -> String {
     match event {
+        play::Event::StillProving { best } => still_proving_line(*best),
         play::Event::Plan { outcome, replans } => {
             *planned = outcome.length();
             let again = match replans {
@@ -407,6 +421,22 @@ pub fn optimum_caption(length: usize, proven: bool) -> String {
 mod tests {
     use super::*;
     use crate::live::session::Stopped;
+
+    #[test]
+    fn a_long_proof_reads_alike_in_play_and_in_hints() {
+        let mut planned = 0;
+        for (best, found) in [
+            (Some(14), "14 clicks found so far"),
+            (None, "no solution found yet"),
+        ] {
+            let line = play_line(&play::Event::StillProving { best }, &mut planned);
+            assert_eq!(line, format!("still proving the plan after 1 s: {found}"));
+            assert_eq!(
+                hints_line(&crate::assist::Event::StillProving { best }),
+                line
+            );
+        }
+    }
 
     #[test]
     fn the_rules_lines_name_the_variants() {
