@@ -23,8 +23,7 @@ pub(crate) mod settling;
 pub(crate) mod watch;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::RecvTimeoutError;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -270,26 +269,15 @@ pub(crate) fn plan(
     };
     // The search runs on a thread of its own so that this one, which
     // tells the player, can speak while it runs.
-    let best = AtomicUsize::new(0);
-    let outcome = std::thread::scope(|scope| {
-        let (done, finished) = mpsc::channel();
-        let (options, best) = (&options, &best);
-        scope.spawn(move || {
-            let found =
-                &mut |found: &solver::Improvement| best.store(found.length, Ordering::Relaxed);
-            // The send fails only when the thread waiting for it panicked.
-            let _ = done.send(solver::solve(board, options, found));
-        });
-        match finished.recv_timeout(STILL_PROVING_AFTER) {
-            Err(RecvTimeoutError::Timeout) => {
-                let best = best.load(Ordering::Relaxed);
-                still((best > 0).then_some(best));
-                finished.recv().ok()
-            }
-            result => result.ok(),
+    let search = solver::Beside::start(board, &options);
+    let outcome = match search.outcome.recv_timeout(STILL_PROVING_AFTER) {
+        Err(RecvTimeoutError::Timeout) => {
+            still(search.best());
+            search.outcome.recv().ok()
         }
-    })
-    .expect("the search thread sends its outcome or panics, and the scope passes a panic on");
+        result => result.ok(),
+    }
+    .expect("the search's thread sends its outcome unless it panicked");
     let last = outcome.moves.last().map_or(*board, |step| step.board_after);
     if !last.is_cleared() {
         // A search cut short by a stop is the stop, not a board unsolved.

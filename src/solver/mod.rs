@@ -17,7 +17,9 @@ mod key;
 mod planes;
 mod table;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 use crate::game::{Board, BoardRng, Cell, Rules, Step, replay_under};
@@ -161,6 +163,50 @@ pub struct Outcome {
 impl Outcome {
     pub fn length(&self) -> usize {
         self.moves.len()
+    }
+}
+
+/// A search ([`solve`]) on a thread of its own, for a caller that goes on
+/// meanwhile: one that tells the player it still runs, or answers keys.
+/// Ending it early is its options' stop flag's work.
+#[derive(Debug)]
+pub struct Beside {
+    /// The outcome, sent once the search ends.
+    pub outcome: Receiver<Outcome>,
+    best: Arc<AtomicUsize>,
+}
+
+impl Beside {
+    /// Starts solving `board` with `options`. A thread the system refuses
+    /// (a memory limit) leaves the search to this one: the outcome is then
+    /// there at once.
+    pub fn start(board: &Board, options: &SolveOptions) -> Beside {
+        let (done, outcome) = mpsc::channel();
+        let best = Arc::new(AtomicUsize::new(0));
+        let search = {
+            let (board, options, best, done) =
+                (*board, options.clone(), Arc::clone(&best), done.clone());
+            move || Beside::solve(&board, &options, &best, &done)
+        };
+        if let Err(error) = std::thread::Builder::new().spawn(search) {
+            log::debug!("no thread for the search ({error}): it runs on this one");
+            Beside::solve(board, options, &best, &done);
+        }
+        Beside { outcome, best }
+    }
+
+    /// The search itself: each better solution's length kept in `best`,
+    /// the outcome sent to `done`.
+    fn solve(board: &Board, options: &SolveOptions, best: &AtomicUsize, done: &Sender<Outcome>) {
+        let found = &mut |found: &Improvement| best.store(found.length, Ordering::Relaxed);
+        // The send fails only when nobody waits for the outcome any more.
+        let _ = done.send(solve(board, options, found));
+    }
+
+    /// The length of the best solution found so far, if any.
+    pub fn best(&self) -> Option<usize> {
+        let best = self.best.load(Ordering::Relaxed);
+        (best > 0).then_some(best)
     }
 }
 
@@ -357,6 +403,27 @@ fn board_in_play(rng: &mut crate::game::BoardRng, rules: Rules, tiles: usize) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_search_beside_sends_its_outcome_and_keeps_the_best_found() {
+        let board: Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
+        let search = Beside::start(&board, &SolveOptions::default());
+        let outcome = search.outcome.recv().expect("the search sends its outcome");
+        assert!(outcome.proven_optimal);
+        assert_eq!(outcome.length(), 11);
+        assert_eq!(search.best(), Some(11));
+        // A stop asked for ends it at once, proven or not.
+        static STOP: AtomicBool = AtomicBool::new(true);
+        let hard: Board = "OYGGGGOG,GOBYBOYY,ORYBOBGR,RRGRYGOB,YBBOBORY,ORYYYBGB"
+            .parse()
+            .unwrap();
+        let options = SolveOptions {
+            stop: Some(StopFlag(&STOP)),
+            ..SolveOptions::default()
+        };
+        let outcome = Beside::start(&hard, &options).outcome.recv().unwrap();
+        assert!(!outcome.proven_optimal);
+    }
 
     #[test]
     fn a_level_has_the_optimum_asked_for() {
