@@ -106,13 +106,6 @@ impl Pane {
         self.tmux(&["send-keys", "-t", "0", key]);
     }
 
-    /// Presses q, which quits at the menu; the screen once the bot has
-    /// exited.
-    fn quit(&self) -> String {
-        self.keys("q");
-        self.wait_for("[bot exited 0]", 1)
-    }
-
     /// Says yes to the window found by its board: the practice window is
     /// named for no game, so the bot asks first.
     fn yes_it_is_the_game(&self) {
@@ -270,36 +263,6 @@ fn bot_alone_finds_the_board_hints_to_the_clear_and_shows_the_record() {
     );
     pane.keys("q");
     pane.wait_for("[bot exited 0]", 1);
-}
-
-#[test]
-fn a_long_proof_at_the_door_is_said_and_the_menu_answers_meanwhile() {
-    // The slowest of the bench's 1000 boards: proven in about 5 s here,
-    // well past the second after which the door says it is proving.
-    const HARD_BOARD: &str = "OYGGGGOG,GOBYBOYY,ORYBOBGR,RRGRYGOB,YBBOBORY,ORYYYBGB";
-    let desktop = Desktop::start();
-    let practice = desktop.practice(HARD_BOARD, 100, GAME);
-    let pane = Pane::start(&desktop, &[]);
-    pane.yes_it_is_the_game();
-    let screen = pane.wait_for("What now?", 1);
-    assert!(
-        screen.contains("still proving the optimum after 1 s: "),
-        "{screen}"
-    );
-    assert!(!screen.contains("optimum 14 clicks, proven"), "{screen}");
-    // When the proof ends, its optimum is said and the menu put again.
-    pane.wait_for("optimum 14 clicks, proven", 1);
-    pane.wait_for("What now?", 2);
-    pane.quit();
-    drop(pane);
-
-    // A second start finds the window remembered and proves again: a key
-    // pressed meanwhile is taken at once, not after the proof.
-    let pane = Pane::start(&desktop, &[]);
-    pane.wait_for("still proving the optimum after 1 s: ", 1);
-    let screen = pane.quit();
-    assert!(!screen.contains("optimum 14 clicks, proven"), "{screen}");
-    assert!(practice.clicks().is_empty());
 }
 
 #[test]

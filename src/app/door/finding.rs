@@ -4,55 +4,15 @@
 //! window looked for while the menu or a question waits, and read again
 //! after a run.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
 use std::time::Instant;
 
 use super::{Action, Door, Empty, LOOK_AGAIN, Phase, Slot, looking, looking_with};
 use crate::app::runner::Shown;
-use crate::app::words::{optimum_caption, still_proving_line};
+use crate::app::words::optimum_caption;
 use crate::desktop;
 use crate::game::Board;
-use crate::live::{
-    self,
-    find::{self, Found, Search},
-};
-use crate::solver::{Beside, Outcome, SolveOptions, StopFlag};
-
-/// A board's optimum still being proven on a thread of its own, past
-/// [`live::STILL_PROVING_AFTER`]: the door goes on meanwhile (the menu
-/// shows, its keys answer) and takes the outcome when it comes. Dropped
-/// (another board shown, a run started, the door closed), it ends its
-/// search, which would only take the cores from what comes next.
-pub(super) struct Proving {
-    board: Board,
-    search: Beside,
-    stop: StopFlag,
-}
-
-impl Proving {
-    /// The search for `board`'s optimum under `options`, started.
-    fn start(board: Board, options: &SolveOptions) -> Proving {
-        // A flag of its own, so that ending this search ends no other: a
-        // byte for each board shown, kept.
-        let stop = StopFlag(Box::leak(Box::new(AtomicBool::new(false))));
-        let options = SolveOptions {
-            stop: Some(stop),
-            ..options.clone()
-        };
-        Proving {
-            board,
-            search: Beside::start(&board, &options),
-            stop,
-        }
-    }
-}
-
-impl Drop for Proving {
-    fn drop(&mut self) {
-        self.stop.0.store(true, Ordering::Relaxed);
-    }
-}
+use crate::live::find::{self, Found, Search};
+use crate::solver;
 
 impl Door {
     /// The window asked about, or the game's at the menu, closed: the
@@ -287,12 +247,8 @@ impl Door {
         self.status.summary.clear();
     }
 
-    /// `board` (the one read now, if any) shown with its proven optimum:
-    /// at once when the proof takes at most [`live::STILL_PROVING_AFTER`],
-    /// else said to be under way, and shown when [`Door::proven`] takes it.
+    /// `board` (the one read now, if any) shown with its proven optimum.
     pub(super) fn show_board(&mut self, board: Option<Board>) {
-        // A proof of a board shown before is of no use any more.
-        self.proving = None;
         let Some(board) = board else {
             self.shown = None;
             return self.say(
@@ -301,46 +257,7 @@ impl Door {
             );
         };
         self.said.push(format!("board read: {board}"));
-        let proving = Proving::start(board, &self.options.solve);
-        match proving
-            .search
-            .outcome
-            .recv_timeout(live::STILL_PROVING_AFTER)
-        {
-            Ok(outcome) => self.show_proven(board, &outcome),
-            Err(RecvTimeoutError::Timeout) => {
-                let line = still_proving_line("the optimum", proving.search.best());
-                self.shown = None;
-                self.say(Slot::Optimum, line);
-                self.proving = Some(proving);
-            }
-            Err(RecvTimeoutError::Disconnected) => self.proof_failed(),
-        }
-    }
-
-    /// The proof under way, if any, taken when it has ended: its board
-    /// shown with the optimum, the offer of now put again under it.
-    pub(super) fn proven(&mut self) {
-        let Some(proving) = &self.proving else {
-            return;
-        };
-        match proving.search.outcome.try_recv() {
-            Ok(outcome) => {
-                let board = proving.board;
-                self.proving = None;
-                self.show_proven(board, &outcome);
-                self.offer_again();
-            }
-            Err(TryRecvError::Empty) => {}
-            Err(TryRecvError::Disconnected) => {
-                self.proving = None;
-                self.proof_failed();
-            }
-        }
-    }
-
-    /// `board` shown with the optimum `outcome` proves (or the best found).
-    fn show_proven(&mut self, board: Board, outcome: &Outcome) {
+        let outcome = solver::solve(&board, &self.options.solve, &mut |_| {});
         let caption = optimum_caption(outcome.length(), outcome.proven_optimal);
         self.say(Slot::Optimum, caption.clone());
         self.shown = Some(Shown {
@@ -348,15 +265,6 @@ impl Door {
             clicks: crate::assist::clicks_on(&board, &outcome.moves, outcome.rules),
             caption: vec![caption],
         });
-    }
-
-    /// The search's thread ended without its outcome: it panicked.
-    fn proof_failed(&mut self) {
-        self.shown = None;
-        self.say(
-            Slot::Optimum,
-            "the optimum could not be worked out (a fault in the bot)".to_owned(),
-        );
     }
 
     /// After a run, however it ended: the game's window as it is now (its

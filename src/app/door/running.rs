@@ -57,9 +57,6 @@ impl Door {
         self.status.game.clear();
         self.status.more.clear();
         self.status.summary.clear();
-        // The run proves its own plan: a proof of the door's would only
-        // take the cores from it.
-        self.proving = None;
         let run = self.outside.run(run, self.face.hint_window);
         self.enter(Phase::Running { run, choice });
     }
