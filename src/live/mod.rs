@@ -269,7 +269,7 @@ pub(crate) fn plan(
     };
     // The search runs on a thread of its own so that this one, which
     // tells the player, can speak while it runs.
-    let search = solver::Beside::start(board, &options);
+    let search = solver::Solving::start(board, &options);
     let outcome = match search.outcome.recv_timeout(STILL_PROVING_AFTER) {
         Err(RecvTimeoutError::Timeout) => {
             still(search.best());

@@ -167,32 +167,32 @@ impl Outcome {
 }
 
 /// A search ([`solve`]) on a thread of its own, for a caller that goes on
-/// meanwhile: one that tells the player it still runs, or answers keys.
+/// meanwhile: live play, which tells the player when it runs long.
 /// Ending it early is its options' stop flag's work.
 #[derive(Debug)]
-pub struct Beside {
+pub(crate) struct Solving {
     /// The outcome, sent once the search ends.
-    pub outcome: Receiver<Outcome>,
+    pub(crate) outcome: Receiver<Outcome>,
     best: Arc<AtomicUsize>,
 }
 
-impl Beside {
+impl Solving {
     /// Starts solving `board` with `options`. A thread the system refuses
     /// (a memory limit) leaves the search to this one: the outcome is then
     /// there at once.
-    pub fn start(board: &Board, options: &SolveOptions) -> Beside {
+    pub(crate) fn start(board: &Board, options: &SolveOptions) -> Solving {
         let (done, outcome) = mpsc::channel();
         let best = Arc::new(AtomicUsize::new(0));
         let search = {
             let (board, options, best, done) =
                 (*board, options.clone(), Arc::clone(&best), done.clone());
-            move || Beside::solve(&board, &options, &best, &done)
+            move || Solving::solve(&board, &options, &best, &done)
         };
         if let Err(error) = std::thread::Builder::new().spawn(search) {
             log::debug!("no thread for the search ({error}): it runs on this one");
-            Beside::solve(board, options, &best, &done);
+            Solving::solve(board, options, &best, &done);
         }
-        Beside { outcome, best }
+        Solving { outcome, best }
     }
 
     /// The search itself: each better solution's length kept in `best`,
@@ -204,7 +204,7 @@ impl Beside {
     }
 
     /// The length of the best solution found so far, if any.
-    pub fn best(&self) -> Option<usize> {
+    pub(crate) fn best(&self) -> Option<usize> {
         let best = self.best.load(Ordering::Relaxed);
         (best > 0).then_some(best)
     }
@@ -405,9 +405,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_search_beside_sends_its_outcome_and_keeps_the_best_found() {
+    fn a_search_on_its_own_thread_sends_its_outcome_and_keeps_the_best_found() {
         let board: Board = crate::game::EXAMPLE_BOARD.parse().unwrap();
-        let search = Beside::start(&board, &SolveOptions::default());
+        let search = Solving::start(&board, &SolveOptions::default());
         let outcome = search.outcome.recv().expect("the search sends its outcome");
         assert!(outcome.proven_optimal);
         assert_eq!(outcome.length(), 11);
@@ -421,7 +421,7 @@ mod tests {
             stop: Some(StopFlag(&STOP)),
             ..SolveOptions::default()
         };
-        let outcome = Beside::start(&hard, &options).outcome.recv().unwrap();
+        let outcome = Solving::start(&hard, &options).outcome.recv().unwrap();
         assert!(!outcome.proven_optimal);
     }
 
