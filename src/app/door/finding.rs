@@ -4,15 +4,54 @@
 //! window looked for while the menu or a question waits, and read again
 //! after a run.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
 use std::time::Instant;
 
 use super::{Action, Door, Empty, LOOK_AGAIN, Phase, Slot, looking, looking_with};
 use crate::app::runner::Shown;
-use crate::app::words::optimum_caption;
+use crate::app::words::{optimum_caption, still_proving_line};
 use crate::desktop;
 use crate::game::Board;
+use crate::live::STILL_PROVING_AFTER;
 use crate::live::find::{self, Found, Search};
-use crate::solver;
+use crate::solver::{Outcome, SolveOptions, Solving, StopFlag};
+
+/// A board's optimum still being proven past [`STILL_PROVING_AFTER`], on a
+/// thread of its own: the door goes on meanwhile (the menu shows and its
+/// keys answer) and takes the outcome when it comes ([`Door::proven`]).
+/// Dropped (another board shown, a run started, the game looked for
+/// again, the door closed), it ends its search, which would only take
+/// the cores from what comes next.
+pub(super) struct Proving {
+    board: Board,
+    search: Solving,
+    stop: StopFlag,
+}
+
+impl Proving {
+    /// The search for `board`'s optimum under `options`, started.
+    fn start(board: Board, options: &SolveOptions) -> Proving {
+        // A flag of its own, so that ending this search ends no other (a
+        // run's, or the next board's): a byte for each board shown, kept.
+        let stop = StopFlag(Box::leak(Box::new(AtomicBool::new(false))));
+        let options = SolveOptions {
+            stop: Some(stop),
+            ..options.clone()
+        };
+        Proving {
+            board,
+            search: Solving::start(&board, &options),
+            stop,
+        }
+    }
+}
+
+impl Drop for Proving {
+    fn drop(&mut self) {
+        self.stop.0.store(true, Ordering::Relaxed);
+    }
+}
 
 impl Door {
     /// The window asked about, or the game's at the menu, closed: the
@@ -42,6 +81,7 @@ impl Door {
         self.status.more.clear();
         self.game = None;
         self.shown = None;
+        self.proving = None;
         self.enter(looking());
         self.say(Slot::Doing, line);
     }
@@ -247,8 +287,15 @@ impl Door {
         self.status.summary.clear();
     }
 
-    /// `board` (the one read now, if any) shown with its proven optimum.
+    /// `board` (the one read now, if any) shown with its proven optimum:
+    /// at once when the proof takes at most [`STILL_PROVING_AFTER`], else
+    /// with a word that it is under way, the optimum said when
+    /// [`Door::proven`] takes it. The offer is not put again then: the
+    /// menu shown meanwhile stands, and a key pressed at it is answered
+    /// at once, never lost behind a proof.
     pub(super) fn show_board(&mut self, board: Option<Board>) {
+        // A proof of a board shown before is of no use any more.
+        self.proving = None;
         let Some(board) = board else {
             self.shown = None;
             return self.say(
@@ -257,13 +304,62 @@ impl Door {
             );
         };
         self.said.push(format!("board read: {board}"));
-        let outcome = solver::solve(&board, &self.options.solve, &mut |_| {});
+        let proving = Proving::start(board, &self.options.solve);
+        match proving.search.outcome.recv_timeout(STILL_PROVING_AFTER) {
+            Ok(outcome) => self.show_proven(board, &outcome),
+            Err(RecvTimeoutError::Timeout) => {
+                let line = still_proving_line("the optimum", proving.search.best());
+                self.say(Slot::Optimum, line.clone());
+                // The board, without its plan until the proof ends.
+                self.shown = Some(Shown {
+                    board,
+                    clicks: Vec::new(),
+                    caption: vec![line],
+                });
+                self.proving = Some(proving);
+            }
+            Err(RecvTimeoutError::Disconnected) => self.proof_failed(board),
+        }
+    }
+
+    /// The proof under way, if any, taken once it has ended: the board
+    /// shown with its optimum.
+    pub(super) fn proven(&mut self) {
+        let Some(proving) = &self.proving else {
+            return;
+        };
+        let board = proving.board;
+        let outcome = match proving.search.outcome.try_recv() {
+            Err(TryRecvError::Empty) => return,
+            outcome => outcome,
+        };
+        self.proving = None;
+        match outcome {
+            Ok(outcome) => self.show_proven(board, &outcome),
+            Err(_) => self.proof_failed(board),
+        }
+    }
+
+    /// `board` shown with the optimum `outcome` proves (or the best found).
+    fn show_proven(&mut self, board: Board, outcome: &Outcome) {
         let caption = optimum_caption(outcome.length(), outcome.proven_optimal);
         self.say(Slot::Optimum, caption.clone());
         self.shown = Some(Shown {
             board,
             clicks: crate::assist::clicks_on(&board, &outcome.moves, outcome.rules),
             caption: vec![caption],
+        });
+    }
+
+    /// The search's thread ended without its outcome (it panicked): said,
+    /// the board shown without a plan.
+    fn proof_failed(&mut self, board: Board) {
+        let line = "the optimum could not be worked out (a fault in the bot)".to_owned();
+        self.say(Slot::Optimum, line.clone());
+        self.shown = Some(Shown {
+            board,
+            clicks: Vec::new(),
+            caption: vec![line],
         });
     }
 

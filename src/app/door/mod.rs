@@ -119,6 +119,8 @@ pub struct Door {
     /// ([`Door::enter`]): a face shows its offer again when it changes.
     turn: u32,
     shown: Option<Shown>,
+    /// The optimum of the board shown, while it is still being proven.
+    proving: Option<finding::Proving>,
     /// The record's plot, saved, and what it shows, for a face that can
     /// to draw until the next action.
     plot: Option<(PathBuf, Trend)>,
@@ -184,6 +186,7 @@ impl Door {
             said: Vec::new(),
             turn: 0,
             shown: None,
+            proving: None,
             plot: None,
             notices: Vec::new(),
             calibration: in_use.calibration,
@@ -295,9 +298,10 @@ impl Door {
         self.settings.last_choice
     }
 
-    /// Moves on: a search started or its result taken, the run's notes
-    /// taken, the game's window looked for.
+    /// Moves on: a proof or a search started or its result taken, the
+    /// run's notes taken, the game's window looked for.
     pub fn advance(&mut self) {
+        self.proven();
         match &mut self.phase {
             Phase::Looking {
                 search,

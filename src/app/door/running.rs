@@ -57,6 +57,12 @@ impl Door {
         self.status.game.clear();
         self.status.more.clear();
         self.status.summary.clear();
+        // The run proves its own plan: the door's proof, if still under
+        // way, would only take the cores from it, and its word would
+        // stand stale.
+        if self.proving.take().is_some() {
+            self.status.optimum.clear();
+        }
         let run = self.outside.run(run, self.face.hint_window);
         self.enter(Phase::Running { run, choice });
     }

@@ -12,7 +12,7 @@ use crate::record::End;
 /// One event in words: the terminal's line, the desktop app's status.
 pub fn hints_line(event: &assist::Event) -> String {
     match event {
-        assist::Event::StillProving { best } => super::still_proving_line(*best),
+        assist::Event::StillProving { best } => super::still_proving_line("the plan", *best),
         assist::Event::HintWindow(Ok((title, placement))) => {
             format!("hint window {title:?} {placement} (Escape or q there ends the hints)")
         }

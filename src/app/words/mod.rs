@@ -330,15 +330,15 @@ fn games_summary(played: &[GameRecord]) -> String {
     text
 }
 
-/// The plan still being proven (live play's and the hints' alike), with
-/// the best solution found so far.
-fn still_proving_line(best: Option<usize>) -> String {
+/// `what` (the plan of live play and hints, the optimum the door shows)
+/// still being proven, with the best solution found so far.
+pub fn still_proving_line(what: &str, best: Option<usize>) -> String {
     let found = match best {
         Some(clicks) => format!("{clicks} clicks found so far"),
         None => "no solution found yet".to_owned(),
     };
     format!(
-        "still proving the plan after {} s: {found}",
+        "still proving {what} after {} s: {found}",
         live::STILL_PROVING_AFTER.as_secs()
     )
 }
@@ -346,7 +346,7 @@ fn still_proving_line(best: Option<usize>) -> String {
 /// One event of live play in words (see [`show`]).
 pub fn play_line(event: &play::Event, planned: &mut usize) -> String {
     match event {
-        play::Event::StillProving { best } => still_proving_line(*best),
+        play::Event::StillProving { best } => still_proving_line("the plan", *best),
         play::Event::Plan { outcome, replans } => {
             *planned = outcome.length();
             let again = match replans {
