@@ -203,6 +203,7 @@ impl Run {
             anim: options.anim,
             debug_dir,
             query,
+            proven: None,
         };
         Ok(Run {
             mode,

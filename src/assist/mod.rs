@@ -34,7 +34,6 @@ use crate::live::watch::Cadence;
 use crate::live::{self, Explanation, LiveError, LiveSettings, Moment, Settled};
 use crate::record::{End, GameMode};
 use crate::render::Look;
-use crate::solver::SolveOptions;
 pub use follow::clicks_on;
 use marks::OnBoard;
 pub use marks::{Hints, Probe};
@@ -316,12 +315,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
         game: &'g mut session::Game<'o, Assist>,
     ) -> Result<Assisting<'s, 'g, 'o>, LiveError> {
         let board = first.board;
-        let (plan, proven) = plan(
-            &board,
-            &settings.live.solve,
-            game.report.learned.rules(),
-            game,
-        )?;
+        let (plan, proven) = plan(&board, &settings.live, game.report.learned.rules(), game)?;
         game.report.set_optimum(plan.len(), proven);
         let mut assisted = Assisting {
             settings,
@@ -577,10 +571,10 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                 let before = clicks as usize + self.plan.len();
                 let clicks = clicks + steps.len() as u32;
                 let verdict = if let Explanation::Switched { .. } = seen {
-                    (self.plan, self.proven) = plan(&read, &settings.solve, rules, self.game)?;
+                    (self.plan, self.proven) = plan(&read, settings, rules, self.game)?;
                     // The optimum the hints name is the game's, under its
                     // rules.
-                    let (first, proven) = plan(&self.first, &settings.solve, rules, self.game)?;
+                    let (first, proven) = plan(&self.first, settings, rules, self.game)?;
                     self.game.report.set_optimum(first.len(), proven);
                     Verdict::NewRules {
                         from_here: self.plan.len(),
@@ -590,7 +584,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                     self.plan.drain(..steps.len());
                     Verdict::AsHinted
                 } else {
-                    (self.plan, self.proven) = plan(&read, &settings.solve, rules, self.game)?;
+                    (self.plan, self.proven) = plan(&read, settings, rules, self.game)?;
                     let total = clicks as usize + self.plan.len();
                     Verdict::Cost {
                         cost: total as i64 - before as i64,
@@ -621,7 +615,7 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
                     after: &read,
                     frames: &frames,
                 });
-                (self.plan, self.proven) = plan(&read, &settings.solve, rules, self.game)?;
+                (self.plan, self.proven) = plan(&read, settings, rules, self.game)?;
             }
         }
         self.board = read;
@@ -757,11 +751,12 @@ impl<'s, 'g, 'o> Assisting<'s, 'g, 'o> {
 /// `game` is told when the search runs long.
 fn plan(
     board: &Board,
-    options: &SolveOptions,
+    settings: &LiveSettings,
     rules: Rules,
     game: &mut session::Game<'_, Assist>,
 ) -> Result<(Vec<Step>, bool), LiveError> {
-    let outcome = live::plan(board, options, rules, &mut |best| {
+    let (solve, proven) = (&settings.solve, settings.proven.as_ref());
+    let outcome = live::plan(board, solve, proven, rules, &mut |best| {
         game.tell(Event::StillProving { best });
     })?;
     Ok((outcome.moves, outcome.proven_optimal))

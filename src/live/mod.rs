@@ -65,6 +65,31 @@ pub struct LiveSettings {
     /// The `--window` text: a window made anew by the game is found by it,
     /// and the bot's own windows must not hold it.
     pub query: String,
+    /// A plan proven before the run (the front door proves the board it
+    /// shows): the run's plan for that board and rules, taken as it is
+    /// rather than proven again (the hardest boards take seconds of the
+    /// game's 60 s).
+    pub proven: Option<Proven>,
+}
+
+/// A board's plan, proven optimal under `rules`.
+#[derive(Clone, Debug)]
+pub struct Proven {
+    pub board: Board,
+    pub rules: Rules,
+    pub outcome: Outcome,
+}
+
+impl Proven {
+    /// `outcome`, the plan for `board` under `rules`, if it is proven
+    /// optimal: a best found within the time is worth another search.
+    pub fn of(board: Board, rules: Rules, outcome: &Outcome) -> Option<Proven> {
+        outcome.proven_optimal.then(|| Proven {
+            board,
+            rules,
+            outcome: outcome.clone(),
+        })
+    }
 }
 
 /// A board settled: the board, its frame, when it was first read so
@@ -251,21 +276,35 @@ pub(crate) fn wait_settled(
 /// several seconds, and a bot silent that long looks stuck.
 pub(crate) const STILL_PROVING_AFTER: Duration = Duration::from_secs(1);
 
-/// The best plan the solver finds from `board` under `rules` within its
-/// budget (proven or not); an error when it clears nothing. When the
-/// search runs past [`STILL_PROVING_AFTER`], `still` is told once, on this
-/// thread, with the length of the best solution found by then, if any.
+/// The best plan the solver finds from `board` under `rules` within
+/// `solve`'s budget (proven or not); an error when it clears nothing. A plan `proven` before for that board and rules is taken at
+/// once, as found in no time and no search. When the search runs past
+/// [`STILL_PROVING_AFTER`], `still` is told once, on this thread, with
+/// the length of the best solution found by then, if any.
 pub(crate) fn plan(
     board: &Board,
-    options: &SolveOptions,
+    solve: &SolveOptions,
+    proven: Option<&Proven>,
     rules: Rules,
     still: &mut dyn FnMut(Option<usize>),
 ) -> Result<Outcome, LiveError> {
+    if let Some(proven) = proven
+        && proven.board == *board
+        && proven.rules == rules
+    {
+        log::info!("the plan proven before the run, taken as it is");
+        return Ok(Outcome {
+            elapsed: Duration::ZERO,
+            nodes: 0,
+            improvements: Vec::new(),
+            ..proven.outcome.clone()
+        });
+    }
     let options = SolveOptions {
         rules,
         // A stop asked for ends the search at once, proven or not.
         stop: Some(StopFlag(stop::requested())),
-        ..options.clone()
+        ..solve.clone()
     };
     // The search runs on a thread of its own so that this one, which
     // tells the player, can speak while it runs.
@@ -358,6 +397,42 @@ pub(crate) fn save_frames(dir: &Path, name: &str, frames: &[(&str, &Frame)]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::EXAMPLE_BOARD;
+
+    #[test]
+    fn a_plan_proven_before_is_taken_for_its_board_and_rules_alone() {
+        let example: Board = EXAMPLE_BOARD.parse().unwrap();
+        let solve = SolveOptions {
+            time_limit: Duration::from_secs(10),
+            ..SolveOptions::default()
+        };
+        let plan = |board: &Board, proven: Option<&Proven>, rules: Rules| {
+            plan(board, &solve, proven, rules, &mut |_| {}).unwrap()
+        };
+        let searched = plan(&example, None, Rules::CentreRows);
+        assert!(searched.proven_optimal && searched.nodes > 0);
+        let proven = Proven::of(example, Rules::CentreRows, &searched);
+        let proven = proven.as_ref();
+        // The same board and rules: the plan at once, with no search.
+        let taken = plan(&example, proven, Rules::CentreRows);
+        assert_eq!(taken.nodes, 0);
+        assert_eq!(taken.elapsed, Duration::ZERO);
+        assert!(taken.proven_optimal);
+        let cells = |o: &Outcome| o.moves.iter().map(|s| s.cell).collect::<Vec<_>>();
+        assert_eq!(cells(&taken), cells(&searched));
+        // Other rules, or another board: searched.
+        let gravity = plan(&example, proven, Rules::Gravity);
+        assert!(gravity.nodes > 0 && gravity.rules == Rules::Gravity);
+        let after = searched.moves[0].board_after;
+        let other = plan(&after, proven, Rules::CentreRows);
+        assert!(other.nodes > 0 && other.length() == searched.length() - 1);
+        // A plan not proven is never kept as one.
+        let unproven = Outcome {
+            proven_optimal: false,
+            ..searched
+        };
+        assert!(Proven::of(example, Rules::CentreRows, &unproven).is_none());
+    }
 
     #[test]
     fn only_the_frames_the_drivers_save_are_named_as_frames() {

@@ -279,7 +279,7 @@ impl GameReport {
     fn settle_optimum(&mut self, solve: &SolveOptions) {
         if let (None, Some(board)) = (self.optimum, self.first) {
             // For the record, after the game: nobody waits on it.
-            self.optimum = super::plan(&board, solve, self.learned.rules(), &mut |_| {})
+            self.optimum = super::plan(&board, solve, None, self.learned.rules(), &mut |_| {})
                 .ok()
                 .map(|plan| (plan.length(), plan.proven_optimal));
         }
@@ -697,7 +697,8 @@ mod tests {
         let mut report = report(Rules::Gravity);
         report.settle_optimum(&solve());
         let board: Board = EXAMPLE_BOARD.parse().unwrap();
-        let gravity = super::super::plan(&board, &solve(), Rules::Gravity, &mut |_| {}).unwrap();
+        let gravity =
+            super::super::plan(&board, &solve(), None, Rules::Gravity, &mut |_| {}).unwrap();
         assert_eq!(
             report.optimum(),
             Some((gravity.length(), gravity.proven_optimal))

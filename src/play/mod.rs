@@ -168,7 +168,11 @@ impl Playing<'_, '_, '_> {
     fn plan(&mut self, board: &Board) -> Result<Outcome, LiveError> {
         let rules = self.game.report.learned.rules();
         let game = &mut *self.game;
-        let outcome = live::plan(board, &self.settings.live.solve, rules, &mut |best| {
+        let (solve, proven) = (
+            &self.settings.live.solve,
+            self.settings.live.proven.as_ref(),
+        );
+        let outcome = live::plan(board, solve, proven, rules, &mut |best| {
             game.tell(Event::StillProving { best });
         })?;
         let replans = self.game.report.replans();

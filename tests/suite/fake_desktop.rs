@@ -138,6 +138,7 @@ fn live() -> LiveSettings {
         anim: None,
         debug_dir: std::env::temp_dir().join("dustbot-fake-desktop"),
         query: "Nodiatis".to_owned(),
+        proven: None,
     }
 }
 
@@ -901,10 +902,13 @@ fn the_door_plays_the_game_to_the_clear_and_the_record_counts_it() {
     let line = until_said(&mut door, "no games recorded yet", &mut said);
     assert!(line.contains(&dir.path().display().to_string()), "{line}");
     // The run goes on in place here: it ends as the player closes the
-    // game once it is cleared, the menu back.
+    // game once it is cleared, the menu back. The board the door proved
+    // is played by the plan proven there, with no search of its own.
+    until_said(&mut door, "optimum 11 clicks, proven", &mut said);
     door.act(Action::Play);
     until(&mut door, Offer::Menu, &mut said);
     for text in [
+        "plan: 11 moves, proven optimal in 0.0 ms (0 nodes)",
         "playing: move the mouse to stop",
         "cleared in 11 clicks",
         "1 game(s): 1 cleared",

@@ -13,8 +13,8 @@ use crate::app::runner::Shown;
 use crate::app::words::{optimum_caption, still_proving_line};
 use crate::desktop;
 use crate::game::Board;
-use crate::live::STILL_PROVING_AFTER;
 use crate::live::find::{self, Found, Search};
+use crate::live::{Proven, STILL_PROVING_AFTER};
 use crate::solver::{Outcome, SolveOptions, Solving, StopFlag};
 
 /// A board's optimum still being proven past [`STILL_PROVING_AFTER`], on a
@@ -82,6 +82,7 @@ impl Door {
         self.game = None;
         self.shown = None;
         self.proving = None;
+        self.proven = None;
         self.enter(looking());
         self.say(Slot::Doing, line);
     }
@@ -296,6 +297,7 @@ impl Door {
     pub(super) fn show_board(&mut self, board: Option<Board>) {
         // A proof of a board shown before is of no use any more.
         self.proving = None;
+        self.proven = None;
         let Some(board) = board else {
             self.shown = None;
             return self.say(
@@ -340,8 +342,10 @@ impl Door {
         }
     }
 
-    /// `board` shown with the optimum `outcome` proves (or the best found).
+    /// `board` shown with the optimum `outcome` proves (or the best found),
+    /// kept for hints or play started on it.
     fn show_proven(&mut self, board: Board, outcome: &Outcome) {
+        self.proven = Proven::of(board, self.options.solve.rules, outcome);
         let caption = optimum_caption(outcome.length(), outcome.proven_optimal);
         self.say(Slot::Optimum, caption.clone());
         self.shown = Some(Shown {
