@@ -297,6 +297,18 @@ fn a_long_proof_at_the_door_is_said_and_the_menu_answers_meanwhile() {
     // the proof past the door's 20 s, the best found and said so.)
     let screen = pane.wait_for("optimum 14 clicks", 1);
     assert_eq!(screen.matches("What now?").count(), 1, "{screen}");
+    // Calibrated on it, the same board read again: its plan shown at
+    // once, not proven again.
+    pane.keys("3");
+    pane.wait_for("Enter if it is the board in the game", 1);
+    pane.key("Enter");
+    let screen = pane.wait_for("What now?", 2);
+    assert_eq!(screen.matches("optimum 14 clicks").count(), 2, "{screen}");
+    assert_eq!(
+        screen.matches("still proving the optimum").count(),
+        1,
+        "{screen}"
+    );
     pane.quit();
     drop(pane);
 

@@ -293,11 +293,17 @@ impl Door {
     /// with a word that it is under way, the optimum said when
     /// [`Door::proven`] takes it. The offer is not put again then: the
     /// menu shown meanwhile stands, and a key pressed at it is answered
-    /// at once, never lost behind a proof.
+    /// at once, never lost behind a proof. The board proven last (read
+    /// again after a run that made no click, or with a new calibration)
+    /// is shown with its plan at once, not proven again.
     pub(super) fn show_board(&mut self, board: Option<Board>) {
         // A proof of a board shown before is of no use any more.
         self.proving = None;
-        self.proven = None;
+        let rules = self.options.solve.rules;
+        let known = self
+            .proven
+            .take()
+            .filter(|known| Some(known.board) == board && known.rules == rules);
         let Some(board) = board else {
             self.shown = None;
             return self.say(
@@ -306,6 +312,9 @@ impl Door {
             );
         };
         self.said.push(format!("board read: {board}"));
+        if let Some(known) = known {
+            return self.show_proven(board, &known.outcome);
+        }
         let proving = Proving::start(board, &self.options.solve);
         match proving.search.outcome.recv_timeout(STILL_PROVING_AFTER) {
             Ok(outcome) => self.show_proven(board, &outcome),
