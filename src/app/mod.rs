@@ -203,7 +203,7 @@ impl Run {
             anim: options.anim,
             debug_dir,
             query,
-            proven: None,
+            planned: None,
         };
         Ok(Run {
             mode,

@@ -65,26 +65,29 @@ pub struct LiveSettings {
     /// The `--window` text: a window made anew by the game is found by it,
     /// and the bot's own windows must not hold it.
     pub query: String,
-    /// A plan proven before the run (the front door proves the board it
-    /// shows): the run's plan for that board and rules, taken as it is
-    /// rather than proven again (the hardest boards take seconds of the
-    /// game's 60 s).
-    pub proven: Option<Proven>,
+    /// A plan worked out before the run to the end of the solver's budget
+    /// (the front door works out the board it shows): the run's plan for
+    /// that board and rules, taken as it is rather than worked out again
+    /// (the hardest boards take seconds of the game's 60 s, a slow
+    /// machine's all of the budget).
+    pub planned: Option<Planned>,
 }
 
-/// A board's plan, proven optimal under `rules`.
+/// A board's plan under `rules`, worked out to the end of the solver's
+/// budget: proven optimal, or the best found within it.
 #[derive(Clone, Debug)]
-pub struct Proven {
+pub struct Planned {
     pub board: Board,
     pub rules: Rules,
     pub outcome: Outcome,
 }
 
-impl Proven {
-    /// `outcome`, the plan for `board` under `rules`, if it is proven
-    /// optimal: a best found within the time is worth another search.
-    pub fn of(board: Board, rules: Rules, outcome: &Outcome) -> Option<Proven> {
-        outcome.proven_optimal.then(|| Proven {
+impl Planned {
+    /// `outcome`, the search for `board` under `rules` that ran to its
+    /// end, if it clears the board.
+    pub fn of(board: Board, rules: Rules, outcome: &Outcome) -> Option<Planned> {
+        let last = outcome.moves.last().map(|step| step.board_after);
+        last.is_some_and(|last| last.is_cleared()).then(|| Planned {
             board,
             rules,
             outcome: outcome.clone(),
@@ -277,27 +280,28 @@ pub(crate) fn wait_settled(
 pub(crate) const STILL_PROVING_AFTER: Duration = Duration::from_secs(1);
 
 /// The best plan the solver finds from `board` under `rules` within
-/// `solve`'s budget (proven or not); an error when it clears nothing. A plan `proven` before for that board and rules is taken at
-/// once, as found in no time and no search. When the search runs past
+/// `solve`'s budget (proven or not); an error when it clears nothing. A
+/// plan worked out before for that board and rules (`planned`) is taken
+/// at once, as found in no time and no search. When the search runs past
 /// [`STILL_PROVING_AFTER`], `still` is told once, on this thread, with
 /// the length of the best solution found by then, if any.
 pub(crate) fn plan(
     board: &Board,
     solve: &SolveOptions,
-    proven: Option<&Proven>,
+    planned: Option<&Planned>,
     rules: Rules,
     still: &mut dyn FnMut(Option<usize>),
 ) -> Result<Outcome, LiveError> {
-    if let Some(proven) = proven
-        && proven.board == *board
-        && proven.rules == rules
+    if let Some(planned) = planned
+        && planned.board == *board
+        && planned.rules == rules
     {
-        log::info!("the plan proven before the run, taken as it is");
+        log::info!("the plan worked out before the run, taken as it is");
         return Ok(Outcome {
             elapsed: Duration::ZERO,
             nodes: 0,
             improvements: Vec::new(),
-            ..proven.outcome.clone()
+            ..planned.outcome.clone()
         });
     }
     let options = SolveOptions {
@@ -400,38 +404,58 @@ mod tests {
     use crate::game::EXAMPLE_BOARD;
 
     #[test]
-    fn a_plan_proven_before_is_taken_for_its_board_and_rules_alone() {
+    fn a_plan_worked_out_before_is_taken_for_its_board_and_rules_alone() {
         let example: Board = EXAMPLE_BOARD.parse().unwrap();
         let solve = SolveOptions {
             time_limit: Duration::from_secs(10),
             ..SolveOptions::default()
         };
-        let plan = |board: &Board, proven: Option<&Proven>, rules: Rules| {
-            plan(board, &solve, proven, rules, &mut |_| {}).unwrap()
+        let plan = |board: &Board, planned: Option<&Planned>, rules: Rules| {
+            plan(board, &solve, planned, rules, &mut |_| {}).unwrap()
         };
         let searched = plan(&example, None, Rules::CentreRows);
         assert!(searched.proven_optimal && searched.nodes > 0);
-        let proven = Proven::of(example, Rules::CentreRows, &searched);
-        let proven = proven.as_ref();
+        let planned = Planned::of(example, Rules::CentreRows, &searched);
+        let planned = planned.as_ref();
         // The same board and rules: the plan at once, with no search.
-        let taken = plan(&example, proven, Rules::CentreRows);
+        let taken = plan(&example, planned, Rules::CentreRows);
         assert_eq!(taken.nodes, 0);
         assert_eq!(taken.elapsed, Duration::ZERO);
         assert!(taken.proven_optimal);
         let cells = |o: &Outcome| o.moves.iter().map(|s| s.cell).collect::<Vec<_>>();
         assert_eq!(cells(&taken), cells(&searched));
         // Other rules, or another board: searched.
-        let gravity = plan(&example, proven, Rules::Gravity);
+        let gravity = plan(&example, planned, Rules::Gravity);
         assert!(gravity.nodes > 0 && gravity.rules == Rules::Gravity);
         let after = searched.moves[0].board_after;
-        let other = plan(&after, proven, Rules::CentreRows);
+        let other = plan(&after, planned, Rules::CentreRows);
         assert!(other.nodes > 0 && other.length() == searched.length() - 1);
-        // A plan not proven is never kept as one.
+        // The best found within the budget is a plan, and said as not
+        // proven; moves that do not clear the board are none.
         let unproven = Outcome {
             proven_optimal: false,
-            ..searched
+            lower_bound: 9,
+            ..searched.clone()
         };
-        assert!(Proven::of(example, Rules::CentreRows, &unproven).is_none());
+        let planned = Planned::of(example, Rules::CentreRows, &unproven);
+        let taken = plan(&example, planned.as_ref(), Rules::CentreRows);
+        assert!(!taken.proven_optimal && taken.lower_bound == 9);
+        let part = Outcome {
+            moves: searched.moves[..3].to_vec(),
+            ..unproven
+        };
+        assert!(Planned::of(example, Rules::CentreRows, &part).is_none());
+        assert!(
+            Planned::of(
+                example,
+                Rules::CentreRows,
+                &Outcome {
+                    moves: Vec::new(),
+                    ..part
+                }
+            )
+            .is_none()
+        );
     }
 
     #[test]

@@ -168,11 +168,11 @@ impl Playing<'_, '_, '_> {
     fn plan(&mut self, board: &Board) -> Result<Outcome, LiveError> {
         let rules = self.game.report.learned.rules();
         let game = &mut *self.game;
-        let (solve, proven) = (
+        let (solve, planned) = (
             &self.settings.live.solve,
-            self.settings.live.proven.as_ref(),
+            self.settings.live.planned.as_ref(),
         );
-        let outcome = live::plan(board, solve, proven, rules, &mut |best| {
+        let outcome = live::plan(board, solve, planned, rules, &mut |best| {
             game.tell(Event::StillProving { best });
         })?;
         let replans = self.game.report.replans();

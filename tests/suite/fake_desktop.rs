@@ -138,7 +138,7 @@ fn live() -> LiveSettings {
         anim: None,
         debug_dir: std::env::temp_dir().join("dustbot-fake-desktop"),
         query: "Nodiatis".to_owned(),
-        proven: None,
+        planned: None,
     }
 }
 

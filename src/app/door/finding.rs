@@ -14,7 +14,7 @@ use crate::app::words::{optimum_caption, still_proving_line};
 use crate::desktop;
 use crate::game::Board;
 use crate::live::find::{self, Found, Search};
-use crate::live::{Proven, STILL_PROVING_AFTER};
+use crate::live::{Planned, STILL_PROVING_AFTER};
 use crate::solver::{Outcome, SolveOptions, Solving, StopFlag};
 
 /// A board's optimum still being proven past [`STILL_PROVING_AFTER`], on a
@@ -82,7 +82,7 @@ impl Door {
         self.game = None;
         self.shown = None;
         self.proving = None;
-        self.proven = None;
+        self.planned = None;
         self.enter(looking());
         self.say(Slot::Doing, line);
     }
@@ -293,15 +293,15 @@ impl Door {
     /// with a word that it is under way, the optimum said when
     /// [`Door::proven`] takes it. The offer is not put again then: the
     /// menu shown meanwhile stands, and a key pressed at it is answered
-    /// at once, never lost behind a proof. The board proven last (read
+    /// at once, never lost behind a proof. The board worked out last (read
     /// again after a run that made no click, or with a new calibration)
-    /// is shown with its plan at once, not proven again.
+    /// is shown with its plan at once, not worked out again.
     pub(super) fn show_board(&mut self, board: Option<Board>) {
         // A proof of a board shown before is of no use any more.
         self.proving = None;
         let rules = self.options.solve.rules;
         let known = self
-            .proven
+            .planned
             .take()
             .filter(|known| Some(known.board) == board && known.rules == rules);
         let Some(board) = board else {
@@ -351,10 +351,10 @@ impl Door {
         }
     }
 
-    /// `board` shown with the optimum `outcome` proves (or the best found),
-    /// kept for hints or play started on it.
+    /// `board` shown with the optimum `outcome` proves (or the best found
+    /// within the budget), kept for hints or play started on it.
     fn show_proven(&mut self, board: Board, outcome: &Outcome) {
-        self.proven = Proven::of(board, self.options.solve.rules, outcome);
+        self.planned = Planned::of(board, self.options.solve.rules, outcome);
         let caption = optimum_caption(outcome.length(), outcome.proven_optimal);
         self.say(Slot::Optimum, caption.clone());
         self.shown = Some(Shown {

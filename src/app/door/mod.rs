@@ -121,9 +121,10 @@ pub struct Door {
     shown: Option<Shown>,
     /// The optimum of the board shown, while it is still being proven.
     proving: Option<finding::Proving>,
-    /// The board shown with its plan, once proven optimal: hints and play
-    /// started on it take the plan rather than prove it again.
-    proven: Option<crate::live::Proven>,
+    /// The board shown with its plan, once worked out to the end of the
+    /// solver's budget: hints and play started on it take the plan rather
+    /// than work it out again.
+    planned: Option<crate::live::Planned>,
     /// The record's plot, saved, and what it shows, for a face that can
     /// to draw until the next action.
     plot: Option<(PathBuf, Trend)>,
@@ -190,7 +191,7 @@ impl Door {
             turn: 0,
             shown: None,
             proving: None,
-            proven: None,
+            planned: None,
             plot: None,
             notices: Vec::new(),
             calibration: in_use.calibration,

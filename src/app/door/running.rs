@@ -53,7 +53,7 @@ impl Door {
             Err(error) => return self.fail(format!("{error:#}")),
         };
         run.live.query = text;
-        run.live.proven = self.proven.clone();
+        run.live.planned = self.planned.clone();
         run.games = 0;
         self.status.game.clear();
         self.status.more.clear();
