@@ -86,8 +86,7 @@ impl Planned {
     /// `outcome`, the search for `board` under `rules` that ran to its
     /// end, if it clears the board.
     pub fn of(board: Board, rules: Rules, outcome: &Outcome) -> Option<Planned> {
-        let last = outcome.moves.last().map(|step| step.board_after);
-        last.is_some_and(|last| last.is_cleared()).then(|| Planned {
+        outcome.clears(&board).then(|| Planned {
             board,
             rules,
             outcome: outcome.clone(),
@@ -321,8 +320,7 @@ pub(crate) fn plan(
         result => result.ok(),
     }
     .expect("the search's thread sends its outcome unless it panicked");
-    let last = outcome.moves.last().map_or(*board, |step| step.board_after);
-    if !last.is_cleared() {
+    if !outcome.clears(board) {
         // A search cut short by a stop is the stop, not a board unsolved.
         stop::check()?;
         return Err(LiveError::NoPlan(Box::new(*board)));

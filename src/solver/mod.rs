@@ -164,6 +164,15 @@ impl Outcome {
     pub fn length(&self) -> usize {
         self.moves.len()
     }
+
+    /// Whether its moves clear `board`, the board searched: a search cut
+    /// short may have found none that does.
+    pub fn clears(&self, board: &Board) -> bool {
+        self.moves
+            .last()
+            .map_or(*board, |step| step.board_after)
+            .is_cleared()
+    }
 }
 
 /// A search ([`solve`]) on a thread of its own, for a caller that goes on

@@ -320,13 +320,7 @@ impl Door {
             Ok(outcome) => self.show_proven(board, &outcome),
             Err(RecvTimeoutError::Timeout) => {
                 let line = still_proving_line("the optimum", proving.search.best());
-                self.say(Slot::Optimum, line.clone());
-                // The board, without its plan until the proof ends.
-                self.shown = Some(Shown {
-                    board,
-                    clicks: Vec::new(),
-                    caption: vec![line],
-                });
+                self.show_without_plan(board, line);
                 self.proving = Some(proving);
             }
             Err(RecvTimeoutError::Disconnected) => self.proof_failed(board),
@@ -368,6 +362,12 @@ impl Door {
     /// the board shown without a plan.
     fn proof_failed(&mut self, board: Board) {
         let line = "the optimum could not be worked out (a fault in the bot)".to_owned();
+        self.show_without_plan(board, line);
+    }
+
+    /// `board` shown without a plan (one still being proven, or none),
+    /// `line` said of its optimum and written under it.
+    fn show_without_plan(&mut self, board: Board, line: String) {
         self.say(Slot::Optimum, line.clone());
         self.shown = Some(Shown {
             board,
