@@ -203,7 +203,7 @@ impl Run {
             anim: options.anim,
             debug_dir,
             query,
-            planned: None,
+            proof: None,
         };
         Ok(Run {
             mode,

@@ -755,8 +755,8 @@ fn plan(
     rules: Rules,
     game: &mut session::Game<'_, Assist>,
 ) -> Result<(Vec<Step>, bool), LiveError> {
-    let (solve, planned) = (&settings.solve, settings.planned.as_ref());
-    let outcome = live::plan(board, solve, planned, rules, &mut |best| {
+    let (solve, proof) = (&settings.solve, settings.proof.as_ref());
+    let outcome = live::plan(board, solve, proof, rules, &mut |best| {
         game.tell(Event::StillProving { best });
     })?;
     Ok((outcome.moves, outcome.proven_optimal))

@@ -16,6 +16,7 @@ mod animations;
 mod error;
 pub(crate) mod eye;
 pub mod find;
+mod proof;
 pub mod rules;
 pub(crate) mod screen;
 pub mod session;
@@ -33,6 +34,7 @@ use crate::solver::{self, Outcome, SolveOptions, StopFlag};
 use crate::vision::Calibration;
 pub use error::{LiveError, Moment, NoBoard};
 use eye::{Capture, Captured, Eye, Frame};
+pub use proof::{Proof, Proven};
 pub use rules::{Explanation, Learned, RulesChoice};
 use settling::{Settling, Status};
 use watch::{Cadence, Glance};
@@ -65,33 +67,10 @@ pub struct LiveSettings {
     /// The `--window` text: a window made anew by the game is found by it,
     /// and the bot's own windows must not hold it.
     pub query: String,
-    /// A plan worked out before the run to the end of the solver's budget
-    /// (the front door works out the board it shows): the run's plan for
-    /// that board and rules, taken as it is rather than worked out again
-    /// (the hardest boards take seconds of the game's 60 s, a slow
-    /// machine's all of the budget).
-    pub planned: Option<Planned>,
-}
-
-/// A board's plan under `rules`, worked out to the end of the solver's
-/// budget: proven optimal, or the best found within it.
-#[derive(Clone, Debug)]
-pub struct Planned {
-    pub board: Board,
-    pub rules: Rules,
-    pub outcome: Outcome,
-}
-
-impl Planned {
-    /// `outcome`, the search for `board` under `rules` that ran to its
-    /// end, if it clears the board.
-    pub fn of(board: Board, rules: Rules, outcome: &Outcome) -> Option<Planned> {
-        outcome.clears(&board).then(|| Planned {
-            board,
-            rules,
-            outcome: outcome.clone(),
-        })
-    }
+    /// The proof of a board worked out ahead of the run, ended or under
+    /// way (the front door proves the board it shows): the run's plan for
+    /// that board and rules, taken rather than worked out again.
+    pub proof: Option<Proof>,
 }
 
 /// A board settled: the board, its frame, when it was first read so
@@ -279,29 +258,28 @@ pub(crate) fn wait_settled(
 pub(crate) const STILL_PROVING_AFTER: Duration = Duration::from_secs(1);
 
 /// The best plan the solver finds from `board` under `rules` within
-/// `solve`'s budget (proven or not); an error when it clears nothing. A
-/// plan worked out before for that board and rules (`planned`) is taken
-/// at once, as found in no time and no search. When the search runs past
+/// `solve`'s budget (proven or not); an error when it clears nothing. The
+/// plan of a proof worked out ahead (`proof`) for that board and rules is
+/// taken, waited for if still under way; a proof of another board is
+/// stopped, of no use to this run. When the search (or the wait) runs past
 /// [`STILL_PROVING_AFTER`], `still` is told once, on this thread, with
 /// the length of the best solution found by then, if any.
 pub(crate) fn plan(
     board: &Board,
     solve: &SolveOptions,
-    planned: Option<&Planned>,
+    proof: Option<&Proof>,
     rules: Rules,
     still: &mut dyn FnMut(Option<usize>),
 ) -> Result<Outcome, LiveError> {
-    if let Some(planned) = planned
-        && planned.board == *board
-        && planned.rules == rules
-    {
-        log::info!("the plan worked out before the run, taken as it is");
-        return Ok(Outcome {
-            elapsed: Duration::ZERO,
-            nodes: 0,
-            improvements: Vec::new(),
-            ..planned.outcome.clone()
-        });
+    if let Some(proof) = proof {
+        if proof.serves(board, rules) {
+            if let Some(outcome) = proof.wait(still)? {
+                log::info!("the plan worked out before the run, taken");
+                return Ok(outcome);
+            }
+        } else {
+            proof.stop();
+        }
     }
     let options = SolveOptions {
         rules,
@@ -408,25 +386,29 @@ mod tests {
             time_limit: Duration::from_secs(10),
             ..SolveOptions::default()
         };
-        let plan = |board: &Board, planned: Option<&Planned>, rules: Rules| {
-            plan(board, &solve, planned, rules, &mut |_| {}).unwrap()
+        let plan = |board: &Board, proof: Option<&Proof>, rules: Rules| {
+            plan(board, &solve, proof, rules, &mut |_| {}).unwrap()
         };
         let searched = plan(&example, None, Rules::CentreRows);
         assert!(searched.proven_optimal && searched.nodes > 0);
-        let planned = Planned::of(example, Rules::CentreRows, &searched);
-        let planned = planned.as_ref();
+        let proof = Proof::ended(example, Rules::CentreRows, searched.clone());
+        let proof = Some(&proof);
         // The same board and rules: the plan at once, with no search.
-        let taken = plan(&example, planned, Rules::CentreRows);
+        let taken = plan(&example, proof, Rules::CentreRows);
         assert_eq!(taken.nodes, 0);
-        assert_eq!(taken.elapsed, Duration::ZERO);
+        assert!(
+            taken.elapsed < Duration::from_millis(20),
+            "{:?}",
+            taken.elapsed
+        );
         assert!(taken.proven_optimal);
         let cells = |o: &Outcome| o.moves.iter().map(|s| s.cell).collect::<Vec<_>>();
         assert_eq!(cells(&taken), cells(&searched));
         // Other rules, or another board: searched.
-        let gravity = plan(&example, planned, Rules::Gravity);
+        let gravity = plan(&example, proof, Rules::Gravity);
         assert!(gravity.nodes > 0 && gravity.rules == Rules::Gravity);
         let after = searched.moves[0].board_after;
-        let other = plan(&after, planned, Rules::CentreRows);
+        let other = plan(&after, proof, Rules::CentreRows);
         assert!(other.nodes > 0 && other.length() == searched.length() - 1);
         // The best found within the budget is a plan, and said as not
         // proven; moves that do not clear the board are none.
@@ -435,25 +417,56 @@ mod tests {
             lower_bound: 9,
             ..searched.clone()
         };
-        let planned = Planned::of(example, Rules::CentreRows, &unproven);
-        let taken = plan(&example, planned.as_ref(), Rules::CentreRows);
+        let proof = Proof::ended(example, Rules::CentreRows, unproven.clone());
+        let taken = plan(&example, Some(&proof), Rules::CentreRows);
         assert!(!taken.proven_optimal && taken.lower_bound == 9);
         let part = Outcome {
             moves: searched.moves[..3].to_vec(),
             ..unproven
         };
-        assert!(Planned::of(example, Rules::CentreRows, &part).is_none());
-        assert!(
-            Planned::of(
-                example,
+        let proof = Proof::ended(example, Rules::CentreRows, part.clone());
+        assert!(matches!(proof.within(Duration::ZERO), Proven::NoPlan));
+        let none = Outcome {
+            moves: Vec::new(),
+            ..part
+        };
+        let proof = Proof::ended(example, Rules::CentreRows, none);
+        assert!(matches!(proof.within(Duration::ZERO), Proven::NoPlan));
+    }
+
+    #[test]
+    fn a_proof_under_way_is_waited_for_on_its_board_and_stopped_on_another() {
+        let example: Board = EXAMPLE_BOARD.parse().unwrap();
+        let hard: Board = "OYGGGGOG,GOBYBOYY,ORYBOBGR,RRGRYGOB,YBBOBORY,ORYYYBGB"
+            .parse()
+            .unwrap();
+        let solve = SolveOptions {
+            time_limit: Duration::from_secs(30),
+            ..SolveOptions::default()
+        };
+        let planned = |proof: &Proof| {
+            plan(
+                &example,
+                &solve,
+                Some(proof),
                 Rules::CentreRows,
-                &Outcome {
-                    moves: Vec::new(),
-                    ..part
-                }
+                &mut |_| {},
             )
-            .is_none()
-        );
+            .unwrap()
+        };
+        // Its own board: the proof's plan, this run's search none.
+        let taken = planned(&Proof::start(example, &solve));
+        assert!(taken.proven_optimal && taken.length() == 11 && taken.nodes == 0);
+        assert!(taken.moves.last().unwrap().board_after.is_cleared());
+        // Another board: the proof (seconds of work) is stopped, so it
+        // gives no plan, and the board is searched.
+        let proof = Proof::start(hard, &solve);
+        assert!(planned(&proof).nodes > 0);
+        assert!(!proof.serves(&hard, Rules::CentreRows));
+        assert!(matches!(
+            proof.within(Duration::from_secs(30)),
+            Proven::NoPlan
+        ));
     }
 
     #[test]

@@ -168,11 +168,8 @@ impl Playing<'_, '_, '_> {
     fn plan(&mut self, board: &Board) -> Result<Outcome, LiveError> {
         let rules = self.game.report.learned.rules();
         let game = &mut *self.game;
-        let (solve, planned) = (
-            &self.settings.live.solve,
-            self.settings.live.planned.as_ref(),
-        );
-        let outcome = live::plan(board, solve, planned, rules, &mut |best| {
+        let (solve, proof) = (&self.settings.live.solve, self.settings.live.proof.as_ref());
+        let outcome = live::plan(board, solve, proof, rules, &mut |best| {
             game.tell(Event::StillProving { best });
         })?;
         let replans = self.game.report.replans();

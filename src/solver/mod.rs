@@ -177,8 +177,9 @@ impl Outcome {
 
 /// A search ([`solve`]) on a thread of its own, for a caller that goes on
 /// meanwhile: live play and the hints, which tell the player when it runs
-/// long, and the front door, whose menu answers while it proves. Ending
-/// it early is its options' stop flag's work.
+/// long, and a proof worked out ahead (`live::Proof`: the front door's,
+/// whose menu answers while it proves). Ending it early is its options'
+/// stop flag's work.
 #[derive(Debug)]
 pub(crate) struct Solving {
     /// The outcome, sent once the search ends.

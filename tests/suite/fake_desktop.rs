@@ -138,7 +138,7 @@ fn live() -> LiveSettings {
         anim: None,
         debug_dir: std::env::temp_dir().join("dustbot-fake-desktop"),
         query: "Nodiatis".to_owned(),
-        planned: None,
+        proof: None,
     }
 }
 
@@ -933,6 +933,33 @@ fn the_door_plays_the_game_to_the_clear_and_the_record_counts_it() {
     // The game's window gone: the menu is withdrawn, the game looked for.
     until(&mut door, Offer::Looking, &mut said);
     assert!(door.plot().is_none() || door.game().is_none());
+    assert_eq!(door.act(Action::Quit), Flow::Quit);
+}
+
+#[test]
+fn play_started_while_the_door_still_proves_takes_up_its_proof() {
+    // Proven in about 5 s here: the door says it still proves, and play
+    // started then waits for that proof rather than start its own.
+    const HARD: &str = "OYGGGGOG,GOBYBOYY,ORYBOBGR,RRGRYGOB,YBBOBORY,ORYYYBGB";
+    let (game, size, _) = Game::new(&[HARD], Scale(1.0));
+    let scene = ClosedWhenCleared {
+        game,
+        cleared_frames: 0,
+    };
+    let (mut door, _desktop, _dir) = door_showing("Nodiatis", "", Box::new(scene), size);
+    let mut said = Vec::new();
+    until(&mut door, Offer::Menu, &mut said);
+    until_said(&mut door, "still proving the optimum after 1 s", &mut said);
+    door.act(Action::Play);
+    until(&mut door, Offer::Menu, &mut said);
+    let plan = said.iter().find(|l| l.contains("plan: 14 moves")).cloned();
+    let plan = plan.unwrap_or_else(|| panic!("no plan of 14: {said:#?}"));
+    assert!(plan.ends_with("(0 nodes)"), "{plan}");
+    assert!(
+        said.iter().any(|l| l.contains("cleared in 14 clicks")),
+        "{said:#?}"
+    );
+    assert!(!said.iter().any(|l| l.starts_with("error")), "{said:#?}");
     assert_eq!(door.act(Action::Quit), Flow::Quit);
 }
 

@@ -4,9 +4,7 @@
 //! window looked for while the menu or a question waits, and read again
 //! after a run.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::{Action, Door, Empty, LOOK_AGAIN, Phase, Slot, looking, looking_with};
 use crate::app::runner::Shown;
@@ -14,44 +12,8 @@ use crate::app::words::{optimum_caption, still_proving_line};
 use crate::desktop;
 use crate::game::Board;
 use crate::live::find::{self, Found, Search};
-use crate::live::{Planned, STILL_PROVING_AFTER};
-use crate::solver::{Outcome, SolveOptions, Solving, StopFlag};
-
-/// A board's optimum still being proven past [`STILL_PROVING_AFTER`], on a
-/// thread of its own: the door goes on meanwhile (the menu shows and its
-/// keys answer) and takes the outcome when it comes ([`Door::proven`]).
-/// Dropped (another board shown, a run started, the game looked for
-/// again, the door closed), it ends its search, which would only take
-/// the cores from what comes next.
-pub(super) struct Proving {
-    board: Board,
-    search: Solving,
-    stop: StopFlag,
-}
-
-impl Proving {
-    /// The search for `board`'s optimum under `options`, started.
-    fn start(board: Board, options: &SolveOptions) -> Proving {
-        // A flag of its own, so that ending this search ends no other (a
-        // run's, or the next board's): a byte for each board shown, kept.
-        let stop = StopFlag(Box::leak(Box::new(AtomicBool::new(false))));
-        let options = SolveOptions {
-            stop: Some(stop),
-            ..options.clone()
-        };
-        Proving {
-            board,
-            search: Solving::start(&board, &options),
-            stop,
-        }
-    }
-}
-
-impl Drop for Proving {
-    fn drop(&mut self) {
-        self.stop.0.store(true, Ordering::Relaxed);
-    }
-}
+use crate::live::{Proof, Proven, STILL_PROVING_AFTER};
+use crate::solver::Outcome;
 
 impl Door {
     /// The window asked about, or the game's at the menu, closed: the
@@ -81,8 +43,8 @@ impl Door {
         self.status.more.clear();
         self.game = None;
         self.shown = None;
-        self.proving = None;
-        self.planned = None;
+        self.proving = false;
+        self.proof = None;
         self.enter(looking());
         self.say(Slot::Doing, line);
     }
@@ -293,17 +255,17 @@ impl Door {
     /// with a word that it is under way, the optimum said when
     /// [`Door::proven`] takes it. The offer is not put again then: the
     /// menu shown meanwhile stands, and a key pressed at it is answered
-    /// at once, never lost behind a proof. The board worked out last (read
+    /// at once, never lost behind a proof. The board proven last (read
     /// again after a run that made no click, or with a new calibration)
-    /// is shown with its plan at once, not worked out again.
+    /// takes up its proof, ended or under way, rather than start anew.
     pub(super) fn show_board(&mut self, board: Option<Board>) {
-        // A proof of a board shown before is of no use any more.
-        self.proving = None;
+        self.proving = false;
         let rules = self.options.solve.rules;
+        // A proof of another board is of no use any more.
         let known = self
-            .planned
+            .proof
             .take()
-            .filter(|known| Some(known.board) == board && known.rules == rules);
+            .filter(|known| board.is_some_and(|board| known.serves(&board, rules)));
         let Some(board) = board else {
             self.shown = None;
             return self.say(
@@ -312,43 +274,38 @@ impl Door {
             );
         };
         self.said.push(format!("board read: {board}"));
-        if let Some(known) = known {
-            return self.show_proven(board, &known.outcome);
-        }
-        let proving = Proving::start(board, &self.options.solve);
-        match proving.search.outcome.recv_timeout(STILL_PROVING_AFTER) {
-            Ok(outcome) => self.show_proven(board, &outcome),
-            Err(RecvTimeoutError::Timeout) => {
-                let line = still_proving_line("the optimum", proving.search.best());
+        let proof = known.unwrap_or_else(|| Proof::start(board, &self.options.solve));
+        match proof.within(STILL_PROVING_AFTER) {
+            Proven::Plan(outcome) => self.show_proven(board, &outcome),
+            Proven::UnderWay => {
+                let line = still_proving_line("the optimum", proof.best());
                 self.show_without_plan(board, line);
-                self.proving = Some(proving);
+                self.proving = true;
             }
-            Err(RecvTimeoutError::Disconnected) => self.proof_failed(board),
+            Proven::NoPlan => self.proof_failed(board),
         }
+        self.proof = Some(proof);
     }
 
     /// The proof under way, if any, taken once it has ended: the board
     /// shown with its optimum.
     pub(super) fn proven(&mut self) {
-        let Some(proving) = &self.proving else {
+        let Some(proof) = self.proof.as_ref().filter(|_| self.proving) else {
             return;
         };
-        let board = proving.board;
-        let outcome = match proving.search.outcome.try_recv() {
-            Err(TryRecvError::Empty) => return,
-            outcome => outcome,
-        };
-        self.proving = None;
-        match outcome {
-            Ok(outcome) => self.show_proven(board, &outcome),
-            Err(_) => self.proof_failed(board),
+        let board = proof.board;
+        let proven = proof.within(Duration::ZERO);
+        match proven {
+            Proven::UnderWay => return,
+            Proven::Plan(outcome) => self.show_proven(board, &outcome),
+            Proven::NoPlan => self.proof_failed(board),
         }
+        self.proving = false;
     }
 
     /// `board` shown with the optimum `outcome` proves (or the best found
-    /// within the budget), kept for hints or play started on it.
+    /// within the budget).
     fn show_proven(&mut self, board: Board, outcome: &Outcome) {
-        self.planned = Planned::of(board, self.options.solve.rules, outcome);
         let caption = optimum_caption(outcome.length(), outcome.proven_optimal);
         self.say(Slot::Optimum, caption.clone());
         self.shown = Some(Shown {

@@ -119,12 +119,12 @@ pub struct Door {
     /// ([`Door::enter`]): a face shows its offer again when it changes.
     turn: u32,
     shown: Option<Shown>,
-    /// The optimum of the board shown, while it is still being proven.
-    proving: Option<finding::Proving>,
-    /// The board shown with its plan, once worked out to the end of the
-    /// solver's budget: hints and play started on it take the plan rather
-    /// than work it out again.
-    planned: Option<crate::live::Planned>,
+    /// The proof of the board shown, ended or under way: hints and play
+    /// started on it take its plan rather than work it out again.
+    proof: Option<crate::live::Proof>,
+    /// The proof is under way and its optimum not yet said: taken when
+    /// it ends ([`Door::proven`]).
+    proving: bool,
     /// The record's plot, saved, and what it shows, for a face that can
     /// to draw until the next action.
     plot: Option<(PathBuf, Trend)>,
@@ -190,8 +190,8 @@ impl Door {
             said: Vec::new(),
             turn: 0,
             shown: None,
-            proving: None,
-            planned: None,
+            proof: None,
+            proving: false,
             plot: None,
             notices: Vec::new(),
             calibration: in_use.calibration,

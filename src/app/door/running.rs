@@ -53,15 +53,15 @@ impl Door {
             Err(error) => return self.fail(format!("{error:#}")),
         };
         run.live.query = text;
-        run.live.planned = self.planned.clone();
+        run.live.proof = self.proof.clone();
         run.games = 0;
         self.status.game.clear();
         self.status.more.clear();
         self.status.summary.clear();
-        // The run proves its own plan: the door's proof, if still under
-        // way, would only take the cores from it, and its word would
-        // stand stale.
-        if self.proving.take().is_some() {
+        // The run takes up the door's proof, if still under way, and
+        // says when its plan comes: the door's word would stand stale.
+        if self.proving {
+            self.proving = false;
             self.status.optimum.clear();
         }
         let run = self.outside.run(run, self.face.hint_window);
