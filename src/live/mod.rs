@@ -455,9 +455,14 @@ mod tests {
             .unwrap()
         };
         // Its own board: the proof's plan, this run's search none.
-        let taken = planned(&Proof::start(example, &solve));
+        let proof = Proof::start(example, &solve);
+        let taken = planned(&proof);
         assert!(taken.proven_optimal && taken.length() == 11 && taken.nodes == 0);
         assert!(taken.moves.last().unwrap().board_after.is_cleared());
+        // Ended, it keeps its plan when a run meets another board.
+        let after = taken.moves[0].board_after;
+        plan(&after, &solve, Some(&proof), Rules::CentreRows, &mut |_| {}).unwrap();
+        assert!(proof.serves(&example, Rules::CentreRows));
         // Another board: the proof (seconds of work) is stopped, so it
         // gives no plan, and the board is searched.
         let proof = Proof::start(hard, &solve);

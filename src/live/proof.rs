@@ -98,9 +98,16 @@ impl Proof {
     }
 
     /// Its search ended now, of no use any more: its plan, if it had not
-    /// ended by then, is none.
+    /// ended by then, is none. A plan it ended with stays.
     pub fn stop(&self) {
-        self.search.stop.0.store(true, Ordering::Relaxed);
+        let state = self
+            .search
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let State::UnderWay(_) = *state {
+            self.search.stop.0.store(true, Ordering::Relaxed);
+        }
     }
 
     fn stopped(&self) -> bool {

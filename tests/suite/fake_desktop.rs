@@ -954,7 +954,9 @@ fn play_started_while_the_door_still_proves_takes_up_its_proof() {
     until(&mut door, Offer::Menu, &mut said);
     let plan = said.iter().find(|l| l.contains("plan: 14 moves")).cloned();
     let plan = plan.unwrap_or_else(|| panic!("no plan of 14: {said:#?}"));
-    assert!(plan.ends_with("(0 nodes)"), "{plan}");
+    // Proven, or under load the best found within the door's 10 s: the
+    // door's search all the same, no nodes of the run's own.
+    assert!(plan.contains("(0 nodes)"), "{plan}");
     assert!(
         said.iter().any(|l| l.contains("cleared in 14 clicks")),
         "{said:#?}"
