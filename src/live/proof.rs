@@ -121,22 +121,25 @@ impl Proof {
             .state
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let State::UnderWay(solving) = &*state {
-            let outcome = match solving.outcome.recv_timeout(wait) {
-                Err(RecvTimeoutError::Timeout) => return Proven::UnderWay,
-                Err(RecvTimeoutError::Disconnected) => None,
-                // A search stopped ends with the best found by then, not
-                // the best within the budget: no plan to keep, unless
-                // proven all the same.
-                Ok(outcome) => Some(outcome)
-                    .filter(|o| o.clears(&self.board) && (o.proven_optimal || !self.stopped())),
-            };
-            *state = State::Ended(outcome);
-        }
-        match &*state {
-            State::Ended(Some(outcome)) => Proven::Plan(outcome.clone()),
-            State::Ended(None) => Proven::NoPlan,
-            State::UnderWay(_) => unreachable!("an ended search's state was just set"),
+        let outcome = match &*state {
+            State::Ended(outcome) => outcome.clone(),
+            State::UnderWay(solving) => {
+                let outcome = match solving.outcome.recv_timeout(wait) {
+                    Err(RecvTimeoutError::Timeout) => return Proven::UnderWay,
+                    Err(RecvTimeoutError::Disconnected) => None,
+                    // A search stopped ends with the best found by then,
+                    // not the best within the budget: no plan to keep,
+                    // unless proven all the same.
+                    Ok(outcome) => Some(outcome)
+                        .filter(|o| o.clears(&self.board) && (o.proven_optimal || !self.stopped())),
+                };
+                *state = State::Ended(outcome.clone());
+                outcome
+            }
+        };
+        match outcome {
+            Some(outcome) => Proven::Plan(outcome),
+            None => Proven::NoPlan,
         }
     }
 
