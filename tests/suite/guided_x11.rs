@@ -319,6 +319,20 @@ fn a_long_proof_at_the_door_is_said_and_the_menu_answers_meanwhile() {
     let screen = pane.quit();
     assert!(!screen.contains("optimum 14 clicks"), "{screen}");
     assert!(practice.clicks().is_empty());
+    drop(pane);
+
+    // Play chosen while the door proves takes up the door's proof: its
+    // plan comes with no search of the run's own, and clears the board.
+    let pane = Pane::start(&desktop, &[]);
+    pane.wait_for("still proving the optimum after 1 s: ", 1);
+    pane.keys("2");
+    let screen = pane.wait_for("cleared in 14 clicks", 1);
+    let plan = screen.lines().find(|l| l.starts_with("plan: 14 moves"));
+    assert!(plan.is_some_and(|l| l.contains("(0 nodes)")), "{screen}");
+    assert_eq!(practice.clicks().len(), 14);
+    pane.keys("q");
+    pane.wait_for("What now?", 2);
+    pane.quit();
 }
 
 #[test]
