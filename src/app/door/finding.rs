@@ -81,6 +81,7 @@ impl Door {
             );
             let calibrate_when_found = *calibrate_when_found;
             self.say(Slot::Doing, line);
+            self.proof = None;
             self.enter(looking_with(true, calibrate_when_found));
         }
     }
@@ -102,6 +103,12 @@ impl Door {
                     one.window
                 );
                 self.say(Slot::Doing, line);
+                // Its board proven while the player answers: on a yes the
+                // optimum is there, or sooner than from the yes.
+                self.proof = one
+                    .board
+                    .map(|board| Proof::start(board, &self.options.solve));
+                self.proving = false;
                 let calibrate_when_found = self.calibrate_when_found();
                 self.enter(Phase::Asking {
                     found: one,
