@@ -396,11 +396,6 @@ mod tests {
         // The same board and rules: the plan at once, with no search.
         let taken = plan(&example, proof, Rules::CentreRows);
         assert_eq!(taken.nodes, 0);
-        assert!(
-            taken.elapsed < Duration::from_millis(20),
-            "{:?}",
-            taken.elapsed
-        );
         assert!(taken.proven_optimal);
         let cells = |o: &Outcome| o.moves.iter().map(|s| s.cell).collect::<Vec<_>>();
         assert_eq!(cells(&taken), cells(&searched));

@@ -1,8 +1,9 @@
 //! A board's proof worked out ahead of a run: the front door proves the
-//! board it shows beside its menu, and the run started on that board takes
-//! the proof's plan, ended or still under way, rather than working it out
-//! again (the hardest boards take seconds of the game's 60 s, a slow
-//! machine's all of the solver's budget).
+//! board it shows beside its menu (from its question whether the window
+//! is the game on), and the run started on that board takes the proof's
+//! plan, ended or still under way, rather than working it out again (the
+//! hardest boards take seconds of the game's 60 s, a slow machine's all
+//! of the solver's budget).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
