@@ -60,33 +60,28 @@ impl Proof {
     /// The search for `board`'s optimum under `options` (its rules among
     /// them), started.
     pub fn start(board: Board, options: &SolveOptions) -> Proof {
-        // A flag of its own, so that ending this search ends no other (a
-        // run's, or the next board's): a byte for each board proven, kept.
-        let stop = StopFlag(Box::leak(Box::new(AtomicBool::new(false))));
+        let stop = own_flag();
         let options = SolveOptions {
             stop: Some(stop),
             ..options.clone()
         };
         let state = State::UnderWay(Solving::start(&board, &options));
-        Proof {
-            board,
-            rules: options.rules,
-            search: Arc::new(Search {
-                state: Mutex::new(state),
-                stop,
-            }),
-        }
+        Proof::of(board, options.rules, state, stop)
     }
 
     /// A proof that ended with `outcome`, for tests of what takes it.
     #[cfg(test)]
     pub(crate) fn ended(board: Board, rules: Rules, outcome: Outcome) -> Proof {
-        let stop = StopFlag(Box::leak(Box::new(AtomicBool::new(false))));
+        let state = State::Ended(Some(outcome).filter(|o| o.clears(&board)));
+        Proof::of(board, rules, state, own_flag())
+    }
+
+    fn of(board: Board, rules: Rules, state: State, stop: StopFlag) -> Proof {
         Proof {
             board,
             rules,
             search: Arc::new(Search {
-                state: Mutex::new(State::Ended(Some(outcome).filter(|o| o.clears(&board)))),
+                state: Mutex::new(state),
                 stop,
             }),
         }
@@ -189,6 +184,12 @@ impl Proof {
             }
         }
     }
+}
+
+/// A stop flag of a proof's own, so that ending its search ends no other
+/// (a run's, or the next board's): a byte for each board proven, kept.
+fn own_flag() -> StopFlag {
+    StopFlag(Box::leak(Box::new(AtomicBool::new(false))))
 }
 
 impl Drop for Search {
