@@ -279,8 +279,10 @@ fn optimal_equals_an_exhaustive_search_mid_game() {
 
 /// The slowest boards to prove of 1000 random boards (`bot bench
 /// --boards 1000 --seed 2021`): the 13- and 14-click games, whose proofs
-/// run the most budgets and lean hardest on the bounds and the cuts.
-const HARDEST: [&str; 7] = [
+/// run the most budgets and lean hardest on the bounds and the cuts; then
+/// the longest games a climb found (`scripts/hard-boards`), of 16 and 15
+/// clicks, which no random board of thousands plays.
+const HARDEST: [&str; 10] = [
     "OYGGGGOG,GOBYBOYY,ORYBOBGR,RRGRYGOB,YBBOBORY,ORYYYBGB",
     "BGYROYOB,BRRGBGYB,RBYRBYBB,OBGOGOYG,YGYRBYOR,YOBBRORB",
     "RGROBYYG,ORBGRBYR,GGOBYGOR,RYROORGG,RORGRRBR,YBYBYROB",
@@ -288,6 +290,9 @@ const HARDEST: [&str; 7] = [
     "ORORBYBG,YYGYYRYY,OBBOGYOB,RGOBOBGY,YROYRRBB,YBYOBOYO",
     "BOGROGYO,BOYBRORG,GBORYBYO,OYOOGRRR,GYBOBYOB,YGYBGGRY",
     "OYYOGGRO,GOBYRGGR,YBYOYGRY,GORBOOOY,OGBORGBO,YOYGGOYB",
+    "YBBYRYBO,GOOGBGBG,GBYYRYYB,BYRGOGOR,ROBRGOBY,GYGBYRGO",
+    "YYRGOGOO,GGBYBYBY,OYYBOBOR,RRGRYGOB,OYBORORY,ORYGGBGB",
+    "BYROBGOR,YOGBROGY,RRYBGYBR,GORYROYG,YBGOBRBO,RORGOBYG",
 ];
 
 /// One of [`HARDEST`], a few random moves into its game: down to 24 to
