@@ -91,10 +91,17 @@ impl Hint {
         self.clicks as usize + self.plan.len()
     }
 
-    /// The hint in words: "click N of M, optimum K (proven)", then what
-    /// that means for the reward; once cleared, the result.
+    /// The hint in words: "click N of M, optimum K (proven)" (or "(not
+    /// proven)"), then what that means for the reward; once cleared, the
+    /// result.
     pub fn caption(&self) -> Vec<String> {
-        let proven = if self.optimum_proven { " (proven)" } else { "" };
+        // An optimum the search ran out of time on is only the best found:
+        // said so, as the door says it, never passed off as the optimum.
+        let proven = if self.optimum_proven {
+            " (proven)"
+        } else {
+            " (not proven)"
+        };
         let optimum = format!("optimum {}{proven}", self.optimum);
         let total = self.total();
         // A count that is only a lower bound claims no reward.
@@ -837,6 +844,15 @@ mod tests {
             [
                 "click 5 of 11, optimum 11 (proven)",
                 "the reward cannot be told (clicks not all seen)"
+            ]
+        );
+        let mut unproven = hint(0, 16, 16);
+        unproven.optimum_proven = false;
+        assert_eq!(
+            unproven.caption(),
+            [
+                "click 1 of 16, optimum 16 (not proven)",
+                "reward out of reach (12 clicks at most)"
             ]
         );
         let mut cleared = hint(12, 0, 11);
