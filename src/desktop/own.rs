@@ -291,6 +291,17 @@ impl Windows {
                 .map_err(|e| e.to_string())?,
         );
         let id = id_of(&window)?;
+        #[cfg(not(any(windows, target_os = "macos")))]
+        if standing == Standing::Aside {
+            // Untold, the window manager decides: shown all the same.
+            if let Err(error) = platform::unfocused_when_mapped(id) {
+                log::warn!("the window manager may give the hint window the keyboard: {error}");
+            }
+            window.set_visible(true);
+            // As winit does after a map: the window manager takes no
+            // state of a window it does not manage yet.
+            window.set_window_level(WindowLevel::AlwaysOnTop);
+        }
         let context = match self.context.take() {
             Some(context) => context,
             None => softbuffer::Context::new(event_loop.owned_display_handle())
@@ -320,8 +331,9 @@ impl Windows {
 /// `WS_EX_TOPMOST` on Windows (`WindowLevel::AlwaysOnTop`) and shown with
 /// `SW_SHOWNOACTIVATE` (winit 0.30's `with_active(false)`: the window's
 /// first `ShowWindow`, `window_state.rs` `apply_diff`), so that the
-/// game keeps the keyboard; on X11 winit does not apply it (its docs:
-/// "X11: Unsupported"), and the window manager decides.
+/// game keeps the keyboard. On X11 winit does not apply it (its docs:
+/// "X11: Unsupported"): the window is made hidden, and shown once the
+/// window manager is told not to focus it ([`Windows::open`]).
 fn attributes(
     title: &str,
     size: PhysicalSize<u32>,
@@ -335,7 +347,7 @@ fn attributes(
         attributes,
         window_icon(),
     );
-    attributes
+    let attributes = attributes
         .with_window_icon(window_icon())
         .with_title(title)
         .with_inner_size(size)
@@ -351,7 +363,12 @@ fn attributes(
             Standing::Own => WindowLevel::Normal,
             Standing::Aside => WindowLevel::AlwaysOnTop,
         })
-        .with_active(standing == Standing::Own)
+        .with_active(standing == Standing::Own);
+    // On X11 only: on macOS winit's `set_visible` makes the window key
+    // (`makeKeyAndOrderFront`), taking the keyboard.
+    #[cfg(not(any(windows, target_os = "macos")))]
+    let attributes = attributes.with_visible(standing == Standing::Own);
+    attributes
 }
 
 /// The icon file built into the programs (`build.rs` links it as their
@@ -1014,6 +1031,9 @@ mod tests {
         let own = attributes("dustbot", size, Standing::Own);
         assert!(own.active, "the app takes the keyboard at its start");
         assert_eq!(own.window_level, WindowLevel::Normal);
+        // X11: the window aside is shown once the window manager is told.
+        #[cfg(not(any(windows, target_os = "macos")))]
+        assert!(!aside.visible && own.visible);
         for made in [aside, own] {
             assert!(!made.resizable);
             assert!(!made.enabled_buttons.contains(WindowButtons::MAXIMIZE));

@@ -50,6 +50,10 @@ const _PLATFORM_CONTRACT: () = {
     let _: fn(u32) -> Option<String> = wm_name;
     let _: fn(u32) -> Option<ScreenRect> = client_area;
     let _: fn(u32) -> bool = shown;
+    // X11's hint window, made hidden: no keyboard when shown (Windows and
+    // macOS show it so as winit makes it).
+    #[cfg(not(any(windows, target_os = "macos")))]
+    let _: fn(u32) -> Result<(), String> = unfocused_when_mapped;
     let _: fn() -> Option<Vec<MonitorArea>> = monitor_areas;
     let _: fn(ScreenPoint) -> Result<Option<u32>, String> = window_at;
     let _: fn(u32) -> Option<u32> = parent_of;

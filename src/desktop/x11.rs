@@ -855,6 +855,21 @@ pub(super) fn bring_to_front(id: u32) -> Result<(), String> {
     Ok(())
 }
 
+/// Tells the window manager not to give window `id`, not yet mapped, the
+/// keyboard when it is: EWMH's `_NET_WM_USER_TIME` of 0 ("the window
+/// should not be focused when it is mapped"), which openbox honours where
+/// it would focus any new window. The server has it when this returns,
+/// before a map asked for on another connection (winit's).
+pub(super) fn unfocused_when_mapped(id: u32) -> Result<(), String> {
+    let text = |e: &dyn std::fmt::Display| e.to_string();
+    let (conn, _) = display()?;
+    let user_time = atom(conn, b"_NET_WM_USER_TIME")?;
+    conn.change_property32(PropMode::REPLACE, id, user_time, AtomEnum::CARDINAL, &[0])
+        .map_err(|e| text(&e))?
+        .check()
+        .map_err(|e| text(&e))
+}
+
 /// Whether the window `id` answers a ping (`_NET_WM_PING`, EWMH's "is
 /// this client still alive?": the client sends the message back to the
 /// root) within `wait`: a stopped or hung app does not. A window that

@@ -287,6 +287,9 @@ fn the_hint_window_is_beside_the_game_above_it_and_never_read_as_the_game() {
     let desktop = Desktop::start();
     let game = game_at_corner(&desktop, TWELVE);
     let log = desktop.path("hints.jsonl");
+    // The player is in the game: it keeps the keyboard when the hint
+    // window opens (openbox focuses a new window unless told not to).
+    desktop.focus(&game.id);
     // "dust" names the game window; the hint window must take a title it
     // does not name.
     let bot = desktop.start_bot("dust", &["--assist", "--hint-log", log.to_str().unwrap()]);
@@ -294,6 +297,13 @@ fn the_hint_window_is_beside_the_game_above_it_and_never_read_as_the_game() {
     // The hint window's thread maps it a moment after the first hint.
     let id = wait_for("a window titled Hint", || desktop.visible("Hint"));
     assert!(!desktop.overlap(&id, &game.id), "the hint is over the game");
+    let shown = std::time::Instant::now();
+    while shown.elapsed() < std::time::Duration::from_millis(500) {
+        let focus = desktop.xdotool(&["getwindowfocus"]);
+        let focus = String::from_utf8_lossy(&focus.stdout);
+        assert_eq!(focus.trim(), game.id, "the keyboard left the game");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let state = std::process::Command::new("xprop")
         .args(["-id", &id, "_NET_WM_STATE"])
         .env("DISPLAY", &desktop.display)
