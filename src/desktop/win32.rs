@@ -1304,19 +1304,24 @@ mod tests {
         let wide: Vec<u16> = title.encode_utf16().chain([0]).collect();
         let asked = std::time::Instant::now();
         let mut box_window: HWND = std::ptr::null_mut();
-        while box_window.is_null() {
+        let mut text = [0u16; 128];
+        let mut n = 0;
+        // The box is found by its title as soon as it is made, and its
+        // controls are made after it: waited for until its text reads.
+        while n == 0 {
             assert!(
                 asked.elapsed() < std::time::Duration::from_secs(10),
-                "no message box"
+                "no message box, or none with a text: {box_window:?}"
             );
             std::thread::sleep(std::time::Duration::from_millis(20));
             // SAFETY: a NUL-terminated title; no class named.
             box_window = unsafe { FindWindowW(std::ptr::null(), wide.as_ptr()) };
+            if !box_window.is_null() {
+                // The message box's text is its static control 0xFFFF.
+                // SAFETY: writes at most the buffer's length into it.
+                n = unsafe { GetDlgItemTextW(box_window, 0xFFFF, text.as_mut_ptr(), 128) };
+            }
         }
-        // The message box's text is its static control 0xFFFF.
-        let mut text = [0u16; 128];
-        // SAFETY: writes at most the buffer's length into it.
-        let n = unsafe { GetDlgItemTextW(box_window, 0xFFFF, text.as_mut_ptr(), 128) };
         assert_eq!(
             String::from_utf16_lossy(&text[..n as usize]),
             "stopped on a fault: 7"
