@@ -359,21 +359,22 @@ fn a_game_window_leaving_no_room_beside_it_has_every_hint_followed_without_a_sta
     let log = desktop.path("hints.jsonl");
     let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
     let first = hint(&log, 0);
-    let id = desktop.visible("Dust Hint").expect("a hint window");
+    // The hint window's thread maps it a moment after the first hint.
+    let id = wait_for("a hint window", || desktop.visible("Dust Hint"));
     // Its client area, and its frame (openbox's title bar above it), keep
-    // clear of the board.
-    let (hx, hy, hw, hh) = desktop.window_rectangle(&id);
+    // clear of the board, once moved from where openbox first put it.
     let g = &first["geometry"];
     let f = |k: &str| g[k].as_f64().unwrap() as i32;
     let board = (f("x"), f("y"), 8 * f("pitch_x"), 6 * f("pitch_y"));
-    let (frame_top, frame) = (hy - 30, 4);
-    assert!(
-        hx + hw + frame <= board.0
+    wait_for("the hint window clear of the board", || {
+        let (hx, hy, hw, hh) = desktop.window_rectangle(&id);
+        let (frame_top, frame) = (hy - 30, 4);
+        (hx + hw + frame <= board.0
             || board.0 + board.2 <= hx - frame
             || hy + hh + frame <= board.1
-            || board.1 + board.3 <= frame_top,
-        "the hint window ({hx}, {hy}, {hw}x{hh}) is over the board {board:?}"
-    );
+            || board.1 + board.3 <= frame_top)
+            .then_some(())
+    });
     assert!(desktop.overlap(&id, &game.id), "no room beside the game");
     let (run, ..) = follow_twelve(&desktop, &game, bot, &log);
     assert!(
