@@ -104,8 +104,28 @@ impl App {
         self.key(desktop, "y");
         self.wait_for("found the game by its board", 1);
         // The menu, once the window is beside the game: moved by the
-        // window manager a moment after the app asks.
-        self.wait_for("menu: 1 Hints, 2 Play", 1);
+        // window manager a moment after the app asks, its frame's
+        // top-left where the app said.
+        let said = self.wait_for("menu: 1 Hints, 2 Play", 1);
+        let asked = said
+            .rsplit_once("placed beside the game at (")
+            .and_then(|(_, at)| at.split_once(')'))
+            .and_then(|(at, _)| at.split_once(", "))
+            .and_then(|(x, y)| Some((x.parse::<i64>().ok()?, y.parse::<i64>().ok()?)));
+        if let Some((x, y)) = asked {
+            let started = Instant::now();
+            while started.elapsed() < Duration::from_secs(2) {
+                let window = self.window(desktop);
+                if let Some((left, top)) = desktop.frame_extents(&window)
+                    && desktop.client_place(&window) == (x + left, y + top)
+                {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        // Left where it was (no room beside the game), or moved on by
+        // the window manager (off a dock's strut): once it stays.
         let mut last = self.client_place(desktop);
         wait_for("the app's window to stay in its place", || {
             std::thread::sleep(Duration::from_millis(150));

@@ -548,6 +548,26 @@ impl Desktop {
             .map(str::to_owned)
     }
 
+    /// The window manager's frame around window `id`: its left and top
+    /// widths (`_NET_FRAME_EXTENTS`), none before it has framed it.
+    pub fn frame_extents(&self, id: &str) -> Option<(i64, i64)> {
+        let out = self
+            .on_this_display("xprop", &["-id", id, "_NET_FRAME_EXTENTS"])
+            .output()
+            .expect("xprop (scripts/install-deps installs x11-utils)");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let widths: Vec<i64> = text
+            .split_once(" = ")?
+            .1
+            .split(", ")
+            .map(|w| w.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        match widths[..] {
+            [left, _, top, _] => Some((left, top)),
+            _ => None,
+        }
+    }
+
     /// Whether two windows' frames overlap on the screen.
     pub fn overlap(&self, a: &str, b: &str) -> bool {
         let (ax, ay, aw, ah) = self.window_rectangle(a);
