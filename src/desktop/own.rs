@@ -155,6 +155,9 @@ struct Inbox {
     /// The picture shown: 0RGB words, row by row, and its size.
     pixels: Vec<u32>,
     size: (usize, usize),
+    /// Where its owner asked the window's frame to go, until it is there
+    /// ([`OwnWindow::placed`]).
+    placing: Option<(i32, i32)>,
 }
 
 /// A window's scale as the toolkit reads it, and the scale its owner
@@ -485,7 +488,20 @@ impl ApplicationHandler<Ask> for Windows {
                     live.window
                         .set_outer_position(winit::dpi::LogicalPosition::new(x, y));
                     let landed = live.window.scale_factor();
-                    inbox(&live.shared).scales.moved_by_owner(landed);
+                    let mut inbox = inbox(&live.shared);
+                    inbox.scales.moved_by_owner(landed);
+                    // Windows and macOS move it within the call (winit's
+                    // `SetWindowPos`, `setFrameTopLeftPoint:`); an X11
+                    // window manager a moment later, said by its
+                    // configure event (`WindowEvent::Moved`), of which
+                    // winit says none where the window already was.
+                    let there = || {
+                        let at = live.window.outer_position().ok()?;
+                        Some((at.x, at.y) == (x, y))
+                    };
+                    if cfg!(any(windows, target_os = "macos")) || there() == Some(true) {
+                        inbox.placing = None;
+                    }
                 }
             }
             Ask::Resize(id, (width, height)) => {
@@ -507,6 +523,12 @@ impl ApplicationHandler<Ask> for Windows {
             WindowEvent::RedrawRequested => {
                 if let Err(error) = live.draw() {
                     log::debug!("the window's picture not drawn again: {error}");
+                }
+            }
+            WindowEvent::Moved(at) => {
+                let mut inbox = inbox(&live.shared);
+                if inbox.placing == Some((at.x, at.y)) {
+                    inbox.placing = None;
                 }
             }
             WindowEvent::CursorMoved { position, .. } => {
@@ -853,7 +875,16 @@ impl OwnWindow {
     /// chose for the monitor there, kept through the change of scale the
     /// move brings.
     pub fn place(&mut self, at: (i32, i32)) {
+        inbox(&self.shared).placing = Some(at);
         self.tell(Ask::Place(self.window, at));
+    }
+
+    /// Whether the window's frame is where [`OwnWindow::place`] last put
+    /// it (true when it was never placed). Under X11 the window manager
+    /// moves it a moment after it is asked, and may put it elsewhere (off
+    /// a dock's strut): then it never is.
+    pub fn placed(&self) -> bool {
+        inbox(&self.shared).placing.is_none()
     }
 
     pub fn set_title(&mut self, title: &str) {
