@@ -75,6 +75,10 @@ impl HintWindow {
             }
         });
         window.place(placement.at);
+        // Shown to the assistant's checks where it stands: where the
+        // window manager first put it, it may be over the board, which
+        // would close it as moved there by the player.
+        window.wait_placed();
         Ok(HintWindow {
             window,
             cells,

@@ -802,6 +802,11 @@ pub fn end_windows() {
 /// How long an owner waits for its window to be made or destroyed.
 const ANSWER_WAIT: Duration = Duration::from_secs(10);
 
+/// How long an owner waits for its window to be where it put it
+/// ([`OwnWindow::wait_placed`]): a window manager moves it within
+/// milliseconds, or puts it elsewhere and never says it is there.
+const PLACE_WAIT: Duration = Duration::from_secs(1);
+
 /// A window of the bot's own.
 pub struct OwnWindow {
     window: WindowId,
@@ -879,12 +884,19 @@ impl OwnWindow {
         self.tell(Ask::Place(self.window, at));
     }
 
-    /// Whether the window's frame is where [`OwnWindow::place`] last put
-    /// it (true when it was never placed). Under X11 the window manager
-    /// moves it a moment after it is asked, and may put it elsewhere (off
-    /// a dock's strut): then it never is.
-    pub fn placed(&self) -> bool {
-        inbox(&self.shared).placing.is_none()
+    /// Waits until the window's frame is where [`OwnWindow::place`] last
+    /// put it (at once when it was never placed), [`PLACE_WAIT`] at most.
+    /// Under X11 the window manager moves it a moment after it is asked,
+    /// and may put it elsewhere (off a dock's strut): then it never is.
+    pub fn wait_placed(&self) {
+        let asked = Instant::now();
+        while inbox(&self.shared).placing.is_some() {
+            if asked.elapsed() >= PLACE_WAIT {
+                log::debug!("the window is not where it was put: the window manager moved it on");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     pub fn set_title(&mut self, title: &str) {

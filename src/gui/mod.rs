@@ -228,17 +228,9 @@ fn run() -> Result<()> {
     // The first look for the game sees the window where it stands: one
     // still where the window manager first put it could leave the board
     // clear that it will cover, and the game be asked about.
-    let asked = Instant::now();
-    while !app.window.placed() && asked.elapsed() < PLACE_WAIT {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    app.window.wait_placed();
     app.run()
 }
-
-/// How long the app waits at its start for its window to be where it
-/// put it, at most: a window manager that puts it elsewhere never says
-/// it is there.
-const PLACE_WAIT: Duration = Duration::from_secs(1);
 
 /// A second start while `first` runs: its window brought forward (a
 /// minimised one restored), or why not said where a program without a
