@@ -156,7 +156,7 @@ struct Inbox {
     pixels: Vec<u32>,
     size: (usize, usize),
     /// Where its owner asked the window's frame to go, until it is there
-    /// ([`OwnWindow::placed`]).
+    /// ([`OwnWindow::wait_placed`]).
     placing: Option<(i32, i32)>,
 }
 
