@@ -28,6 +28,14 @@ pub(crate) struct App {
     started: Instant,
 }
 
+/// Where the app said it last placed its window beside the game (its
+/// frame's top-left), from all it said.
+fn placed_at(said: &str) -> Option<(i32, i32)> {
+    let (_, at) = said.rsplit_once("placed beside the game at (")?;
+    let (x, y) = at.split_once(')')?.0.split_once(", ")?;
+    Some((x.parse().ok()?, y.parse().ok()?))
+}
+
 impl App {
     /// Starts `dustbot` with no argument and waits for its window.
     pub(crate) fn start(desktop: &Desktop) -> App {
@@ -107,17 +115,12 @@ impl App {
         // window manager a moment after the app asks, its frame's
         // top-left where the app said.
         let said = self.wait_for("menu: 1 Hints, 2 Play", 1);
-        let asked = said
-            .rsplit_once("placed beside the game at (")
-            .and_then(|(_, at)| at.split_once(')'))
-            .and_then(|(at, _)| at.split_once(", "))
-            .and_then(|(x, y)| Some((x.parse::<i64>().ok()?, y.parse::<i64>().ok()?)));
-        if let Some((x, y)) = asked {
+        if let Some((x, y)) = placed_at(&said) {
             let started = Instant::now();
             while started.elapsed() < Duration::from_secs(2) {
                 let window = self.window(desktop);
                 if let Some((left, top)) = desktop.frame_extents(&window)
-                    && desktop.client_place(&window) == (x + left, y + top)
+                    && desktop.client_place(&window) == (i64::from(x) + left, i64::from(y) + top)
                 {
                     return;
                 }
@@ -241,11 +244,7 @@ fn the_app_beside_the_game_stays_above_a_dock_at_the_screens_bottom() {
     // manager let it go (openbox keeps a window off a strut by itself, as
     // Windows does not): with the frame Windows gives at 100% (31 px
     // above the client area, 8 below), above the dock.
-    let placed_y: i32 = said
-        .rsplit_once("placed beside the game at (")
-        .and_then(|(_, at)| at.split_once(')'))
-        .and_then(|(at, _)| at.split(", ").nth(1)?.parse().ok())
-        .unwrap_or_else(|| panic!("no place said: {said}"));
+    let (_, placed_y) = placed_at(&said).unwrap_or_else(|| panic!("no place said: {said}"));
     assert!(
         placed_y + 31 + h + 8 <= work_bottom,
         "placed at y {placed_y}, {h} px tall, under the dock (from {work_bottom}): {said}"
