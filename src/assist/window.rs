@@ -64,7 +64,8 @@ impl HintWindow {
         let painter = HintPainter::new(cells.0, cells.1, look, placement.scale);
         let (width, height) = painter.size();
         let title = title_for(query);
-        let mut window = OwnWindow::open(&title, (width, height), Standing::Aside)?;
+        let mut window =
+            OwnWindow::open(&title, (width, height), Standing::Aside, Some(placement.at))?;
         // The assistant paces itself: no waiting in the window's updates.
         window.set_rate(0);
         // The keyboard is the game's once the player clicks it: the
@@ -74,7 +75,6 @@ impl HintWindow {
                 stop(asker);
             }
         });
-        window.place(placement.at);
         // Shown to the assistant's checks where it stands: where the
         // window manager first put it, it may be over the board, which
         // would close it as moved there by the player.

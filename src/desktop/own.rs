@@ -224,6 +224,7 @@ enum Ask {
         title: String,
         size: (usize, usize),
         standing: Standing,
+        at: Option<(i32, i32)>,
         opened: mpsc::Sender<Result<(WindowId, u32, Shared), String>>,
     },
     /// Draw the picture in the window's inbox.
@@ -285,9 +286,10 @@ impl Windows {
         title: &str,
         (width, height): (usize, usize),
         standing: Standing,
+        at: Option<(i32, i32)>,
     ) -> Result<(WindowId, u32, Shared), String> {
         let size = PhysicalSize::new(width as u32, height as u32);
-        let attributes = attributes(title, size, standing);
+        let attributes = attributes(title, size, standing, at);
         let window = Rc::new(
             event_loop
                 .create_window(attributes)
@@ -337,10 +339,21 @@ impl Windows {
 /// game keeps the keyboard. On X11 winit does not apply it (its docs:
 /// "X11: Unsupported"): the window is made hidden, and shown once the
 /// window manager is told not to focus it ([`Windows::open`]).
+///
+/// `at`, the frame's top-left asked for, is where an X11 window is made
+/// (winit's `USPosition`), so that the window manager maps it there and
+/// nowhere first. Windows and macOS make the window where the system puts
+/// it and [`OwnWindow::open`] places it then: winit shows a Windows
+/// window before it moves it to the position given (`set_visible` comes
+/// first in its `init`), and the change of scale a move to another
+/// monitor brings would come before the window is in the windows'
+/// thread's list, unanswered; on macOS the position given is the
+/// content's, not the frame's.
 fn attributes(
     title: &str,
     size: PhysicalSize<u32>,
     standing: Standing,
+    at: Option<(i32, i32)>,
 ) -> winit::window::WindowAttributes {
     let attributes = Window::default_attributes();
     // The taskbar's button takes the large icon (Windows: `ICON_BIG`);
@@ -371,6 +384,13 @@ fn attributes(
     // (`makeKeyAndOrderFront`), taking the keyboard.
     #[cfg(not(any(windows, target_os = "macos")))]
     let attributes = attributes.with_visible(standing == Standing::Own);
+    #[cfg(not(any(windows, target_os = "macos")))]
+    let attributes = match at {
+        Some((x, y)) => attributes.with_position(winit::dpi::PhysicalPosition::new(x, y)),
+        None => attributes,
+    };
+    #[cfg(any(windows, target_os = "macos"))]
+    let _ = at;
     attributes
 }
 
@@ -450,11 +470,12 @@ impl ApplicationHandler<Ask> for Windows {
                 title,
                 size,
                 standing,
+                at,
                 opened,
             } => {
                 // The owner may have given up waiting: nobody to tell.
                 opened
-                    .send(self.open(event_loop, &title, size, standing))
+                    .send(self.open(event_loop, &title, size, standing, at))
                     .ok();
             }
             Ask::Close(id, closed) => {
@@ -833,11 +854,14 @@ impl std::fmt::Debug for OwnWindow {
 
 impl OwnWindow {
     /// Opens a window titled `title` whose client area is `size` pixels,
-    /// standing as `standing` says (as the window manager allows).
+    /// standing as `standing` says (as the window manager allows), its
+    /// frame's top-left at `at` where given ([`OwnWindow::place`]; made
+    /// there under X11, see [`attributes`]).
     pub fn open(
         title: &str,
         size: (usize, usize),
         standing: Standing,
+        at: Option<(i32, i32)>,
     ) -> Result<OwnWindow, String> {
         if let Err(error) = platform::survive_window_errors() {
             log::warn!("{title}: the window system's errors on it may end the bot: {error}");
@@ -847,13 +871,14 @@ impl OwnWindow {
             title: title.to_owned(),
             size,
             standing,
+            at,
             opened,
         })?;
         let (window, id, shared) = answer
             .recv_timeout(ANSWER_WAIT)
             .map_err(|_| "the windows' thread did not make the window".to_owned())??;
         open_ids().push(id);
-        Ok(OwnWindow {
+        let mut made = OwnWindow {
             window,
             shared,
             id,
@@ -861,7 +886,11 @@ impl OwnWindow {
             pressed: Vec::new(),
             period: None,
             due: Instant::now(),
-        })
+        };
+        if let Some(at) = at {
+            made.place(at);
+        }
+        Ok(made)
     }
 
     /// The window's id, as the window list gives it.
@@ -1068,15 +1097,24 @@ mod tests {
     #[test]
     fn the_hint_window_opens_on_top_without_the_keyboard_and_the_app_with_it() {
         let size = PhysicalSize::new(300, 200);
-        let aside = attributes("dustbot hints", size, Standing::Aside);
+        let aside = attributes("dustbot hints", size, Standing::Aside, Some((40, 30)));
         assert!(!aside.active, "the game keeps the keyboard");
         assert_eq!(aside.window_level, WindowLevel::AlwaysOnTop);
-        let own = attributes("dustbot", size, Standing::Own);
+        let own = attributes("dustbot", size, Standing::Own, None);
         assert!(own.active, "the app takes the keyboard at its start");
         assert_eq!(own.window_level, WindowLevel::Normal);
         // X11: the window aside is shown once the window manager is told.
         #[cfg(not(any(windows, target_os = "macos")))]
         assert!(!aside.visible && own.visible);
+        // X11: made where it is placed, mapped nowhere else first; Windows
+        // and macOS: placed once made (see `attributes`).
+        let made_at = aside.position.map(|at| at.to_physical::<i32>(1.0));
+        let asked = winit::dpi::PhysicalPosition::new(40, 30);
+        assert_eq!(
+            made_at,
+            cfg!(not(any(windows, target_os = "macos"))).then_some(asked)
+        );
+        assert_eq!(own.position, None);
         for made in [aside, own] {
             assert!(!made.resizable);
             assert!(!made.enabled_buttons.contains(WindowButtons::MAXIMIZE));
@@ -1091,7 +1129,7 @@ mod tests {
         assert!(ico_entry(ICON_FILE, 24).is_none());
         assert!(window_icon().is_some());
         for standing in [Standing::Own, Standing::Aside] {
-            let made = attributes("dustbot", PhysicalSize::new(10, 10), standing);
+            let made = attributes("dustbot", PhysicalSize::new(10, 10), standing, None);
             assert!(made.window_icon.is_some(), "{standing:?}");
         }
     }
@@ -1251,7 +1289,8 @@ mod on_windows {
             IsWindow, PostMessageW, WM_LBUTTONDOWN, WM_LBUTTONUP, WM_MOUSEMOVE,
         };
         let lparam = |x: isize, y: isize| (y << 16) | x;
-        let mut window = OwnWindow::open("dustbot presses", (120, 80), Standing::Own).unwrap();
+        let mut window =
+            OwnWindow::open("dustbot presses", (120, 80), Standing::Own, None).unwrap();
         let hwnd = handle(window.id());
         for (x, y) in [(30, 40), (90, 10)] {
             for message in [WM_MOUSEMOVE, WM_LBUTTONDOWN, WM_LBUTTONUP] {
@@ -1297,13 +1336,14 @@ mod on_windows {
                 std::thread::sleep(std::time::Duration::from_millis(10));
             }
         };
-        let app = OwnWindow::open("dustbot keyboard", (160, 100), Standing::Own).unwrap();
+        let app = OwnWindow::open("dustbot keyboard", (160, 100), Standing::Own, None).unwrap();
         let app_hwnd = handle(app.id());
         // SAFETY: reads which window has the keyboard.
         wait("the app's window takes the keyboard", &|| unsafe {
             GetForegroundWindow() == app_hwnd
         });
-        let hints = OwnWindow::open("dustbot hints aside", (160, 100), Standing::Aside).unwrap();
+        let hints =
+            OwnWindow::open("dustbot hints aside", (160, 100), Standing::Aside, None).unwrap();
         let hints_hwnd = handle(hints.id());
         // SAFETY: asks whether a window of this process is shown.
         wait("the hint window is shown", &|| unsafe {

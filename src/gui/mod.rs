@@ -308,7 +308,7 @@ fn work_area_of(area: ScreenRect, screens: &[(MonitorArea, f32)]) -> Option<(Scr
 }
 
 fn open_window(layout: &Layout) -> Result<OwnWindow> {
-    let mut window = OwnWindow::open(TITLE, layout.size, Standing::Own)
+    let mut window = OwnWindow::open(TITLE, layout.size, Standing::Own, None)
         .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))?;
     window.set_rate(RATE);
     Ok(window)

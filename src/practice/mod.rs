@@ -423,7 +423,7 @@ pub fn run(
         out: BufWriter::new(file),
     });
     let (geometry, (width, height)) = layout(&settings.board, settings.scale);
-    let mut window = OwnWindow::open(&settings.title, (width, height), Standing::Own)
+    let mut window = OwnWindow::open(&settings.title, (width, height), Standing::Own, None)
         .map_err(PracticeError::Window)?;
     // Polling at 120 Hz: a click shows within a frame, and where the
     // platform gives no presses (`OwnWindow::press`), the button's state

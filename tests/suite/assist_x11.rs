@@ -357,12 +357,13 @@ fn a_game_window_leaving_no_room_beside_it_has_every_hint_followed_without_a_sta
     // with its frame; the hint goes over the game, away from the board.
     let (desktop, game) = centred_on_a_small_screen(1.25);
     let log = desktop.path("hints.jsonl");
+    let mut frames = desktop.watch_frames();
     let bot = desktop.start_bot(GAME, &["--assist", "--hint-log", log.to_str().unwrap()]);
     let first = hint(&log, 0);
     // The hint window's thread maps it a moment after the first hint.
     let id = wait_for("a hint window", || desktop.visible("Dust Hint"));
     // Its client area, and its frame (openbox's title bar above it), keep
-    // clear of the board, once moved from where openbox first put it.
+    // clear of the board.
     let g = &first["geometry"];
     let f = |k: &str| g[k].as_f64().unwrap() as i32;
     let board = (f("x"), f("y"), 8 * f("pitch_x"), 6 * f("pitch_y"));
@@ -376,6 +377,14 @@ fn a_game_window_leaving_no_room_beside_it_has_every_hint_followed_without_a_sta
             .then_some(())
     });
     assert!(desktop.overlap(&id, &game.id), "no room beside the game");
+    // It is shown there first: never where openbox would put it (over
+    // the game), moved after.
+    let shown = frames.shown_at(&id);
+    assert_eq!(
+        shown.len(),
+        1,
+        "the hint window's frame was shown at {shown:?}"
+    );
     let (run, ..) = follow_twelve(&desktop, &game, bot, &log);
     assert!(
         run.stdout.contains(

@@ -711,6 +711,24 @@ impl Desktop {
         (Dock(conn), bottom)
     }
 
+    /// Starts watching where the window manager shows the windows' frames
+    /// ([`FrameWatch::shown_at`]), from now on.
+    pub fn watch_frames(&self) -> FrameWatch {
+        use x11rb::connection::Connection as _;
+        use x11rb::protocol::xproto::{ChangeWindowAttributesAux, ConnectionExt as _, EventMask};
+        let (conn, screen) = x11rb::connect(Some(&self.display)).expect("the test's display");
+        let root = conn.setup().roots[screen].root;
+        let mask = ChangeWindowAttributesAux::new().event_mask(EventMask::SUBSTRUCTURE_NOTIFY);
+        conn.change_window_attributes(root, &mask)
+            .unwrap()
+            .check()
+            .unwrap();
+        FrameWatch {
+            conn,
+            events: Vec::new(),
+        }
+    }
+
     /// A window's client area on the screen: left, top, width, height.
     pub fn window_rectangle(&self, id: &str) -> (i32, i32, i32, i32) {
         let out = self.xdotool(&["getwindowgeometry", "--shell", id]);
@@ -735,6 +753,58 @@ impl Desktop {
 /// A dock window of the test's ([`Desktop::dock_at_bottom`]): gone with
 /// its connection.
 pub struct Dock(#[allow(dead_code)] x11rb::rust_connection::RustConnection);
+
+/// The root window's children as the server reports them (its
+/// substructure's events): the window manager's frames, where each is
+/// made, moved and shown.
+pub struct FrameWatch {
+    conn: x11rb::rust_connection::RustConnection,
+    events: Vec<x11rb::protocol::Event>,
+}
+
+impl FrameWatch {
+    /// Every top-left at which the frame around window `id` (as xdotool
+    /// gives it) has been seen on the screen, in turn: where it was when
+    /// mapped, then each place it moved to while mapped. Empty before
+    /// the frame is mapped.
+    pub fn shown_at(&mut self, id: &str) -> Vec<(i16, i16)> {
+        use x11rb::connection::Connection as _;
+        use x11rb::protocol::Event;
+        use x11rb::protocol::xproto::ConnectionExt as _;
+        // A round trip: every event the server made before it is read.
+        self.conn.get_input_focus().unwrap().reply().unwrap();
+        while let Some(event) = self.conn.poll_for_event().unwrap() {
+            self.events.push(event);
+        }
+        let client: u32 = id.parse().expect("a window id in decimal, as xdotool says");
+        let frame = self.events.iter().find_map(|event| match event {
+            Event::ReparentNotify(e) if e.window == client => Some(e.parent),
+            _ => None,
+        });
+        let Some(frame) = frame else {
+            return Vec::new();
+        };
+        let (mut at, mut mapped, mut shown) = ((0, 0), false, Vec::new());
+        for event in &self.events {
+            match event {
+                Event::CreateNotify(e) if e.window == frame => at = (e.x, e.y),
+                Event::ConfigureNotify(e) if e.window == frame && (e.x, e.y) != at => {
+                    at = (e.x, e.y);
+                    if mapped {
+                        shown.push(at);
+                    }
+                }
+                Event::MapNotify(e) if e.window == frame => {
+                    mapped = true;
+                    shown.push(at);
+                }
+                Event::UnmapNotify(e) if e.window == frame => mapped = false,
+                _ => {}
+            }
+        }
+        shown
+    }
+}
 
 /// Xvfb on the first display whose lock it can take: the server's own
 /// lock file settles races between tests starting at once.
