@@ -36,7 +36,7 @@ use anyhow::Result;
 
 use crate::app::door::{self, Action, Door, Flow, Offer};
 use crate::app::{Options, look_of};
-use crate::desktop::place::{Border, place_sized};
+use crate::desktop::place::place_sized;
 use crate::desktop::stop::{self, Asker};
 use crate::desktop::{
     self, Desktop as _, Key, MonitorArea, OwnWindow, ScreenPoint, ScreenRect, Standing, WindowInfo,
@@ -197,8 +197,20 @@ fn run() -> Result<()> {
         .ok()
         .and_then(|s| s.into_iter().next())
         .map(|(area, scale)| (area.work, scale));
-    let layout = Layout::new(CELLS, start_scale(first_screen));
-    let window = open_window(&layout)?;
+    // Where the window goes, found before it is made: made there (under
+    // X11, see `OwnWindow::open`), it is never shown first where the
+    // window manager would put it, over the game perhaps, then moved.
+    let spot = first_screen.map(|screen| {
+        let windows = desktop::system().windows().unwrap_or_default();
+        let others: Vec<ScreenRect> = windows
+            .iter()
+            .filter(|window| window.is_visible() && !window.is_ours())
+            .map(WindowInfo::area)
+            .collect();
+        side_spot(&others, screen)
+    });
+    let layout = Layout::new(CELLS, spot.map_or(1.0, |spot| spot.scale));
+    let window = open_window(&layout, spot.map(|spot| spot.at))?;
     let mut app = App {
         painter: painter(door.calibration(), layout.scale),
         painted: door.calibration_path().to_owned(),
@@ -224,7 +236,6 @@ fn run() -> Result<()> {
         layout.size.1,
         layout.scale
     ));
-    app.place_at_the_side(first_screen);
     // The first look for the game sees the window where it stands: one
     // still where the window manager first put it could leave the board
     // clear that it will cover, and the game be asked about.
@@ -273,23 +284,18 @@ fn second_start(first: &instance::First) {
 /// How long a second start waits for the first app's answer.
 const ANSWER_WAIT: Duration = Duration::from_secs(1);
 
-/// The scale the window opens at: the first screen's (150% makes it one
-/// and a half times as big, as every window there), smaller only where
-/// the screen's work area (`first_screen`'s, the taskbar left out) has
-/// no room for it with its frame.
-fn start_scale(first_screen: Option<(ScreenRect, f32)>) -> f32 {
-    let Some((screen, scale)) = first_screen else {
-        return 1.0;
-    };
-    let frame = Border::at_scale(scale);
-    let fits = |&s: &f32| {
-        let (w, h) = Layout::new(CELLS, s).size;
-        w as i32 + 2 * frame.side <= screen.width as i32
-            && h as i32 + frame.top + frame.side <= screen.height as i32
-    };
-    let scales = crate::desktop::place::scales(scale);
-    let smallest = scales[scales.len() - 1];
-    scales.into_iter().find(fits).unwrap_or(smallest)
+/// Where the window opens: on the first screen (its work area and scale,
+/// `screen`), clear of the windows `others` (the game's board, whichever
+/// it is, must not be covered while it is looked for), the top-right
+/// corner first, at the screen's scale (150% makes it one and a half
+/// times as big, as every window there), smaller or partly off the
+/// screen where the screen is small ([`room::clear_of`]); where no place
+/// is clear, the corner least in the way, and the search says the bot's
+/// own window covers the game.
+fn side_spot(others: &[ScreenRect], screen: (ScreenRect, f32)) -> room::Spot {
+    let size = |s: f32| Layout::new(CELLS, s).size;
+    room::clear_of(others, screen, size)
+        .unwrap_or_else(|| room::least_in_the_way(others, screen, size))
 }
 
 /// The work area (the taskbar's and the docks' room left out) and scale
@@ -307,8 +313,8 @@ fn work_area_of(area: ScreenRect, screens: &[(MonitorArea, f32)]) -> Option<(Scr
         .map(|&(s, scale)| (s.work, scale))
 }
 
-fn open_window(layout: &Layout) -> Result<OwnWindow> {
-    let mut window = OwnWindow::open(TITLE, layout.size, Standing::Own, None)
+fn open_window(layout: &Layout, at: Option<(i32, i32)>) -> Result<OwnWindow> {
+    let mut window = OwnWindow::open(TITLE, layout.size, Standing::Own, at)
         .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))?;
     window.set_rate(RATE);
     Ok(window)
@@ -511,28 +517,6 @@ impl App {
         Flow::Go
     }
 
-    /// Before the game is found: where it covers none of the windows on
-    /// the first screen (the game's board, whichever it is, must not be
-    /// covered while it is looked for), the top-right corner first, at a
-    /// smaller scale or partly off the screen where the screen is small
-    /// ([`room::clear_of`]); where no place is clear, the corner least in
-    /// the way, and the search says the bot's own window covers the game.
-    fn place_at_the_side(&mut self, first_screen: Option<(ScreenRect, f32)>) {
-        let Some(screen) = first_screen else {
-            return;
-        };
-        let windows = desktop::system().windows().unwrap_or_default();
-        let others: Vec<ScreenRect> = windows
-            .iter()
-            .filter(|window| window.is_visible() && !window.is_ours())
-            .map(WindowInfo::area)
-            .collect();
-        let size = |s: f32| Layout::new(CELLS, s).size;
-        let spot = room::clear_of(&others, screen, size)
-            .unwrap_or_else(|| room::least_in_the_way(&others, screen, size));
-        self.go_to(spot);
-    }
-
     /// The window drawn at `spot`'s scale (said, where it changes) and
     /// moved to its place.
     fn go_to(&mut self, spot: room::Spot) {
@@ -694,6 +678,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::desktop::place::Border;
 
     /// A 1920x1080 monitor with a taskbar of `taskbar` pixels at its
     /// bottom (48 at 100% on Windows 11, 72 at 150%).
@@ -732,16 +717,10 @@ mod tests {
                     work.intersection(&outer) == Some(outer)
                 };
                 let said = format!("taskbar {taskbar} px at {scale}");
-                // Opened in a corner of the first screen, its buttons
-                // (Stop, Quit) above the taskbar.
-                let first = screens.first().map(|&(s, scale)| (s.work, scale));
-                let opened = start_scale(first);
-                let (_, h) = Layout::new(CELLS, opened).size;
-                let bottom = work.height as i32 - h as i32 - frame.top - frame.side;
-                assert!(
-                    inside((0, bottom.max(0)), opened),
-                    "{said}: opened at {opened}"
-                );
+                // Opened on the first screen, its buttons (Stop, Quit)
+                // above the taskbar, at the screen's scale where it fits.
+                let opened = side_spot(&[], (work, scale));
+                assert!(inside(opened.at, opened.scale), "{said}: {opened:?}");
                 // Beside a game window whose top is 63 px down the screen
                 // (the case), on its left.
                 let game = ScreenRect {

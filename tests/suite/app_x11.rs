@@ -299,9 +299,14 @@ const NETBOOK: &str = "1024x600x24";
 fn on_a_1024x600_screen_the_app_opens_off_the_game_small_and_partly_off_the_screen() {
     let desktop = Desktop::start_on(NETBOOK);
     let practice = desktop.practice(REAL_BOARD, 150, GAME);
+    let mut frames = desktop.watch_frames();
     let mut app = App::start(&desktop);
     // Off the game from the start: its board read, the game asked about,
-    // never the bot's own window over it.
+    // never the bot's own window over it, shown where it opened and
+    // nowhere first (where openbox puts a new window, over the game).
+    app.wait_for("is this window the game?", 1);
+    let shown = frames.shown_at(&app.window(&desktop));
+    assert_eq!(shown.len(), 1, "the app's frame was shown at {shown:?}");
     app.yes_it_is_the_game(&desktop);
     let said = app.wait_for("placed beside the game", 1);
     assert!(!said.contains("covers the windows"), "{said}");
