@@ -54,6 +54,12 @@
 //! assert_eq!((outcome.length(), outcome.proven_optimal), (11, true));
 //! # Ok::<(), dustbot::game::BoardError>(())
 //! ```
+//!
+//! The library is the bot's own, read with its private items (`cargo doc
+//! --document-private-items`): a public item's doc may link to the
+//! private one that says more.
+
+#![allow(rustdoc::private_intra_doc_links)]
 
 #[cfg(feature = "desktop")]
 pub mod app;

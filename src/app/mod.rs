@@ -98,7 +98,7 @@ pub struct Run {
 #[derive(Clone, Debug)]
 pub struct Options {
     /// The calibration file named, else the one the settings name, else
-    /// the default ([`calibration`]).
+    /// the default ([`calibration_now`]).
     pub calibration: Option<PathBuf>,
     /// The solver's budget (its rules are the start of `rules`).
     pub solve: SolveOptions,

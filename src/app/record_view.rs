@@ -1,4 +1,4 @@
-//! The player's record from game logs ([`record`]), for every face
+//! The player's record from game logs ([`crate::record`]), for every face
 //! (`bot stats`, the guided session's `4`, the app's Record): a short table of the games, how many were cleared and earned the
 //! reward, the clicks over the optimum and the time of the cleared ones,
 //! for all the games and per rule variant when they were played under

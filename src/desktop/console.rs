@@ -141,7 +141,7 @@ fn keep_terminal_mode() {
 
 /// Whether the console closes when the bot exits (a double-click, a
 /// shortcut, a batch file run from Explorer: see
-/// [`super::closes_at_exit`]); then waits for Enter, so that what was
+/// [`super::answers::closes_at_exit`]); then waits for Enter, so that what was
 /// said last can be read. Every way out of a run that failed takes it.
 pub fn hold_if_closing() {
     if platform::console_closes_at_exit() {

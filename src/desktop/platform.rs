@@ -7,7 +7,7 @@
 //! (capture, input, the marks, the stop keys, the console, the bot's own
 //! windows) stand above it; what the platform files say to them is below
 //! them all ([`super::words`], [`super::screen`], [`super::asked`],
-//! [`super::answers`]).
+//! [`super::answers`](mod@super::answers)).
 
 #[cfg(target_os = "macos")]
 pub(super) use super::macos::*;

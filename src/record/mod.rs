@@ -66,7 +66,7 @@ pub struct GameRecord {
     pub clicks_unseen: bool,
     /// Whether the board was cleared.
     pub cleared: bool,
-    /// Whether the game earned the reward ([`earns_reward`]).
+    /// Whether the game earned the reward ([`crate::game::earns_reward`]).
     pub reward: bool,
     /// From the first board read to the end of the game.
     pub duration_ms: u64,

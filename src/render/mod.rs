@@ -4,7 +4,7 @@
 //! pile sprite per colour at the board's scale); [`Stage::paint`] lays
 //! piles on it at any (fractional) cell position and opacity, fast enough
 //! for animation. [`screenshot`] makes a whole picture: the board alone or
-//! inside a game window. [`annotate`] and [`storyboard`] draw a reading and
+//! inside a game window. [`annotate()`] and [`storyboard()`] draw a reading and
 //! its plan for people, [`HintPainter`] the assistant's hint, in the bundled [`font`] (which
 //! the charts, [`crate::chart`], share). Everything is procedural and follows a seed; the only
 //! things taken from the real game are colours measured on it.

@@ -1,6 +1,6 @@
 //! Vision: finds the board in an image and reads each cell against a
 //! calibrated palette. This file is the facade: what a read gives (a
-//! [`Reading`] of every cell, the errors) and the entry points; [`read`]
+//! [`Reading`] of every cell, the errors) and the entry points; [`read()`]
 //! (in `read.rs`) tries a known geometry first, searches the image when
 //! that does not fit, then reads every cell as a colour or empty with a
 //! confidence. [`Reading::board`] turns a confident, well-shaped reading of

@@ -343,7 +343,7 @@ pub fn still_proving_line(what: &str, best: Option<usize>) -> String {
     )
 }
 
-/// One event of live play in words (see [`show`]).
+/// One event of live play in words (said by the runner, [`super::runner`]).
 pub fn play_line(event: &play::Event, planned: &mut usize) -> String {
     match event {
         play::Event::StillProving { best } => still_proving_line("the plan", *best),
