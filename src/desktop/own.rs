@@ -343,11 +343,10 @@ impl Windows {
 /// `at`, the frame's top-left asked for, is where an X11 window is made
 /// (winit's `USPosition`), so that the window manager maps it there and
 /// nowhere first. Windows and macOS make the window where the system puts
-/// it and [`OwnWindow::open`] places it then: winit shows a Windows
-/// window before it moves it to the position given (`set_visible` comes
-/// first in its `init`), and the change of scale a move to another
-/// monitor brings would come before the window is in the windows'
-/// thread's list, unanswered; on macOS the position given is the
+/// it and [`OwnWindow::open`] places it then, as every move of the bot's:
+/// winit shows a Windows window before it moves it to a position given
+/// (`set_visible` comes first in its `init`): shown at the system's
+/// place first all the same; on macOS the position given is the
 /// content's, not the frame's.
 fn attributes(
     title: &str,
