@@ -379,14 +379,16 @@ fn attributes(
             Standing::Aside => WindowLevel::AlwaysOnTop,
         })
         .with_active(standing == Standing::Own);
-    // On X11 only: on macOS winit's `set_visible` makes the window key
-    // (`makeKeyAndOrderFront`), taking the keyboard.
+    // Hidden, and where it goes, on X11 only: on macOS winit's
+    // `set_visible` makes the window key (`makeKeyAndOrderFront`), taking
+    // the keyboard.
     #[cfg(not(any(windows, target_os = "macos")))]
-    let attributes = attributes.with_visible(standing == Standing::Own);
-    #[cfg(not(any(windows, target_os = "macos")))]
-    let attributes = match at {
-        Some((x, y)) => attributes.with_position(winit::dpi::PhysicalPosition::new(x, y)),
-        None => attributes,
+    let attributes = {
+        let attributes = attributes.with_visible(standing == Standing::Own);
+        match at {
+            Some((x, y)) => attributes.with_position(winit::dpi::PhysicalPosition::new(x, y)),
+            None => attributes,
+        }
     };
     #[cfg(any(windows, target_os = "macos"))]
     let _ = at;
